@@ -1,0 +1,1 @@
+"""The appliance: cameras, buttons, the roll controller, history and the CLI."""

@@ -1,0 +1,49 @@
+"""The ``dicelens`` command line: one sub-command per part of the product.
+
+Each sub-command lives in its own module, which exposes
+``register(subparsers)`` and sets ``func`` (``args -> exit status``) on its
+parser. Bad input ends with exit status 2 and one plain line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# The modules that add sub-commands, in the order `dicelens --help` lists them.
+_COMMAND_MODULES = (
+    "device.cli_rules",
+)
+
+
+class UsageError(Exception):
+    """Bad input on the command line; the message is the one line shown."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print the whole usage
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dicelens", description=__doc__.splitlines()[0])
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in _COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``dicelens``; returns the exit status (0 ok, 2 bad input)."""
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except (UsageError, ValueError) as exc:
+        print(f"dicelens: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The rules dicelens resolves (../shared/RULES.md): pure Python, no I/O."""

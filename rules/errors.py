@@ -1,0 +1,9 @@
+"""Errors of the rules: one base class, concrete errors also inherit a builtin."""
+
+
+class RulesError(Exception):
+    """Base class of every error raised by ``rules``."""
+
+
+class InvalidRoll(RulesError, ValueError):
+    """A roll that cannot be resolved: a face its die does not have, no dice, an unknown kind."""

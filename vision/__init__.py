@@ -1,0 +1,1 @@
+"""Reading dice in tray photos: an image in, dice readings out (numpy + OpenCV)."""

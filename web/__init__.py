@@ -1,0 +1,1 @@
+"""The table page for phones: Flask app, JSON API and live events."""
