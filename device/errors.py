@@ -1,0 +1,15 @@
+"""Errors raised by device/: one base class, concrete errors also inherit a builtin."""
+
+from __future__ import annotations
+
+
+class DeviceError(Exception):
+    """Base class of every error raised by device/."""
+
+
+class CameraUnavailable(DeviceError, RuntimeError):
+    """The camera cannot be opened or stopped giving frames; the message says why in one line."""
+
+
+class ThrowUnsupported(DeviceError, RuntimeError):
+    """A throw was asked of a camera that cannot throw dice itself (only file and sim cameras can)."""
