@@ -1,0 +1,30 @@
+"""The four packages import from this repository and are all listed in pyproject."""
+
+import importlib
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("rules", "vision", "device", "web")
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_package_imports_from_this_repository(name):
+    module = importlib.import_module(name)
+    assert Path(module.__file__).resolve().parent == ROOT / name
+
+
+def test_pyproject_lists_every_top_level_package():
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert sorted(listed) == on_disk == sorted(PACKAGES)
+
+
+def test_rules_needs_neither_numpy_nor_opencv():
+    # DESIGN.md: rules imports nothing of ours and needs neither numpy nor OpenCV.
+    for path in (ROOT / "rules").glob("*.py"):
+        text = path.read_text()
+        for banned in ("import numpy", "import cv2", "from vision", "from device", "from web"):
+            assert banned not in text, f"{path.name} has {banned!r}"
