@@ -1,1 +1,61 @@
-"""The rules dicelens resolves (../shared/RULES.md): pure Python, no I/O."""
+"""The rules dicelens resolves (../shared/RULES.md): pure Python, no I/O.
+
+One generic entry point per question, dispatching on the type of the spec:
+:func:`resolve` (dice seen so far → outcome), :func:`odds` (exact odds) and
+:func:`describe` (a short label).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.d6 import D6Outcome, D6Spec, resolve_d6
+from rules.d6_odds import odds_d6
+from rules.errors import InvalidRoll
+
+Spec = D6Spec
+Outcome = D6Outcome
+
+
+def resolve(spec: Spec, throws: Sequence[Sequence[int]], *, max_links: int | None = None) -> Outcome:
+    """Resolve ``spec`` from the natural values of each throw so far.
+
+    :param spec: what was asked (:class:`rules.d6.D6Spec`).
+    :param throws: ``throws[0]`` is the first throw (D6: principal die first, then
+        the secondary dice); each later throw is the one asked for by the
+        previous outcome's ``needs`` (D6: one extra die each, RULES D6-4).
+    :param max_links: optional bound on a chain of extra dice (RULES T-4); see
+        :func:`rules.d6.resolve_d6`.
+    :returns: an outcome with ``complete``, ``needs`` and ``to_dict()``.
+    :raises InvalidRoll: for values the roll cannot have (no throw, a bad face...).
+    :raises TypeError: for a spec of no known system.
+    """
+    if not throws:
+        raise InvalidRoll("no throw given: a roll needs at least its first throw")
+    first, *later = (tuple(throw) for throw in throws)
+    if isinstance(spec, D6Spec):
+        for number, throw in enumerate(later, start=2):
+            if len(throw) != 1:
+                raise InvalidRoll(f"throw {number} has {len(throw)} dice: each extra die is thrown alone")
+        return resolve_d6(spec, first, [throw[0] for throw in later], max_links=max_links)
+    raise TypeError(f"no rules system for {type(spec).__name__}")
+
+
+def odds(spec: Spec) -> dict:
+    """Exact odds of ``spec``, JSON-able (D6: :func:`rules.d6_odds.odds_d6`).
+
+    :raises TypeError: for a spec of no known system.
+    """
+    if isinstance(spec, D6Spec):
+        return odds_d6(spec)
+    raise TypeError(f"no rules system for {type(spec).__name__}")
+
+
+def describe(spec: Spec) -> str:
+    """A short label for the page: ``"2D6"``, ``"1D3+1"``, ``"random 1D2"``.
+
+    :raises TypeError: for a spec of no known system.
+    """
+    if isinstance(spec, D6Spec):
+        return spec.label()
+    raise TypeError(f"no rules system for {type(spec).__name__}")

@@ -1,0 +1,254 @@
+"""The D6 test of seed 000 (RULES.md §1): principal die, perfect roll chain, random dice.
+
+Resolution is resumable: :func:`resolve_d6` takes the natural values seen so far
+and returns either the final result or the one thing it still needs (the missing
+dice of the first throw, or the next extra die of a perfect roll's chain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.errors import InvalidRoll
+from rules.outcome import Needs
+
+Kind = Literal["D6", "D3", "D2"]
+Role = Literal["principal", "secondary", "extra"]
+
+KINDS: tuple[str, ...] = ("D6", "D3", "D2")
+FACES = range(1, 7)
+PERFECT_FACE = 6
+EXTRA_KIND = "D3"
+
+PERFECT_REASON = "perfect roll: roll the principal die again (counts as D3)"
+CHAIN_REASON = "the extra die showed 6: roll the principal die again (counts as D3)"
+
+
+def counted_value(natural: int, kind: str) -> int:
+    """The value a six-sided die counts for when read as ``kind``.
+
+    # RULES D6-1: D6 counts the face; D3 counts ⌈v/2⌉; D2 counts 1 for 1–3, 2 for 4–6.
+
+    :param natural: the face on top, 1–6.
+    :param kind: ``"D6"``, ``"D3"`` or ``"D2"``.
+    :returns: 1–6, 1–3 or 1–2.
+    :raises InvalidRoll: for a face a six-sided die does not have or an unknown kind.
+    """
+    _check_kind(kind)
+    _check_face(natural)
+    if kind == "D3":
+        return (natural + 1) // 2
+    if kind == "D2":
+        return 1 if natural <= 3 else 2
+    return natural
+
+
+@dataclass(frozen=True)
+class D6Spec:
+    """What was asked: ``count`` six-sided dice read as ``kind``, plus ``modifier``.
+
+    :param count: dice in the first throw, principal included (≥ 1).
+    :param kind: how every die of the first throw is read (RULES D6-1).
+    :param modifier: added to the total, unless ``random`` (RULES D6-5, D6-6).
+    :param random: a random die (dado aleatório): the total is dice only (RULES D6-6).
+    :param roller: the player who rolls; recorded, changes no arithmetic (RULES D6-7).
+    :param principal_known: ``False`` for a free roll where no die can be told apart
+        as the principal (no die of a distinct colour and no throw order): the
+        companion's reading of RULES D6-2 is then that every die is secondary,
+        there is no perfect roll and the total is the plain sum.
+    :raises InvalidRoll: for a count below 1, an unknown kind or a non-integer modifier.
+    """
+
+    count: int
+    kind: Kind = "D6"
+    modifier: int = 0
+    random: bool = False
+    roller: str | None = None
+    principal_known: bool = True
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.count) or self.count < 1:
+            raise InvalidRoll(f"a D6 roll needs at least 1 die, not {self.count!r}")
+        _check_kind(self.kind)
+        if not _is_int(self.modifier):
+            raise InvalidRoll(f"the modifier must be a whole number, not {self.modifier!r}")
+
+    @property
+    def applied_modifier(self) -> int:
+        """The modifier that counts: none on a random roll (RULES D6-6)."""
+        return 0 if self.random else self.modifier
+
+    def label(self) -> str:
+        """Short label: ``"2D6"``, ``"1D3+2"``, ``"2D6-1"``, ``"random 1D2"`` (RULES D6-1).
+
+        A random roll shows no modifier, since none counts (RULES D6-6).
+        """
+        dice = f"{self.count}{self.kind}"
+        if self.random:
+            return f"random {dice}"
+        if self.modifier:
+            return f"{dice}{self.modifier:+d}"
+        return dice
+
+
+@dataclass(frozen=True)
+class D6Die:
+    """One die of the breakdown: its natural face, the value it counts, its role (RULES D6-2)."""
+
+    natural: int
+    value: int
+    role: Role
+
+    def to_dict(self) -> dict:
+        """``{"natural", "value", "role"}``."""
+        return {"natural": self.natural, "value": self.value, "role": self.role}
+
+
+@dataclass(frozen=True)
+class D6Outcome:
+    """What a D6 roll means so far.
+
+    :param spec: the roll asked for.
+    :param dice: the breakdown, principal first, then secondary, then extra dice.
+    :param perfect: the principal die shows a natural 6 (RULES D6-3).
+    :param total: the result (RULES D6-5), ``None`` while dice are missing.
+    :param needs: what must still be thrown, ``None`` when complete.
+    :param note: a plain sentence when the chain was stopped by a bound (RULES T-4).
+    """
+
+    spec: D6Spec
+    dice: tuple[D6Die, ...]
+    perfect: bool
+    total: int | None
+    needs: Needs | None
+    note: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True once no more dice are needed."""
+        return self.needs is None
+
+    def to_dict(self) -> dict:
+        """The stable JSON form used by the CLI, the history and the page."""
+        return {
+            "system": "d6",
+            "label": self.spec.label(),
+            "complete": self.complete,
+            "total": self.total,
+            "perfect": self.perfect,
+            "needs": None if self.needs is None else self.needs.to_dict(),
+            "dice": [die.to_dict() for die in self.dice],
+            "kind": self.spec.kind,
+            "count": self.spec.count,
+            "modifier": self.spec.applied_modifier,
+            "modifier_ignored": self.spec.modifier - self.spec.applied_modifier,
+            "random": self.spec.random,
+            "roller": self.spec.roller,
+            "principal_known": self.spec.principal_known,
+            "note": self.note,
+        }
+
+
+def resolve_d6(
+    spec: D6Spec,
+    dice: Sequence[int],
+    extra: Sequence[int] = (),
+    *,
+    max_links: int | None = None,
+) -> D6Outcome:
+    """Resolve a D6 roll from the natural values seen so far.
+
+    # RULES D6-1 … D6-7, T-3, T-4.
+
+    :param spec: the roll asked for.
+    :param dice: natural values 1–6 of the first throw, the principal die first
+        (RULES D6-2). Fewer than ``spec.count`` is not an error: the outcome waits
+        and its ``needs`` says how many dice are missing (RULES T-3).
+    :param extra: natural values of the extra dice, in the order thrown (RULES D6-4).
+    :param max_links: optional bound on the extra dice (RULES T-4). ``None`` (the
+        default) follows the chain wherever the dice lead. With a bound, a chain
+        whose extra die number ``max_links`` is still a 6 ends there: the outcome
+        is complete, that 6 counts 3 like any extra die, and ``note`` says the
+        chain was stopped. More extra dice than the bound is an error.
+    :returns: a complete outcome, or an incomplete one whose ``needs`` asks for
+        the missing dice of the first throw or for one extra die (read as D3).
+    :raises InvalidRoll: no dice, a face outside 1–6, more dice than ``spec.count``,
+        extra dice that no perfect roll asked for, or more than ``max_links``.
+    """
+    dice = tuple(dice)
+    extra = tuple(extra)
+    if max_links is not None and (not _is_int(max_links) or max_links < 1):
+        raise InvalidRoll(f"the bound on extra dice must be at least 1, not {max_links!r}")
+    if not dice:
+        raise InvalidRoll(f"no dice given: a {spec.label()} roll needs {_dice(spec.count)}")
+    for natural in dice + extra:
+        _check_face(natural)
+    if len(dice) > spec.count:
+        raise InvalidRoll(f"{_dice(len(dice))} given for a {spec.label()} roll")
+
+    # RULES D6-2: the first value is the principal die unless no die can be told apart.
+    roles: list[Role] = ["secondary"] * len(dice)
+    if spec.principal_known:
+        roles[0] = "principal"
+    breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles)]
+    # RULES D6-3: judged on the principal's natural face, whatever the kind.
+    perfect = spec.principal_known and dice[0] == PERFECT_FACE
+
+    missing = spec.count - len(dice)
+    if missing:
+        if extra:
+            raise InvalidRoll(f"extra dice given before the first throw is complete ({_dice(missing)} still missing)")
+        reason = f"{_dice(missing)} still missing"
+        needs = Needs(count=missing, sides=6, kind=spec.kind, reason=reason)
+        return D6Outcome(spec, tuple(breakdown), perfect, None, needs)
+
+    # RULES D6-4: one extra D3 per natural 6, starting with the principal's.
+    chain_open = perfect
+    for position, natural in enumerate(extra, start=1):
+        if not chain_open:
+            raise InvalidRoll(_unasked_extra(spec, position))
+        if max_links is not None and position > max_links:
+            raise InvalidRoll(f"{_dice(len(extra), 'extra ')} given, more than the bound of {max_links}")
+        breakdown.append(D6Die(natural, counted_value(natural, EXTRA_KIND), "extra"))
+        chain_open = natural == PERFECT_FACE
+
+    note = None
+    if chain_open and max_links is not None and len(extra) == max_links:
+        note = f"chain stopped after {_dice(max_links, 'extra ')}: the last 6 counts 3 and asks for no more"
+        chain_open = False
+    if chain_open:
+        reason = CHAIN_REASON if extra else PERFECT_REASON
+        needs = Needs(count=1, sides=6, kind=EXTRA_KIND, reason=reason)
+        return D6Outcome(spec, tuple(breakdown), perfect, None, needs)
+
+    # RULES D6-5, D6-6: dice as read plus the modifier, none on a random roll.
+    total = sum(die.value for die in breakdown) + spec.applied_modifier
+    return D6Outcome(spec, tuple(breakdown), perfect, total, None, note)
+
+
+def _unasked_extra(spec: D6Spec, position: int) -> str:
+    if position == 1 and not spec.principal_known:
+        return "extra dice given but a roll without a principal die has no perfect roll"
+    if position == 1:
+        return "extra dice given but there is no perfect roll (the principal die is not a 6)"
+    return f"extra die {position} given but extra die {position - 1} is not a 6, so the chain had ended"
+
+
+def _dice(count: int, adjective: str = "") -> str:
+    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_face(natural: object) -> None:
+    if not _is_int(natural) or natural not in FACES:
+        raise InvalidRoll(f"{natural!r} is not a face of a six-sided die (1-6)")
+
+
+def _check_kind(kind: object) -> None:
+    if kind not in KINDS:
+        raise InvalidRoll(f"unknown kind {kind!r}: a six-sided die is read as D6, D3 or D2")

@@ -1,0 +1,112 @@
+"""``dicelens resolve d6`` / ``dicelens odds d6`` through a real subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def _dicelens(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def _json(*args):
+    done = _dicelens(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def test_resolve_perfect_roll_with_extra_dice():
+    result = _json("resolve", "d6", "--kind", "D6", "--dice", "6,4", "--extra", "6,2")
+    assert result["complete"] is True
+    assert result["total"] == 14
+    assert result["perfect"] is True
+    assert result["needs"] is None
+    assert result["dice"] == [
+        {"natural": 6, "value": 6, "role": "principal"},
+        {"natural": 4, "value": 4, "role": "secondary"},
+        {"natural": 6, "value": 3, "role": "extra"},
+        {"natural": 2, "value": 1, "role": "extra"},
+    ]
+
+
+def test_resolve_perfect_roll_without_extra_dice_needs_one():
+    result = _json("resolve", "d6", "--kind", "D6", "--dice", "6,4")
+    assert result["complete"] is False
+    assert result["total"] is None
+    assert result["needs"]["count"] == 1
+    assert result["needs"]["kind"] == "D3"
+    assert "perfect roll" in result["needs"]["reason"]
+
+
+def test_resolve_random_roll_with_modifier_and_roller():
+    result = _json("resolve", "d6", "--kind", "D2", "--dice", "4", "--modifier", "1", "--random", "--roller", "Ana")
+    assert result["total"] == 2
+    assert result["random"] is True
+    assert result["roller"] == "Ana"
+
+
+def test_resolve_with_count_waits_for_missing_dice():
+    result = _json("resolve", "d6", "--kind", "D3", "--dice", "5", "--count", "3")
+    assert result["complete"] is False
+    assert result["needs"] == {"count": 2, "sides": 6, "kind": "D3", "reason": "2 dice still missing"}
+
+
+def test_resolve_without_principal():
+    result = _json("resolve", "d6", "--dice", "6,6", "--no-principal")
+    assert result["total"] == 12 and result["perfect"] is False
+
+
+def test_resolve_negative_modifier_and_max_links():
+    result = _json("resolve", "d6", "--dice", "6", "--extra", "6", "--max-links", "1", "--modifier", "-2")
+    assert result["complete"] is True
+    assert result["total"] == 6 + 3 - 2
+    assert "chain stopped" in result["note"]
+
+
+def test_odds_2d6():
+    result = _json("odds", "d6", "--kind", "D6", "--count", "2")
+    assert result["mean"] == 7.4
+    assert result["p_perfect"] == pytest.approx(1 / 6)
+    assert result["distribution"]["2"] == pytest.approx(1 / 36)
+    assert sum(result["distribution"].values()) == pytest.approx(1, abs=1e-12)
+    assert result["truncated"] < 1e-12
+
+
+def test_odds_with_modifier_shifts_the_distribution():
+    result = _json("odds", "d6", "--kind", "D3", "--count", "1", "--modifier", "2")
+    assert result["mean"] == pytest.approx(2 + 2 + 0.4)
+    assert min(int(total) for total in result["distribution"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["resolve", "d6", "--dice", "7,4"], "7 is not a face"),
+        (["resolve", "d6", "--dice", "0"], "0 is not a face"),
+        (["resolve", "d6", "--dice", ""], "no dice given"),
+        (["resolve", "d6"], "--dice"),
+        (["resolve", "d6", "--kind", "D7", "--dice", "3"], "D7"),
+        (["resolve", "d6", "--dice", "six"], "'six' is not a whole number"),
+        (["resolve", "d6", "--dice", "3", "--modifier", "x"], "'x' is not a whole number"),
+        (["resolve", "d6", "--dice", "3,4", "--extra", "2"], "no perfect roll"),
+        (["resolve", "d6", "--dice", "1,2,3", "--count", "2"], "3 dice given"),
+        (["resolve"], "SYSTEM"),
+        (["odds", "d6", "--count", "0"], "at least 1 die"),
+        (["odds", "d6", "--count", "1000"], "up to 100 dice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_plain_line(args, names):
+    done = _dicelens(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert names in lines[0]
+    assert "Traceback" not in done.stderr
