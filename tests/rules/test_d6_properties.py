@@ -2,7 +2,7 @@
 
 import math
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
@@ -10,6 +10,8 @@ from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
 faces = st.integers(min_value=1, max_value=6)
 kinds = st.sampled_from(KINDS)
 modifiers = st.integers(min_value=-10, max_value=10)
+# The machine is shared: a slow example is not a failure.
+relaxed = settings(deadline=None)
 
 
 @st.composite
@@ -31,12 +33,14 @@ def _finish(spec, dice, stream):
     return outcome, extra
 
 
+@relaxed
 @given(faces)
 def test_d3_is_half_the_face_rounded_up(face):
     # RULES D6-1
     assert counted_value(face, "D3") == math.ceil(face / 2)
 
 
+@relaxed
 @given(first_throws(), st.lists(faces, max_size=12))
 def test_every_d3_die_counts_half_its_face(throw, stream):
     spec, dice = throw
@@ -46,6 +50,7 @@ def test_every_d3_die_counts_half_its_face(throw, stream):
             assert die.value == math.ceil(die.natural / 2)
 
 
+@relaxed
 @given(first_throws(), st.lists(faces, max_size=12), modifiers)
 def test_a_random_roll_ignores_its_modifier(throw, stream, modifier):
     # RULES D6-6
@@ -55,6 +60,7 @@ def test_a_random_roll_ignores_its_modifier(throw, stream, modifier):
     assert _finish(with_modifier, dice, stream)[0].total == _finish(without, dice, stream)[0].total
 
 
+@relaxed
 @given(first_throws())
 def test_perfect_exactly_when_the_principal_shows_a_natural_6(throw):
     # RULES D6-3: whatever the kind, the modifier or the other dice.
@@ -64,6 +70,7 @@ def test_perfect_exactly_when_the_principal_shows_a_natural_6(throw):
     assert outcome.complete == (dice[0] != 6)
 
 
+@relaxed
 @given(first_throws(), st.lists(faces, max_size=12))
 def test_the_chain_asks_one_die_per_natural_6(throw, stream):
     # RULES D6-4: the principal's 6 and every extra 6 each ask for one more die.
@@ -73,6 +80,7 @@ def test_the_chain_asks_one_die_per_natural_6(throw, stream):
     assert [die.role for die in outcome.dice].count("extra") == len(extra)
 
 
+@relaxed
 @given(first_throws(), st.lists(faces, max_size=12))
 def test_total_is_the_counted_dice_plus_the_modifier_that_applies(throw, stream):
     # RULES D6-5
@@ -82,6 +90,7 @@ def test_total_is_the_counted_dice_plus_the_modifier_that_applies(throw, stream)
     assert outcome.total == sum(die.value for die in outcome.dice) + modifier
 
 
+@relaxed
 @given(first_throws(), st.randoms(use_true_random=False))
 def test_order_of_secondary_dice_does_not_matter(throw, rng):
     spec, dice = throw
@@ -91,6 +100,7 @@ def test_order_of_secondary_dice_does_not_matter(throw, rng):
     assert resolve_d6(spec, [dice[0], *secondary], extra).total == resolve_d6(spec, dice, extra).total
 
 
+@relaxed
 @given(first_throws(), st.integers(min_value=1, max_value=8))
 def test_missing_dice_are_waited_for_never_filled(throw, shown):
     # RULES T-3
