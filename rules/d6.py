@@ -131,7 +131,14 @@ class D6Outcome:
         return self.needs is None
 
     def to_dict(self) -> dict:
-        """The stable JSON form used by the CLI, the history and the page."""
+        """The stable JSON form used by the CLI, the history and the page.
+
+        :returns: ``{"system": "d6", "label", "complete", "total": int | None,
+            "perfect", "needs": Needs dict | None, "dice": [{"natural", "value",
+            "role"}], "kind", "count", "modifier" (the one added to the total),
+            "modifier_ignored" (dropped by a random roll, RULES D6-6), "random",
+            "roller", "principal_known", "note": str | None}``.
+        """
         return {
             "system": "d6",
             "label": self.spec.label(),
