@@ -104,6 +104,15 @@ class PoolSpec:
         """Difficulty with the attribute-group mismatch added (RULES P-9)."""
         return self.difficulty + MISMATCH_DIFFICULTY[self.mismatch]
 
+    def label(self) -> str:
+        """Short label: ``"pool 5 · difficulty 2"``, house rules named after it (``"target 8"``)."""
+        parts = [f"pool {self.pool_size}", f"difficulty {self.effective_difficulty}"]
+        if self.options.target_number != PoolOptions.target_number:
+            parts.append(f"target {self.options.target_number}")
+        parts += [f"no rule of {name}" for name, on in
+                  (("ten", self.options.rule_of_ten), ("one", self.options.rule_of_one)) if not on]
+        return " · ".join(parts)
+
     def to_dict(self) -> dict:
         """``{"system": "pool", "size", "difficulty", "penalty", "bonus", "mismatch", "options"}``."""
         return {"system": "pool", "size": self.size, "difficulty": self.difficulty,
@@ -257,9 +266,17 @@ def normalise_natural(value: object) -> int:
     return value or SIDES
 
 
+def _more_dice(count: int) -> str:
+    return "1 more die" if count == 1 else f"{count} more dice"
+
+
 def _reroll_needs(missing: int) -> Needs:
-    dice = "1 more die" if missing == 1 else f"{missing} more dice"
-    return Needs(count=missing, sides=SIDES, kind="d10", reason=f"reroll your 10s: {dice}")
+    return Needs(count=missing, sides=SIDES, kind="d10", reason=f"reroll your 10s: {_more_dice(missing)}")
+
+
+def _missing_needs(missing: int) -> Needs:
+    return Needs(count=missing, sides=SIDES, kind="d10",
+                 reason=f"first roll incomplete: throw {_more_dice(missing)}")
 
 
 def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = ()) -> PoolOutcome:
@@ -273,11 +290,13 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
 
     :param spec: the roll asked for.
     :param first: natural values of the first roll, 0–10 (0 means 10), one per die of
-        ``spec.pool_size``; empty for an automatic failure.
+        ``spec.pool_size``; empty for an automatic failure. Fewer is not an error: the
+        outcome waits and its ``needs`` says how many dice are missing (RULES T-3).
     :param rerolls: natural values of the reroll of the 10s seen so far.
-    :returns: a complete outcome, or one whose ``needs`` asks for the missing reroll dice.
-    :raises InvalidRoll: for a bad face, a first roll of the wrong size, or more reroll
-        dice than 10s.
+    :returns: a complete outcome, or one whose ``needs`` asks for the missing dice of
+        the first roll, or for the reroll dice still missing.
+    :raises InvalidRoll: for a bad face, no dice or too many in the first roll, reroll
+        dice before the first roll is complete, or more reroll dice than 10s.
     """
     first = [normalise_natural(v) for v in first]
     rerolls = [normalise_natural(v) for v in rerolls]
@@ -286,8 +305,11 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
         if first or rerolls:
             raise InvalidRoll(f"a pool of {pool} dice is an automatic failure: no dice are rolled")
         return PoolOutcome(spec, (), None, 0, False)
-    if len(first) != pool:
+    if not first or len(first) > pool:
         raise InvalidRoll(f"a pool of {pool} dice needs {pool} values in the first roll, got {len(first)}")
+    missing = pool - len(first)
+    if missing and rerolls:
+        raise InvalidRoll(f"reroll dice given before the first roll is complete ({missing} still missing)")
 
     options = spec.options
     target = options.target_number
@@ -316,8 +338,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     if len(rerolls) > len(tens):
         if not tens:
             raise InvalidRoll("no 10 to reroll in the first roll")
-        raise InvalidRoll(f"{len(tens)} 10s to reroll, got {len(rerolls)} reroll dice")
+        raise InvalidRoll(f"{len(rerolls)} reroll dice for {len(tens)} tens: one reroll die per 10")
     dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired)]
+    if missing:  # RULES T-3: wait for the rest of the first roll
+        return PoolOutcome(spec, tuple(dice), _missing_needs(missing), None, False)
     dice += [PoolDie(v, "success" if v >= target else "failure", True) for v in rerolls]
     if len(rerolls) < len(tens):
         return PoolOutcome(spec, tuple(dice), _reroll_needs(len(tens) - len(rerolls)), None, False)

@@ -129,12 +129,24 @@ def test_a_face_a_d10_does_not_have_is_refused(value):
         resolve_pool(PoolSpec(2), [value, 3])
 
 
+def test_missing_dice_of_the_first_roll_are_asked_for():
+    # RULES T-3: the roll waits, and never fills the gap
+    result = resolve_pool(PoolSpec(5), [10, 7])
+    assert result.needs == Needs(count=3, sides=10, kind="d10", reason="first roll incomplete: throw 3 more dice")
+    assert (result.complete, result.successes, result.outcome) == (False, None, None)
+    assert resolve_pool(PoolSpec(2), [7]).needs.reason == "first roll incomplete: throw 1 more die"
+    with pytest.raises(InvalidRoll, match="before the first roll is complete"):
+        resolve_pool(PoolSpec(5), [10, 7], [3])
+
+
 def test_wrong_number_of_dice_is_refused():
-    with pytest.raises(InvalidRoll, match="pool of 3 dice needs 3"):
-        resolve_pool(PoolSpec(3), [1, 2])
+    with pytest.raises(InvalidRoll, match="pool of 3 dice needs 3 values in the first roll, got 4"):
+        resolve_pool(PoolSpec(3), [1, 2, 3, 4])
+    with pytest.raises(InvalidRoll, match="got 0"):
+        resolve_pool(PoolSpec(3), [])
     with pytest.raises(InvalidRoll, match="no 10 to reroll"):
         resolve_pool(PoolSpec(2), [1, 2], [5])
-    with pytest.raises(InvalidRoll, match="1 10s to reroll, got 2"):
+    with pytest.raises(InvalidRoll, match="2 reroll dice for 1 tens"):
         resolve_pool(PoolSpec(2), [10, 2], [5, 6])
 
 
@@ -181,8 +193,7 @@ def test_penalty_and_bonus_change_the_dice_rolled():
     spec = PoolSpec(5, penalty=1, bonus=2)
     assert spec.pool_size == 6
     assert resolve_pool(spec, [7, 7, 3, 3, 3, 3]).successes == 2
-    with pytest.raises(InvalidRoll):
-        resolve_pool(spec, [7, 7, 3, 3, 3])
+    assert resolve_pool(spec, [7, 7, 3, 3, 3]).needs.count == 1
 
 
 @pytest.mark.parametrize(("mismatch", "difficulty"), [(None, 2), ("same_group", 3), ("other_group", 4)])
@@ -299,3 +310,13 @@ def test_spec_round_trips_through_dict():
         PoolSpec.from_dict({"difficulty": 2})
     with pytest.raises(InvalidRoll, match="not a pool"):
         PoolSpec.from_dict({"system": "d6", "size": 2})
+
+
+@pytest.mark.parametrize(("spec", "label"), [
+    (PoolSpec(5, difficulty=2), "pool 5 · difficulty 2"),
+    (PoolSpec(5, penalty=1, mismatch="other_group"), "pool 4 · difficulty 3"),
+    (PoolSpec(3, options=PoolOptions(target_number=8, rule_of_one=False)), "pool 3 · difficulty 1 · target 8 · no rule of one"),
+    (PoolSpec(3, options=PoolOptions(rule_of_ten=False)), "pool 3 · difficulty 1 · no rule of ten"),
+])
+def test_label(spec, label):
+    assert spec.label() == label
