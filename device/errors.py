@@ -13,3 +13,7 @@ class CameraUnavailable(DeviceError, RuntimeError):
 
 class ThrowUnsupported(DeviceError, RuntimeError):
     """A throw was asked of a camera that cannot throw dice itself (only file and sim cameras can)."""
+
+
+class RollNotFound(DeviceError, KeyError):
+    """No roll with that id in the history."""

@@ -1,0 +1,348 @@
+"""The history of rolls: SQLite (WAL) in the data folder, photos beside it.
+
+Layout of the data folder::
+
+    history.sqlite3          rolls, corrections, settings, the seq counter
+    photos/<stem>.jpg        the frame a roll was read from (JPEG)
+    photos/<stem>.annotated.jpg   the same frame with the readings drawn
+
+Durability: photos are written to a temporary name and renamed before the
+transaction that names them commits; each save is one transaction with
+``synchronous=FULL``, so a kill -9 (or a power cut) at any moment loses no
+roll whose save returned and leaves a database that opens. Photo files no
+row names (a save cut short) are removed when the history is next opened.
+
+``seq`` (CONTRACTS.md) is a counter in the database: a roll gets the next
+number each time it is saved finished (first save, then every correction),
+so ``rolls_since(seq)`` gives an event stream client what it missed. A roll
+still in progress has no seq and is left out of :meth:`History.rolls`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import uuid
+from pathlib import Path
+
+from device.errors import RollNotFound
+
+DATABASE = "history.sqlite3"
+PHOTOS = "photos"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rolls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER UNIQUE,
+    preset TEXT NOT NULL,
+    system TEXT NOT NULL,
+    roller TEXT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    complete INTEGER NOT NULL,
+    total INTEGER,
+    successes INTEGER,
+    outcome TEXT,
+    perfect INTEGER NOT NULL,
+    botch INTEGER NOT NULL,
+    note TEXT,
+    photo TEXT,
+    spec TEXT NOT NULL,
+    result TEXT,
+    dice TEXT NOT NULL,
+    readings TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rolls_by_roller ON rolls (roller, id);
+CREATE INDEX IF NOT EXISTS rolls_by_preset ON rolls (preset, id);
+CREATE TABLE IF NOT EXISTS corrections (
+    roll_id INTEGER NOT NULL REFERENCES rolls (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    die INTEGER NOT NULL,
+    from_value TEXT,
+    to_value TEXT,
+    who TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (roll_id, position)
+);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO counters VALUES ('seq', 0);
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+_COLUMNS = ("id", "seq", "preset", "system", "roller", "started", "finished", "complete",
+            "total", "successes", "outcome", "perfect", "botch", "note", "photo", "spec",
+            "result", "dice", "readings")
+_JSON = ("spec", "result", "dice", "readings")
+
+
+class History:
+    """Rolls in SQLite, photos on disk; thread-safe (one connection behind a lock).
+
+    :param folder: the data folder; created when missing.
+    :param photo_cap_bytes: total size of photo files kept; the oldest rolls'
+        photos are removed first when a new photo goes over it.
+    """
+
+    def __init__(self, folder: str | os.PathLike, photo_cap_bytes: int = 500 * 2**20):
+        self.folder = Path(folder)
+        self.photos = self.folder / PHOTOS
+        self.photos.mkdir(parents=True, exist_ok=True)
+        self.photo_cap_bytes = photo_cap_bytes
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
+                                   isolation_level=None, timeout=10)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        with self._transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+        self._remove_orphan_photos()
+        self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
+
+    # --- writing -----------------------------------------------------------
+    def save(self, roll: dict, *, finished: bool, photo: bytes | None = None,
+             annotated: bytes | None = None) -> dict:
+        """Insert or update one roll in one transaction; returns it as stored.
+
+        :param roll: a roll dict (CONTRACTS.md) plus ``"spec"``; no ``"id"`` (or
+            ``None``) inserts a new row.
+        :param finished: the roll is finished (or corrected after it was): it gets
+            the next ``seq``; a roll in progress keeps no seq.
+        :param photo: the frame as JPEG bytes, with ``annotated`` the frame with the
+            readings drawn; replaces the roll's earlier photos.
+        :returns: the roll dict as :meth:`roll` gives it (``id``, ``seq``, ``photo``).
+        """
+        stem = None
+        if photo is not None:
+            stem = f"{uuid.uuid4().hex}"
+            self._write_photo(stem, ".jpg", photo)
+            self._write_photo(stem, ".annotated.jpg", annotated if annotated is not None else photo)
+        with self._lock:
+            removed: list[str] = []
+            with self._transaction():
+                row = dict(roll)
+                old_stem = None
+                if row.get("id") is not None:
+                    old = self._db.execute("SELECT photo FROM rolls WHERE id = ?", (row["id"],)).fetchone()
+                    if old is None:
+                        raise RollNotFound(row["id"])
+                    old_stem = old["photo"]
+                if stem is not None:
+                    row["photo_stem"] = stem
+                    if old_stem:
+                        removed.append(old_stem)
+                else:
+                    row["photo_stem"] = old_stem
+                if finished:
+                    self._db.execute("UPDATE counters SET value = value + 1 WHERE name = 'seq'")
+                    row["seq"] = self._db.execute(
+                        "SELECT value FROM counters WHERE name = 'seq'").fetchone()[0]
+                else:
+                    row["seq"] = None
+                roll_id = self._write_row(row)
+                self._db.execute("DELETE FROM corrections WHERE roll_id = ?", (roll_id,))
+                self._db.executemany(
+                    "INSERT INTO corrections VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(roll_id, n, c["index"], json.dumps(c["from"]), json.dumps(c["to"]),
+                      c.get("who"), c["at"]) for n, c in enumerate(roll.get("corrections", ()))])
+                if stem is not None:
+                    removed += self._prune(keep=stem)
+            for old_stem in removed:
+                self._delete_photo(old_stem)
+            return self._load(roll_id)
+
+    def delete(self, roll_id: int) -> None:
+        """Remove one roll and its photos (a roll abandoned before any die was read)."""
+        with self._lock:
+            with self._transaction():
+                row = self._db.execute("SELECT photo FROM rolls WHERE id = ?", (roll_id,)).fetchone()
+                if row is None:
+                    raise RollNotFound(roll_id)
+                self._db.execute("DELETE FROM rolls WHERE id = ?", (roll_id,))
+            if row["photo"]:
+                self._delete_photo(row["photo"])
+
+    def clear(self) -> None:
+        """Remove every roll and photo; ``seq`` keeps counting up."""
+        with self._lock:
+            with self._transaction():
+                self._db.execute("DELETE FROM corrections")
+                self._db.execute("DELETE FROM rolls")
+            for path in self.photos.glob("*.jpg"):
+                path.unlink(missing_ok=True)
+            self._photo_bytes = 0
+
+    # --- reading -----------------------------------------------------------
+    def roll(self, roll_id: int) -> dict:
+        """One roll (finished or in progress). :raises RollNotFound:"""
+        with self._lock:
+            return self._load(roll_id)
+
+    def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
+              preset: str | None = None) -> list[dict]:
+        """Finished rolls, newest first, optionally of one player (roller) or preset.
+
+        :raises ValueError: for a limit outside 1..500 or a negative offset.
+        """
+        if not 1 <= limit <= 500 or offset < 0:
+            raise ValueError("limit must be 1 to 500 and offset at least 0")
+        where, args = ["seq IS NOT NULL"], []
+        if player is not None:
+            where.append("roller = ?")
+            args.append(player)
+        if preset is not None:
+            where.append("preset = ?")
+            args.append(preset)
+        query = f"SELECT id FROM rolls WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ? OFFSET ?"
+        with self._lock:
+            ids = [row[0] for row in self._db.execute(query, (*args, limit, offset))]
+            return [self._load(roll_id) for roll_id in ids]
+
+    def rolls_since(self, seq: int, limit: int = 500) -> list[dict]:
+        """Finished rolls saved after ``seq``, in ascending seq (event stream catch-up)."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute(
+                "SELECT id FROM rolls WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
+            return [self._load(roll_id) for roll_id in ids]
+
+    def latest(self) -> dict | None:
+        """The newest finished roll, or ``None``."""
+        found = self.rolls(limit=1)
+        return found[0] if found else None
+
+    def photo_path(self, roll_id: int, annotated: bool = True) -> Path | None:
+        """The roll's photo file, ``None`` when it has none (or it was pruned).
+
+        :raises RollNotFound:
+        """
+        with self._lock:
+            row = self._db.execute("SELECT photo FROM rolls WHERE id = ?", (roll_id,)).fetchone()
+        if row is None:
+            raise RollNotFound(roll_id)
+        if not row["photo"]:
+            return None
+        path = self.photos / (row["photo"] + (".annotated.jpg" if annotated else ".jpg"))
+        return path if path.exists() else None
+
+    def setting(self, name: str, default: object = None) -> object:
+        """A setting changed on the page (JSON value), or ``default``."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_setting(self, name: str, value: object) -> None:
+        """Store a setting changed on the page (JSON-able)."""
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
+
+    def close(self) -> None:
+        """Close the database; idempotent."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- inside ------------------------------------------------------------
+    def _transaction(self):
+        return _Transaction(self._db)
+
+    def _write_row(self, row: dict) -> int:
+        values = {
+            "seq": row["seq"], "preset": row["preset"], "system": row["system"],
+            "roller": row.get("roller"), "started": row["started"], "finished": row.get("finished"),
+            "complete": int(bool(row.get("complete"))), "total": row.get("total"),
+            "successes": row.get("successes"), "outcome": row.get("outcome"),
+            "perfect": int(bool(row.get("perfect"))), "botch": int(bool(row.get("botch"))),
+            "note": row.get("note"), "photo": row["photo_stem"],
+            "spec": json.dumps(row["spec"]), "result": json.dumps(row.get("result")),
+            "dice": json.dumps(row.get("dice") or []), "readings": json.dumps(row.get("readings") or []),
+        }
+        if row.get("id") is None:
+            names = ", ".join(values)
+            marks = ", ".join("?" for _ in values)
+            cursor = self._db.execute(f"INSERT INTO rolls ({names}) VALUES ({marks})", tuple(values.values()))
+            return cursor.lastrowid
+        sets = ", ".join(f"{name} = ?" for name in values)
+        self._db.execute(f"UPDATE rolls SET {sets} WHERE id = ?", (*values.values(), row["id"]))
+        return row["id"]
+
+    def _load(self, roll_id: int) -> dict:
+        row = self._db.execute(f"SELECT {', '.join(_COLUMNS)} FROM rolls WHERE id = ?", (roll_id,)).fetchone()
+        if row is None:
+            raise RollNotFound(roll_id)
+        roll = {name: row[name] for name in _COLUMNS}
+        for key in _JSON:
+            roll[key] = json.loads(roll[key]) if roll[key] is not None else None
+        for key in ("complete", "perfect", "botch"):
+            roll[key] = bool(roll[key])
+        roll["photo"] = bool(roll["photo"])
+        roll["corrections"] = [
+            {"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
+             "who": c["who"], "at": c["at"]}
+            for c in self._db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position",
+                                      (roll_id,))]
+        return roll
+
+    def _write_photo(self, stem: str, suffix: str, data: bytes) -> None:
+        path = self.photos / (stem + suffix)
+        temporary = path.with_name(path.name + ".tmp")
+        with open(temporary, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+        self._photo_bytes += len(data)
+
+    def _prune(self, keep: str) -> list[str]:
+        """Drop the oldest rolls' photos until under the cap; returns the stems to delete."""
+        if self._photo_bytes <= self.photo_cap_bytes:
+            return []
+        stems = []
+        excess = self._photo_bytes - self.photo_cap_bytes
+        for row in self._db.execute("SELECT id, photo FROM rolls WHERE photo IS NOT NULL ORDER BY id"):
+            if excess <= 0:
+                break
+            if row["photo"] == keep:
+                continue
+            excess -= self._stem_bytes(row["photo"])
+            stems.append(row["photo"])
+            self._db.execute("UPDATE rolls SET photo = NULL WHERE id = ?", (row["id"],))
+        return stems
+
+    def _stem_bytes(self, stem: str) -> int:
+        return sum(path.stat().st_size for path in self.photos.glob(stem + "*.jpg"))
+
+    def _delete_photo(self, stem: str) -> None:
+        for path in self.photos.glob(stem + "*.jpg"):
+            self._photo_bytes -= path.stat().st_size
+            path.unlink(missing_ok=True)
+
+    def _remove_orphan_photos(self) -> None:
+        named = {row[0] for row in self._db.execute("SELECT photo FROM rolls WHERE photo IS NOT NULL")}
+        for path in self.photos.iterdir():
+            if path.name.endswith(".tmp") or path.name.split(".", 1)[0] not in named:
+                path.unlink(missing_ok=True)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on an error."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
