@@ -1,0 +1,88 @@
+"""The Raspberry Pi camera through picamera2 (a Pi system package, imported here only)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import cv2
+import numpy as np
+
+from device.cameras.base import Camera
+from device.errors import CameraUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class Picamera2Camera(Camera):
+    """One long-lived Picamera2 object with a full-resolution and a low-resolution stream.
+
+    The "main" stream (RGB888: BGR byte order, as OpenCV wants) gives the frames
+    read by vision; the "lores" stream (YUV420, the format every Pi can scale
+    to) gives the preview frames for motion. :meth:`capture` asks picamera2 for
+    a request with ``flush=True``, so the frame returned started its exposure
+    after the call: never a frame exposed while the dice still moved.
+
+    :param size: (width, height) of full frames in pixels; None for the sensor's full size.
+    :param preview_size: (width, height) of preview frames in pixels; keep the width a
+        multiple of 64 so the YUV420 rows carry no padding.
+    :param timeout: seconds to wait for a frame before the camera counts as gone.
+    :raises CameraUnavailable: if picamera2 is missing or the camera cannot start.
+    """
+
+    def __init__(self, size: tuple[int, int] | None = None, preview_size: tuple[int, int] = (320, 240),
+                 timeout: float = 3.0) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise CameraUnavailable(
+                "picamera2 is not installed (on the Pi: apt install python3-picamera2, "
+                "and a venv made with --system-site-packages)") from exc
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._picam2 = None
+        main = {"format": "RGB888"} | ({"size": tuple(size)} if size else {})
+        try:
+            self._picam2 = Picamera2()
+            config = self._picam2.create_still_configuration(
+                main=main, lores={"size": tuple(preview_size), "format": "YUV420"})
+            self._picam2.configure(config)
+            self._picam2.start()
+        except Exception as exc:  # libcamera reports a missing or busy camera in several ways
+            self.close()
+            raise CameraUnavailable(f"the Pi camera could not start: {exc}") from exc
+
+    def __str__(self) -> str:
+        return "Pi camera"
+
+    def capture(self) -> np.ndarray:
+        return self._take("main", flush=True)
+
+    def capture_preview(self) -> np.ndarray:
+        yuv = self._take("lores", flush=False)
+        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+
+    def _take(self, stream: str, *, flush: bool) -> np.ndarray:
+        with self._lock:
+            if self._picam2 is None:
+                raise CameraUnavailable("the Pi camera is closed")
+            try:
+                request = self._picam2.capture_request(wait=self._timeout, flush=flush)
+            except Exception as exc:  # TimeoutError, or libcamera's RuntimeError when the cable is out
+                raise CameraUnavailable(f"the Pi camera gave no frame: {exc}") from exc
+            try:
+                # make_array copies out of the request's buffer, which goes back to libcamera
+                return request.make_array(stream)
+            finally:
+                request.release()
+
+    def close(self) -> None:
+        with self._lock:  # never close the camera under a capture in progress
+            picam2, self._picam2 = self._picam2, None
+        if picam2 is None:
+            return
+        try:
+            picam2.stop()
+            picam2.close()
+        except Exception as exc:  # a camera already gone cannot be stopped; nothing else to free
+            log.warning("closing the Pi camera: %s", exc)

@@ -1,0 +1,176 @@
+"""Cameras that replay throws: a folder of tray photos, one photo per throw.
+
+A throw shows a few frames of motion (the previous tray sliding away as the
+new one slides in, blurred), then the new tray held still, so the settle
+detector sees the same thing it sees from a real camera. Throws start on
+request (:meth:`ReplayCamera.throw`) or every ``auto_throw`` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device.cameras.base import Camera, shrink
+
+log = logging.getLogger(__name__)
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class ReplayCamera(Camera):
+    """A camera whose throws are made, not seen: subclasses say what a throw looks like.
+
+    Each :meth:`capture_preview` call shows the next frame of the throw under
+    way, then the settled tray for as long as no new throw starts;
+    :meth:`capture` gives the frame last shown, at full resolution.
+
+    :param moving_frames: frames of motion at the start of each throw.
+    :param auto_throw: seconds between throws made without being asked; None for none.
+    :param clock: monotonic seconds, for ``auto_throw``.
+    :param seed: seed of the random motion.
+    """
+
+    can_throw = True
+
+    def __init__(self, *, moving_frames: int = 4, auto_throw: float | None = None,
+                 clock: Callable[[], float] = time.monotonic, seed: int = 0) -> None:
+        if moving_frames < 1:
+            raise ValueError(f"moving_frames must be 1 or more, got {moving_frames}")
+        if auto_throw is not None and auto_throw <= 0:
+            raise ValueError(f"auto_throw must be a number of seconds above 0, got {auto_throw}")
+        self._moving_frames = moving_frames
+        self._auto_throw = auto_throw
+        self._clock = clock
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._queue: deque[Callable[[], np.ndarray]] = deque()
+        self._shown: np.ndarray | None = None
+        self._still: np.ndarray | None = None
+        self._next_auto_throw = clock() if auto_throw else None  # the first throw comes at once
+        self.throws = 0  #: throws started so far
+
+    # -- what subclasses provide -------------------------------------------
+    def _empty_tray(self) -> np.ndarray:
+        """The tray before the first throw: H×W×3 uint8 BGR."""
+        raise NotImplementedError
+
+    def _next_tray(self, count: int | None) -> np.ndarray:
+        """The settled tray of the next throw: H×W×3 uint8 BGR."""
+        raise NotImplementedError
+
+    def _moving(self, before: np.ndarray, after: np.ndarray) -> list[Callable[[], np.ndarray]]:
+        """Frames of the throw in motion between two settled trays, each made when shown.
+
+        The default slides and blurs one tray into the other.
+        """
+        return [partial(_slide, before, after, (k + 1) / (self._moving_frames + 1), self._rng)
+                for k in range(self._moving_frames)]
+
+    # -- the camera ----------------------------------------------------------
+    def throw(self, count: int | None = None) -> None:
+        with self._lock:
+            self._start_throw(count)
+
+    def _start_throw(self, count: int | None) -> None:
+        before = self._current()
+        after = self._next_tray(count)
+        if after.shape != before.shape:  # photos of another size: resize so frames compare
+            after = cv2.resize(after, (before.shape[1], before.shape[0]), interpolation=cv2.INTER_AREA)
+        self._queue = deque(self._moving(before, after))
+        self._still = after
+        self.throws += 1
+        if self._auto_throw:
+            self._next_auto_throw = self._clock() + self._auto_throw
+
+    def _current(self) -> np.ndarray:
+        if self._shown is None:
+            self._shown = self._still = self._empty_tray()
+        return self._shown
+
+    def capture_preview(self) -> np.ndarray:
+        with self._lock:
+            if self._next_auto_throw is not None and self._clock() >= self._next_auto_throw:
+                self._start_throw(None)
+            self._current()
+            self._shown = self._queue.popleft()() if self._queue else self._still
+            return shrink(self._shown)
+
+    def capture(self) -> np.ndarray:
+        with self._lock:
+            return self._current().copy()
+
+
+def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.Random) -> np.ndarray:
+    """A frame part way (``progress`` in (0, 1)) from one tray to the next, shaken and blurred."""
+    height, width = after.shape[:2]
+    reach = 0.25 * (1 - progress)
+    dx = rng.uniform(-reach, reach) * width
+    dy = rng.uniform(-reach, reach) * height
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    moved = cv2.warpAffine(after, shift, (width, height), borderMode=cv2.BORDER_REFLECT)
+    length = max(3, int(15 * (1 - progress)) | 1)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length  # horizontal motion blur
+    moved = cv2.filter2D(moved, -1, kernel)
+    return cv2.addWeighted(before, 1 - progress, moved, progress, 0)
+
+
+class PhotoFolderCamera(ReplayCamera):
+    """Replays photos of a tray (a folder, sorted by name, or one photo), one per throw.
+
+    After the last photo it starts again from the first. Photos that cannot be
+    read are skipped with a warning.
+
+    :param path: a folder of photos or one photo.
+    :raises ValueError: if the path holds no photo.
+    """
+
+    def __init__(self, path: str | Path, **options) -> None:
+        self.path = Path(path)
+        if self.path.is_dir():
+            self.photos = sorted(p for p in self.path.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        elif self.path.suffix.lower() in PHOTO_SUFFIXES and self.path.is_file():
+            self.photos = [self.path]
+        else:
+            raise ValueError(f"file camera: {self.path} is neither a folder of photos nor a photo")
+        if not self.photos:
+            raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES)}) in {self.path}")
+        self._next_index = 0
+        self.photo: Path | None = None  #: the photo of the current throw
+        super().__init__(**options)
+
+    def __str__(self) -> str:
+        return f"file camera {self.path}"
+
+    def _read_next(self) -> tuple[Path, np.ndarray]:
+        for _ in range(len(self.photos)):
+            path = self.photos[self._next_index]
+            self._next_index = (self._next_index + 1) % len(self.photos)
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                return path, image
+            log.warning("file camera: skipping %s, not a readable photo", path)
+        raise ValueError(f"file camera: none of the photos in {self.path} can be read")
+
+    def _empty_tray(self) -> np.ndarray:
+        # An empty tray of the photos' size and overall colour; the index is not advanced.
+        image = cv2.imread(str(self.photos[0]), cv2.IMREAD_COLOR)
+        if image is None:
+            image = self._read_next()[1]
+            self._next_index = 0
+        colour = np.median(image.reshape(-1, 3), axis=0)
+        return np.full_like(image, colour.astype(np.uint8))
+
+    def _next_tray(self, count: int | None) -> np.ndarray:
+        self.photo, image = self._read_next()
+        return image

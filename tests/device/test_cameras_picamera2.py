@@ -1,0 +1,173 @@
+"""The Pi camera adapter, against a fake of exactly the picamera2 calls it makes."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cameras import open_camera
+from device.errors import CameraUnavailable
+
+MAIN = (640, 480)
+LORES = (320, 240)
+
+
+class FakeRequest:
+    """A completed request: picamera2's CompletedRequest.make_array / release."""
+
+    def __init__(self, camera: FakePicamera2, scene: int, timestamp: int) -> None:
+        self.camera, self.scene, self.timestamp = camera, scene, timestamp
+        self.released = False
+
+    def make_array(self, name: str) -> np.ndarray:
+        assert not self.released, "a request's buffers are gone once released"
+        config = self.camera.config[name]
+        width, height = config["size"]
+        bgr = np.full((height, width, 3), (self.scene, 100, 200), np.uint8)
+        if name == "lores":
+            assert config["format"] == "YUV420"
+            return cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420)  # (height * 3 / 2, width)
+        assert config["format"] == "RGB888"  # picamera2's RGB888 is B, G, R in memory
+        return bgr
+
+    def release(self) -> None:
+        self.released = True
+
+
+class FakePicamera2:
+    """Picamera2 as the adapter uses it. Completed requests queue up like libcamera's:
+    ``flush=True`` skips those exposed before the call, as picamera2 documents."""
+
+    instances: list[FakePicamera2] = []
+
+    def __init__(self) -> None:
+        self.instances.append(self)
+        self.calls: list[str] = []
+        self.scene = 10  # what the sensor sees now
+        self.clock = 0  # nanoseconds
+        self.queued: list[FakeRequest] = []  # frames exposed earlier, not yet fetched
+        self.requests: list[FakeRequest] = []
+        self.fail_start: Exception | None = None
+        self.fail_request: Exception | None = None
+
+    def create_still_configuration(self, main: dict, lores: dict) -> dict:
+        self.calls.append("create_still_configuration")
+        return {"main": {"size": main.get("size", MAIN), **main}, "lores": dict(lores)}
+
+    def configure(self, config: dict) -> None:
+        self.calls.append("configure")
+        self.config = config
+
+    def start(self) -> None:
+        self.calls.append("start")
+        if self.fail_start:
+            raise self.fail_start
+
+    def expose(self, scene: int) -> None:
+        """The sensor finishes a frame that waits in the queue."""
+        self.clock += 33_000_000
+        self.queued.append(FakeRequest(self, scene, self.clock))
+
+    def capture_request(self, wait: float, flush: bool) -> FakeRequest:
+        self.calls.append(f"capture_request(flush={flush})")
+        assert 0 < wait <= 10, "a bounded wait, so a dead camera cannot hang the loop"
+        if self.fail_request:
+            raise self.fail_request
+        now = self.clock
+        if flush:
+            self.queued = [r for r in self.queued if r.timestamp > now]
+        if not self.queued:
+            self.expose(self.scene)
+        request = self.queued.pop(0)
+        self.requests.append(request)
+        return request
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+
+@pytest.fixture
+def picamera2(monkeypatch):
+    FakePicamera2.instances = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    return FakePicamera2
+
+
+def test_full_and_preview_frames_in_bgr(picamera2):
+    with open_camera("picamera2", size=MAIN, preview_size=LORES) as camera:
+        fake = picamera2.instances[0]
+        assert fake.calls == ["create_still_configuration", "configure", "start"]
+        frame = camera.capture()
+        assert frame.shape == (480, 640, 3) and frame.dtype == np.uint8
+        assert tuple(frame[0, 0]) == (10, 100, 200)
+        preview = camera.capture_preview()
+        assert preview.shape == (240, 320, 3)
+        assert np.abs(preview[5, 5].astype(int) - (10, 100, 200)).max() <= 3  # YUV round trip
+        assert all(r.released for r in fake.requests)
+
+
+def test_a_capture_never_returns_a_frame_exposed_before_it(picamera2):
+    camera = open_camera("picamera2")
+    fake = picamera2.instances[0]
+    fake.expose(scene=10)  # dice still rolling in these frames...
+    fake.expose(scene=20)
+    fake.scene = 30  # ...the dice have settled
+    assert camera.capture()[0, 0, 0] == 30
+    assert fake.calls[-1] == "capture_request(flush=True)"
+    camera.close()
+
+
+def test_previews_take_the_next_frame_without_waiting(picamera2):
+    camera = open_camera("picamera2")
+    fake = picamera2.instances[0]
+    fake.expose(scene=40)
+    assert abs(int(camera.capture_preview()[0, 0, 0]) - 40) <= 3
+    assert fake.calls[-1] == "capture_request(flush=False)"
+    camera.close()
+
+
+def test_one_long_lived_camera_closed_once(picamera2):
+    camera = open_camera("picamera2")
+    for _ in range(5):
+        camera.capture_preview()
+    camera.capture()
+    camera.close()
+    camera.close()
+    assert len(picamera2.instances) == 1
+    assert picamera2.instances[0].calls[-2:] == ["stop", "close"]
+    assert picamera2.instances[0].calls.count("close") == 1
+    with pytest.raises(CameraUnavailable, match="closed"):
+        camera.capture()
+
+
+def test_a_camera_that_times_out_is_unavailable(picamera2):
+    camera = open_camera("picamera2")
+    picamera2.instances[0].fail_request = TimeoutError("timed out")
+    with pytest.raises(CameraUnavailable, match="Pi camera gave no frame: timed out"):
+        camera.capture_preview()
+    camera.close()
+
+
+def test_a_camera_that_cannot_start_is_unavailable_and_released(picamera2, monkeypatch):
+    def failing():
+        fake = FakePicamera2()
+        fake.fail_start = RuntimeError("Camera __init__ sequence did not complete.")
+        return fake
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=failing))
+    with pytest.raises(CameraUnavailable, match="could not start: Camera __init__"):
+        open_camera("picamera2")
+    assert picamera2.instances[0].calls[-1] == "close"
+
+
+def test_without_picamera2_the_message_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import picamera2 raises ImportError
+    with pytest.raises(CameraUnavailable, match="apt install python3-picamera2"):
+        open_camera("picamera2")
