@@ -14,6 +14,9 @@ from collections.abc import Callable
 
 from rules.d6 import KINDS, D6Spec, resolve_d6
 from rules.d6_odds import odds_d6
+from rules.errors import InvalidRoll
+from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, resolve_pool
+from rules.pool_odds import pool_odds
 
 
 def natural_values(text: str) -> tuple[int, ...]:
@@ -97,9 +100,72 @@ def add_odds_d6(systems: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_odds_d6)
 
 
+def _pool_spec(args: argparse.Namespace, size: int) -> PoolSpec:
+    options = PoolOptions(rule_of_ten=args.rule_of_ten, rule_of_one=args.rule_of_one,
+                          target_number=args.target_number)
+    return PoolSpec(size=size, difficulty=args.difficulty, penalty=args.penalty, bonus=args.bonus,
+                    mismatch=args.mismatch, options=options)
+
+
+def _add_pool_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--difficulty", type=whole_number, default=1,
+                        help="net successes needed (default 1, RULES P-6)")
+    parser.add_argument("--penalty", type=whole_number, default=0, help="dice removed from the pool (RULES P-8)")
+    parser.add_argument("--bonus", type=whole_number, default=0, help="dice added to the pool (RULES P-8, P-10)")
+    parser.add_argument("--mismatch", choices=[m for m in MISMATCH_DIFFICULTY if m],
+                        help="skill rolled with another attribute: +1 or +2 difficulty (RULES P-9)")
+    parser.add_argument("--rule-of-ten", action=argparse.BooleanOptionalAction, default=True,
+                        help="each 10 cancels a 1 and is rolled again (default on, RULES P-3)")
+    parser.add_argument("--rule-of-one", action=argparse.BooleanOptionalAction, default=True,
+                        help="each 1 cancels a success; a 1 left over is a botch (default on, RULES P-4)")
+    parser.add_argument("--target-number", type=whole_number, default=6,
+                        help="lowest face that is a success (default 6, RULES P-2)")
+
+
+def pool_values(text: str) -> tuple[int, ...]:
+    """Parse ``"1,3,5,0"`` into d10 values; empty text is no dice (an automatic failure)."""
+    return natural_values(text) if text.strip() else ()
+
+
+def _resolve_pool(args: argparse.Namespace) -> int:
+    # Without --size the dice given are the pool after penalty and bonus.
+    size = len(args.dice) + args.penalty - args.bonus if args.size is None else args.size
+    if args.size is None and not args.dice:
+        raise InvalidRoll("give --dice, or --size and --penalty for a pool with no dice left")
+    if size < 0:
+        raise InvalidRoll(f"--bonus {args.bonus} is more dice than the {len(args.dice)} given: give --size")
+    spec = _pool_spec(args, size)
+    return _print_json(resolve_pool(spec, args.dice, args.reroll).to_dict())
+
+
+def add_resolve_pool(systems: argparse._SubParsersAction) -> None:
+    """``dicelens resolve pool --dice 1,3,5,10 [--reroll 10] [--difficulty N] [--penalty N] …`` (RULES §2)."""
+    parser = systems.add_parser("pool", help="a dice pool of d10s: successes, rule of one and of ten, botch")
+    parser.add_argument("--dice", type=pool_values, default=(),
+                        help="natural values of the first roll, 0 or 10 for a ten: 1,3,5,10")
+    parser.add_argument("--reroll", type=pool_values, default=(),
+                        help="the reroll of the 10s, one die per 10: 10")
+    parser.add_argument("--size", type=whole_number,
+                        help="dice of the pool before penalty and bonus (default: as many as --dice)")
+    _add_pool_options(parser)
+    parser.set_defaults(func=_resolve_pool)
+
+
+def _odds_pool(args: argparse.Namespace) -> int:
+    return _print_json(pool_odds(_pool_spec(args, args.dice)).to_dict())
+
+
+def add_odds_pool(systems: argparse._SubParsersAction) -> None:
+    """``dicelens odds pool --dice N [--difficulty D] …``: exact chance of success and botch."""
+    parser = systems.add_parser("pool", help="exact odds of a dice pool: success, botch, successes")
+    parser.add_argument("--dice", type=whole_number, required=True, help="dice in the pool before penalty and bonus")
+    _add_pool_options(parser)
+    parser.set_defaults(func=_odds_pool)
+
+
 # One entry per rules system; each adds its parser under `resolve` / `odds`.
-RESOLVE_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_resolve_d6,)
-ODDS_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_odds_d6,)
+RESOLVE_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_resolve_d6, add_resolve_pool)
+ODDS_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_odds_d6, add_odds_pool)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -12,18 +12,21 @@ from collections.abc import Sequence
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.errors import InvalidRoll
+from rules.pool import PoolOutcome, PoolSpec, resolve_pool
+from rules.pool_odds import pool_odds
 
-Spec = D6Spec
-Outcome = D6Outcome
+Spec = D6Spec | PoolSpec
+Outcome = D6Outcome | PoolOutcome
 
 
 def resolve(spec: Spec, throws: Sequence[Sequence[int]], *, max_links: int | None = None) -> Outcome:
     """Resolve ``spec`` from the natural values of each throw so far.
 
-    :param spec: what was asked (:class:`rules.d6.D6Spec`).
+    :param spec: what was asked (:class:`rules.d6.D6Spec`, :class:`rules.pool.PoolSpec`).
     :param throws: ``throws[0]`` is the first throw (D6: principal die first, then
         the secondary dice); each later throw is the one asked for by the
-        previous outcome's ``needs`` (D6: one extra die each, RULES D6-4).
+        previous outcome's ``needs`` (D6: one extra die each, RULES D6-4; pool: the
+        rerolls of the 10s, RULES P-3, all later throws taken together).
     :param max_links: optional bound on a chain of extra dice (RULES T-4); see
         :func:`rules.d6.resolve_d6`.
     :returns: an outcome with ``complete``, ``needs`` and ``to_dict()``.
@@ -38,24 +41,29 @@ def resolve(spec: Spec, throws: Sequence[Sequence[int]], *, max_links: int | Non
             if len(throw) != 1:
                 raise InvalidRoll(f"throw {number} has {len(throw)} dice: each extra die is thrown alone")
         return resolve_d6(spec, first, [throw[0] for throw in later], max_links=max_links)
+    if isinstance(spec, PoolSpec):  # rerolls end by the dice: no bound needed (RULES T-4)
+        return resolve_pool(spec, first, [value for throw in later for value in throw])
     raise TypeError(f"no rules system for {type(spec).__name__}")
 
 
 def odds(spec: Spec) -> dict:
-    """Exact odds of ``spec``, JSON-able (D6: :func:`rules.d6_odds.odds_d6`).
+    """Exact odds of ``spec``, JSON-able (D6: :func:`rules.d6_odds.odds_d6`;
+    pool: :meth:`rules.pool_odds.PoolOdds.to_dict`).
 
     :raises TypeError: for a spec of no known system.
     """
     if isinstance(spec, D6Spec):
         return odds_d6(spec)
+    if isinstance(spec, PoolSpec):
+        return pool_odds(spec).to_dict()
     raise TypeError(f"no rules system for {type(spec).__name__}")
 
 
 def describe(spec: Spec) -> str:
-    """A short label for the page: ``"2D6"``, ``"1D3+1"``, ``"random 1D2"``.
+    """A short label for the page: ``"2D6"``, ``"1D3+1"``, ``"random 1D2"``, ``"pool 5 · difficulty 2"``.
 
     :raises TypeError: for a spec of no known system.
     """
-    if isinstance(spec, D6Spec):
+    if isinstance(spec, (D6Spec, PoolSpec)):
         return spec.label()
     raise TypeError(f"no rules system for {type(spec).__name__}")

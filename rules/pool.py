@@ -224,8 +224,7 @@ class PoolOutcome:
         if not self.complete:
             return self.needs.reason
         if self.automatic_failure:
-            return (f"automatic failure: a pool of {self.spec.pool_size} dice after penalties, "
-                    "no dice are rolled")
+            return f"automatic failure: no dice left after penalties (pool of {self.spec.pool_size}), nothing is rolled"
         noun = "success" if self.successes == 1 else "successes"
         head = f"{self.successes} {noun} against difficulty {self.difficulty} ({self.difficulty_name})"
         if self.outcome == "success":

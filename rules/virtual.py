@@ -1,8 +1,8 @@
 """The virtual roller for the simulator: the only code in ``rules`` that draws numbers.
 
 Each function takes the ``random.Random`` to draw from (never the global one), and
-rolls physical dice exactly as the players would: the first throw, then one die
-at a time for as long as the outcome asks for more.
+rolls physical dice exactly as the players would: the first throw, then the dice
+the outcome asks for (D6: one extra die at a time; pool: one die per 10).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random as _random
 
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
+from rules.pool import SIDES, PoolOutcome, PoolSpec, resolve_pool
 
 
 def roll_d6(spec: D6Spec, rng: _random.Random, *, max_links: int | None = None) -> D6Outcome:
@@ -28,4 +29,20 @@ def roll_d6(spec: D6Spec, rng: _random.Random, *, max_links: int | None = None) 
     while outcome.needs is not None:
         extra.extend(rng.randint(1, 6) for _ in range(outcome.needs.count))
         outcome = resolve_d6(spec, dice, extra, max_links=max_links)
+    return outcome
+
+
+def roll_pool(spec: PoolSpec, rng: _random.Random) -> PoolOutcome:
+    """Roll ``spec`` with ten-sided dice drawn from ``rng`` and resolve it.
+
+    # RULES P-3 (one reroll die per 10 of the first roll), P-8 (no dice for a pool of 0 or fewer).
+
+    :param spec: the roll to make.
+    :param rng: the source of every die; seed it for a repeatable roll.
+    :returns: a complete outcome.
+    """
+    first = [rng.randint(1, SIDES) for _ in range(max(spec.pool_size, 0))]
+    outcome = resolve_pool(spec, first)
+    if outcome.needs is not None:
+        outcome = resolve_pool(spec, first, [rng.randint(1, SIDES) for _ in range(outcome.needs.count)])
     return outcome
