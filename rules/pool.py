@@ -129,6 +129,8 @@ class PoolSpec:
         if data.pop("system", "pool") != "pool":
             raise InvalidRoll("not a pool spec")
         options = data.pop("options", None) or {}
+        if not isinstance(options, dict):
+            raise InvalidRoll(f"pool options must be a mapping, not {options!r}")
         known = {"size", "difficulty", "penalty", "bonus", "mismatch"}
         unknown = sorted(set(data) - known) + sorted(set(options) - {"rule_of_ten", "rule_of_one", "target_number"})
         if unknown:

@@ -308,6 +308,10 @@ def test_spec_round_trips_through_dict():
         PoolSpec.from_dict({"size": 4, "colour": "red"})
     with pytest.raises(InvalidRoll, match="needs a size"):
         PoolSpec.from_dict({"difficulty": 2})
+    with pytest.raises(InvalidRoll, match="options must be a mapping"):
+        PoolSpec.from_dict({"size": 2, "options": "house"})
+    with pytest.raises(InvalidRoll, match="unknown pool setting: explode"):
+        PoolSpec.from_dict({"size": 2, "options": {"explode": True}})
     with pytest.raises(InvalidRoll, match="not a pool"):
         PoolSpec.from_dict({"system": "d6", "size": 2})
 

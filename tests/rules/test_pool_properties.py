@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.pool import PoolOptions, PoolSpec, resolve_pool
+from rules.pool import OUTCOMES, ROLES, PoolOptions, PoolSpec, resolve_pool
 
 faces = st.integers(min_value=1, max_value=10)
 options = st.builds(PoolOptions, rule_of_ten=st.booleans(), rule_of_one=st.booleans(),
@@ -111,3 +111,11 @@ def test_a_higher_difficulty_never_helps(roll):
     hard = resolve_pool(PoolSpec(spec.size, spec.difficulty + 1, options=spec.options), first, rerolls)
     assert hard.successes == easy.successes
     assert hard.outcome == "success" or easy.outcome != "success" or easy.margin == 0
+
+
+@given(rolls(), st.integers(min_value=0, max_value=15))
+def test_every_die_has_a_known_role_and_every_outcome_a_known_name(roll, seen):
+    spec, first, rerolls = roll
+    outcome = resolve_pool(spec, first[:max(seen, 1)], rerolls if seen >= len(first) else [])
+    assert all(die.role in ROLES for die in outcome.dice)
+    assert outcome.outcome in OUTCOMES if outcome.complete else outcome.outcome is None
