@@ -283,11 +283,11 @@ def _missing_needs(missing: int) -> Needs:
 def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = ()) -> PoolOutcome:
     """Resolve a dice pool roll from the natural values seen so far.
 
-    RULES P-2 success at the target number; P-3 each 10 cancels one 1 and is rolled
-    again once (reroll successes add, a reroll 1 cancels nothing); P-4 each 1 left
-    cancels one success of the first roll that is not a 10 (the highest first);
-    P-5 botch; P-6/P-7 difficulty and degree; P-8 a pool of 0 or fewer is an
-    automatic failure with no dice; P-9 mismatch difficulty.
+    # RULES P-1 (0 is 10), P-2 (success at the target number), P-3 (each 10 cancels
+    # one 1 and is rolled again once; reroll successes add, a reroll 1 cancels
+    # nothing), P-4 (each 1 left cancels one first-roll success that is not a 10,
+    # the highest first), P-5 (botch), P-6/P-7 (difficulty, degree), P-8 (a pool of
+    # 0 or fewer is an automatic failure, no dice), P-9 (mismatch), T-3 (wait).
 
     :param spec: the roll asked for.
     :param first: natural values of the first roll, 0–10 (0 means 10), one per die of
