@@ -1,0 +1,102 @@
+"""Colour names of dice: synthetic dice under colour casts, real labelled dice, bad input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.colors import PALETTE, estimate_white, name_color, name_color_box
+from vision.synthetic import render_tray
+
+BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+
+WARM = (0.8, 1.0, 1.25)  # BGR gains: tungsten-like light, the floor turns orange
+COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
+
+
+@pytest.mark.parametrize("cast", [None, WARM, COOL], ids=["neutral", "warm", "cool"])
+@pytest.mark.parametrize("seed", range(4))
+def test_every_palette_colour_under_a_cast(seed, cast):
+    image, truth = render_tray(seed, colors=list(PALETTE), white_balance=cast,
+                               shadow=0.5, glare=0.3, noise=4)
+    named = [name_color_box(image, t["box"]) for t in truth]
+    assert named == [t["color"] for t in truth]
+
+
+def _die_mask(image: np.ndarray, box, floor) -> np.ndarray:
+    """The die's own pixels inside its box: far from the floor colour."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros(image.shape[:2], bool)
+    diff = np.abs(image[y0:y1, x0:x1].astype(np.int16) - np.array(floor, np.int16)).max(axis=2)
+    mask[y0:y1, x0:x1] = diff > 30
+    return mask
+
+
+@pytest.mark.parametrize("cast", [WARM, COOL], ids=["warm", "cool"])
+def test_name_color_with_a_mask_and_a_white_reference(cast):
+    floor = (120, 120, 120)  # a darker floor: white dice stand out of it
+    image, truth = render_tray(11, colors=list(PALETTE), white_balance=cast, floor=floor, noise=3)
+    seen_floor = np.array(floor) * np.array(cast)
+    for t in truth:
+        mask = _die_mask(image, t["box"], seen_floor)
+        assert name_color(image, mask, white_reference=seen_floor) == t["color"]
+        assert name_color(image, mask) == t["color"]  # floor estimated outside the mask
+
+
+def test_without_correction_a_strong_cast_misleads():
+    # Shows the white reference does the work: told the floor is neutral, a cool cast
+    # turns some dice into other colours.
+    image, truth = render_tray(2, colors=list(PALETTE), white_balance=(1.4, 1.0, 0.7))
+    named = [name_color_box(image, t["box"], white_reference=(1, 1, 1)) for t in truth]
+    assert named != [t["color"] for t in truth]
+    assert [name_color_box(image, t["box"]) for t in truth] == [t["color"] for t in truth]
+
+
+def test_real_byler_dice():
+    labels = json.loads((BYLER / "labels.json").read_text())["images"][:8]
+    right, by_colour = 0, Counter()
+    total = 0
+    for entry in labels:
+        image = cv2.imread(str(BYLER / entry["file"]))
+        dice = np.zeros(image.shape[:2], bool)
+        for die in entry["dice"]:
+            x0, y0, x1, y1 = die["box"]
+            dice[y0:y1, x0:x1] = True
+        white = estimate_white(image, exclude=dice)
+        for die in entry["dice"]:
+            if die["color"] is None:
+                continue
+            total += 1
+            if name_color_box(image, die["box"], white_reference=white) == die["color"]:
+                right += 1
+                by_colour[die["color"]] += 1
+    assert total >= 50
+    assert right / total >= 0.9
+    assert set(by_colour) >= {"white", "black", "red", "green", "blue", "purple", "yellow", "gold"}
+
+
+def test_a_coloured_floor_is_not_taken_for_a_cast():
+    felt = np.zeros((200, 200, 3), np.uint8)
+    felt[:] = (60, 130, 40)  # green felt
+    assert estimate_white(felt) is None
+    grey = np.full((200, 200, 3), 180, np.uint8)
+    assert np.allclose(estimate_white(grey), 180)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: name_color(np.zeros((10, 10), np.uint8), np.ones((10, 10), bool)), "H×W×3"),
+    (lambda: name_color(np.zeros((10, 10, 3), np.float32), np.ones((10, 10), bool)), "uint8"),
+    (lambda: name_color(np.zeros((10, 10, 3), np.uint8), np.ones((9, 10), bool)), "mask must be"),
+    (lambda: name_color(np.zeros((10, 10, 3), np.uint8), np.zeros((10, 10), bool)), "no pixel"),
+    (lambda: name_color_box(np.zeros((10, 10, 3), np.uint8), [20, 20, 30, 30]), "no pixel"),
+    (lambda: name_color_box(np.zeros((10, 10, 3), np.uint8), [0, 0, 5, 5],
+                            white_reference=(0, 1, 1)), "positive"),
+])
+def test_bad_input_is_refused(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

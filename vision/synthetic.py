@@ -1,0 +1,553 @@
+"""Synthetic tray photos with known truth, for tests and the simulated camera.
+
+A tray is drawn from a seed: a light floor under uneven light, six-sided pip dice as rounded
+squares with the canonical pip layouts, optionally seen at an angle (a side face shows),
+touching each other, cocked on an edge, with soft shadows, glare, noise, blur and a
+white-balance cast. Everything random comes from ``numpy.random.default_rng(seed)``, so a
+seed and the same options always give the same picture. It does not stand in for real
+photos when judging the reader (those are ``../shared/datasets/real-dice``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.colors import PALETTE, REFERENCE_BGR
+
+_SHIFT = 4  # sub-pixel bits for OpenCV drawing
+_ONE = 1 << _SHIFT
+
+# Pip centres on a face, in face units: the face spans [-1, 1] on both axes.
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-0.5, -0.5), (0.5, 0.5)),
+    3: ((-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)),
+    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
+    5: ((-0.5, -0.5), (0.5, -0.5), (0.0, 0.0), (-0.5, 0.5), (0.5, 0.5)),
+    6: ((-0.5, -0.55), (0.5, -0.55), (-0.5, 0.0), (0.5, 0.0), (-0.5, 0.55), (0.5, 0.55)),
+}
+_PIP_RADIUS = 0.2  # face units (a fifth of the half side)
+_CORNER = 0.3  # corner radius, face units
+_DARK_PIPS = {"white", "yellow", "gold"}
+
+
+@dataclass(frozen=True)
+class _Die:
+    center: tuple[float, float]  # top-face centre, pixels
+    side: float  # pixels
+    angle: float  # radians
+    value: int  # face on top (the larger face of a cocked die)
+    color: str
+    body: tuple[float, float, float]  # BGR as drawn, before the tray's light
+    pips: tuple[float, float, float]
+    cocked: bool
+    other: int  # second face seen on a cocked die
+
+
+def _rounded_square(n_arc: int = 4) -> np.ndarray:
+    """Outline of a rounded square in face units, shape (4 * (n_arc + 1), 2)."""
+    points = []
+    inner = 1.0 - _CORNER
+    for k, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        start = k * math.pi / 2
+        for j in range(n_arc + 1):
+            a = start + j * (math.pi / 2) / n_arc
+            points.append((sx * inner + _CORNER * math.cos(a), sy * inner + _CORNER * math.sin(a)))
+    return np.array(points, dtype=np.float64)
+
+
+_OUTLINE = _rounded_square()
+
+
+class _View:
+    """Projection of tray coordinates into the image for a camera tilted by ``perspective``.
+
+    Ground points keep x; y shrinks by cos(tilt); a point at height z moves up by z·sin(tilt),
+    so the near (lower) side faces of the dice show.
+    """
+
+    def __init__(self, perspective: float):
+        tilt = perspective * math.radians(45.0)
+        self.squash = math.cos(tilt)
+        self.lift = math.sin(tilt)
+
+    def face(self, die: _Die, local: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """Face-unit points (N, 2) of the top face → image pixels (N, 2)."""
+        c, s = math.cos(die.angle), math.sin(die.angle)
+        half = die.side / 2 * scale
+        x = (local[:, 0] * c - local[:, 1] * s) * half
+        y = (local[:, 0] * s + local[:, 1] * c) * half * self.squash
+        return np.stack([x + die.center[0], y + die.center[1]], axis=1)
+
+    def base(self, top: np.ndarray, side: float) -> np.ndarray:
+        """The ground outline under a top-face outline (pixels)."""
+        return top + np.array([0.0, side * self.lift])
+
+
+def _fixed(points: np.ndarray) -> np.ndarray:
+    return np.round(points * _ONE).astype(np.int32)
+
+
+def _poly(img: np.ndarray, points: np.ndarray, color) -> None:
+    cv2.fillPoly(img, [_fixed(points)], color, cv2.LINE_AA, _SHIFT)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+def _outline_points(die: _Die, view: _View) -> np.ndarray:
+    """Every image point the die covers the outline of (top face and what shows of its sides)."""
+    if die.cocked:
+        top = view.face(die, np.array([[-1.41, -1], [1.41, -1], [1.41, 1], [-1.41, 1]]))
+    else:
+        top = view.face(die, _OUTLINE)
+    return np.vstack([top, view.base(top, die.side)])
+
+
+def _box(die: _Die, view: _View, size: tuple[int, int]) -> list[int] | None:
+    pts = _outline_points(die, view)
+    w, h = size
+    # OpenCV's antialiased fill tints pixels up to about 1.5 px beyond the outline.
+    x0, y0 = np.ceil(pts.min(axis=0) - 1.5).astype(int)
+    x1, y1 = np.floor(pts.max(axis=0) + 1.5).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return [int(x0), int(y0), int(x1), int(y1)]
+
+
+def _shade(color, factor: float) -> tuple[float, float, float]:
+    return tuple(float(min(255.0, v * factor)) for v in color)
+
+
+def _draw_pips(img, view: _View, die: _Die, value: int, local_to_face, shade: float) -> None:
+    color = _shade(die.pips, shade)
+    for u, v in _PIPS[value]:
+        centre = view.face(die, local_to_face(np.array([[u, v]])))[0]
+        # Pip axes follow the face's own squash: project two unit vectors.
+        ends = view.face(die, local_to_face(np.array([[u + _PIP_RADIUS, v], [u, v + _PIP_RADIUS]])))
+        ax = np.linalg.norm(ends[0] - centre)
+        ay = np.linalg.norm(ends[1] - centre)
+        direction = ends[0] - centre
+        angle = math.degrees(math.atan2(direction[1], direction[0]))
+        cv2.ellipse(img, (int(round(centre[0] * _ONE)), int(round(centre[1] * _ONE))),
+                    (max(1, int(round(ax * _ONE))), max(1, int(round(ay * _ONE)))),
+                    angle, 0, 360, color, -1, cv2.LINE_AA, _SHIFT)
+
+
+def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
+    """Draw one die into a uint8 BGR image in place."""
+    body = _shade(die.body, light)
+    if die.cocked:
+        # Resting on an edge: two faces at 45°, each foreshortened to 0.71 of its width.
+        left = np.array([[-1.41, -1], [0, -1], [0, 1], [-1.41, 1]])
+        right = np.array([[0, -1], [1.41, -1], [1.41, 1], [0, 1]])
+        top = view.face(die, np.vstack([left, right]))
+        _poly(img, _hull(np.vstack([top, view.base(top, die.side)])), _shade(body, 0.55))
+        _poly(img, view.face(die, left), _shade(body, 1.0))
+        _poly(img, view.face(die, right), _shade(body, 0.75))
+        _draw_pips(img, view, die, die.value, lambda p: p * [0.707, 1.0] + [-0.707, 0.0], 1.0)
+        _draw_pips(img, view, die, die.other, lambda p: p * [0.707, 1.0] + [0.707, 0.0], 0.8)
+        return
+    top = view.face(die, _OUTLINE)
+    if view.lift > 0:
+        _poly(img, _hull(np.vstack([top, view.base(top, die.side)])), _shade(body, 0.62))
+    _poly(img, top, _shade(body, 0.82))  # bevel
+    _poly(img, view.face(die, _OUTLINE, scale=0.93), body)
+    _draw_pips(img, view, die, die.value, lambda p: p, 1.0)
+
+
+def _illumination(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """Uneven light over the tray: a gentle gradient and vignette, shape (H, W) float32 ≈ 1."""
+    w, h = size
+    x = np.linspace(-1, 1, w, dtype=np.float32)
+    y = np.linspace(-1, 1, h, dtype=np.float32)
+    gx, gy = rng.uniform(-0.06, 0.06, 2)
+    vignette = rng.uniform(0.03, 0.12)
+    return (1.0 + gy * y[:, None] + gx * x[None, :]
+            - vignette * (y[:, None] ** 2 + x[None, :] ** 2) / 2).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class _Scene:
+    size: tuple[int, int]
+    floor: tuple[float, float, float]
+    light: np.ndarray
+    dice: tuple[_Die, ...]
+    view: _View
+    shadow_offset: tuple[float, float]
+    glare_center: tuple[float, float]
+    glare_corner: tuple[float, float]
+
+
+def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
+    if isinstance(colors, str):
+        colors = [colors] * (count if count is not None else (len(values) if values is not None else 0)) \
+            if (count is not None or values is not None) else None
+    n = None
+    for name, seq in (("values", values), ("colors", colors)):
+        if seq is not None:
+            if n is not None and len(seq) != n:
+                raise ValueError(f"{name} has {len(seq)} dice but another option asks for {n}")
+            n = len(seq)
+    if count is not None:
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
+            raise ValueError(f"count must be a whole number ≥ 0, not {count!r}")
+        if n is not None and n != count:
+            raise ValueError(f"count={count} but {n} values/colours were given")
+        n = int(count)
+    if n is None:
+        n = int(rng.integers(1, 9))
+    if values is None:
+        values = [int(v) for v in rng.integers(1, 7, n)]
+    else:
+        values = [int(v) for v in values]
+        bad = [v for v in values if not 1 <= v <= 6]
+        if bad:
+            raise ValueError(f"face values must be 1 to 6, got {bad}")
+    if colors is None:
+        colors = [PALETTE[i] for i in rng.integers(0, len(PALETTE), n)]
+    else:
+        colors = list(colors)
+        bad = [c for c in colors if c not in PALETTE]
+        if bad:
+            raise ValueError(f"unknown colour(s) {bad}; palette: {', '.join(PALETTE)}")
+    return values, colors
+
+
+def _make_die(rng, center, side, angle, value, color, cocked) -> _Die:
+    body = np.array(REFERENCE_BGR[color], dtype=np.float64)
+    body = np.clip(body * rng.uniform(0.9, 1.08) * (1 + rng.normal(0, 0.03, 3)), 0, 255)
+    if color in _DARK_PIPS:
+        pips = (28.0, 26.0, 26.0)
+    elif color == "black" and rng.random() < 0.3:
+        pips = (40.0, 40.0, 190.0)  # smoke dice with red pips
+    else:
+        pips = (235.0, 238.0, 238.0)
+    other = value
+    if cocked:
+        other = int(rng.choice([f for f in range(1, 7) if f not in (value, 7 - value)]))
+    return _Die(center=(float(center[0]), float(center[1])), side=float(side), angle=float(angle),
+                value=int(value), color=color, body=tuple(body), pips=pips, cocked=cocked, other=other)
+
+
+def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotation,
+            perspective, floor, cocked) -> tuple[_Scene, np.random.Generator]:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    w, h = (int(v) for v in size)
+    if w < 32 or h < 32:
+        raise ValueError(f"size must be at least 32×32 pixels, got {w}×{h}")
+    lo, hi = (float(v) for v in die_px)
+    if not 6 <= lo <= hi:
+        raise ValueError(f"die_px must be (min, max) with 6 ≤ min ≤ max, got {die_px}")
+    if not 0 <= perspective <= 1:
+        raise ValueError(f"perspective must be in [0, 1], got {perspective}")
+    if isinstance(cocked, bool) or cocked < 0:
+        raise ValueError(f"cocked must be a count ≥ 0, got {cocked!r}")
+    rng = np.random.default_rng(seed)
+    values, colors = _choose(rng, count, values, colors)
+    if floor is None:
+        grey = rng.uniform(185, 222)
+        floor = tuple(float(np.clip(grey + d, 0, 255)) for d in rng.normal(0, 4, 3))
+    elif len(floor) != 3:
+        raise ValueError(f"floor must be a BGR triple, got {floor!r}")
+    view = _View(float(perspective))
+    side = rng.uniform(lo, hi)
+    flat = len(values)
+    extra = [int(v) for v in rng.integers(1, 7, int(cocked))]
+    faces = values + extra
+    tints = colors + [PALETTE[i] for i in rng.integers(0, len(PALETTE), int(cocked))]
+    placed: list[_Die] = []
+    for i, (value, color) in enumerate(zip(faces, tints)):
+        is_cocked = i >= flat
+        s = side * rng.uniform(0.95, 1.05)
+        die = _place(rng, placed, s, value, color, is_cocked, (w, h), view, rotation,
+                     touching and not is_cocked and i < flat)
+        placed.append(die)
+    light = _illumination(rng, (w, h))
+    angle = rng.uniform(0, 2 * math.pi)
+    scene = _Scene(
+        size=(w, h), floor=floor, light=light, dice=tuple(placed), view=view,
+        shadow_offset=(math.cos(angle), math.sin(angle)),
+        glare_center=(rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h),
+        glare_corner=(rng.choice([-0.45, 0.45]), rng.choice([-0.45, 0.45])),
+    )
+    return scene, rng
+
+
+def _reach(die_side: float, view: _View, cocked: bool) -> float:
+    """Radius of a circle holding the die's whole image, pixels."""
+    half = die_side / 2 * (1.41 if cocked else 1.0)
+    return math.hypot(half, die_side / 2) + die_side * view.lift
+
+
+def _place(rng, placed, s, value, color, cocked, size, view, rotation, touching) -> _Die:
+    w, h = size
+    r = _reach(s, view, cocked)
+    for _ in range(400):
+        angle = rng.uniform(0, 2 * math.pi) if rotation else float(rng.integers(0, 4)) * math.pi / 2
+        if touching and placed and len(placed) % 2 == 1 and not placed[-1].cocked:
+            # Pair this die with the one before: same orientation, face against face.
+            anchor = placed[-1]
+            angle = anchor.angle
+            axis = rng.integers(0, 4) * math.pi / 2 + angle
+            slide = rng.uniform(-0.3, 0.3) * s
+            gap = (anchor.side + s) / 2 * 0.99
+            dx = gap * math.cos(axis) - slide * math.sin(axis)
+            dy = gap * math.sin(axis) + slide * math.cos(axis)
+            center = (anchor.center[0] + dx, anchor.center[1] + dy * view.squash)
+            others = placed[:-1]
+        else:
+            center = (rng.uniform(r + 2, w - r - 2), rng.uniform(r + 2, h - r - 2))
+            others = placed
+        if not (r < center[0] < w - r and r < center[1] < h - r):
+            continue
+        if all(math.dist(center, d.center) > r + _reach(d.side, view, d.cocked) + 2 for d in others):
+            return _make_die(rng, center, s, angle, value, color, cocked)
+    raise ValueError(f"cannot place {len(placed) + 1} dice of {s:.0f} px in a {w}×{h} tray; "
+                     "ask for fewer or smaller dice")
+
+
+def _truth(scene: _Scene, dice: Sequence[_Die]) -> list[dict]:
+    truth = []
+    for die in dice:
+        box = _box(die, scene.view, scene.size)
+        if box is None:
+            continue
+        truth.append({"value": None if die.cocked else die.value, "sides": 6, "box": box,
+                      "color": die.color, "cocked": die.cocked})
+    return truth
+
+
+def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, blur: float,
+           noise: float, white_balance, noise_rng: np.random.Generator,
+           motion: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    w, h = scene.size
+    view = scene.view
+    floor = np.empty((h, w, 3), np.float32)
+    floor[:] = scene.floor
+    light = scene.light
+    if shadow > 0 and dice:
+        mask = np.zeros((h, w), np.uint8)
+        for die in dice:
+            off = np.array(scene.shadow_offset) * die.side * 0.18
+            _poly(mask, _hull(_outline_points(die, view)) + off, 255)
+        sigma = max(1.0, 0.12 * float(np.mean([d.side for d in dice])))
+        mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+        light = light * (1.0 - (0.55 * shadow / 255.0) * mask.astype(np.float32))
+    img = np.clip(floor * light[:, :, None], 0, 255).astype(np.uint8)
+    for die in sorted(dice, key=lambda d: d.center[1]):  # far dice first: near ones hide them
+        x = int(min(max(die.center[0], 0), w - 1))
+        y = int(min(max(die.center[1], 0), h - 1))
+        _draw_die(img, die, view, float(scene.light[y, x]))
+    if motion != (0.0, 0.0):
+        img = _motion_blur(img, motion)
+    if blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), float(blur))
+    if not (glare > 0 or noise > 0 or white_balance is not None):
+        return img
+    out = img.astype(np.float32)
+    if glare > 0:
+        out = _add_glare(out, scene, dice, glare)
+    if white_balance is not None:
+        out *= np.asarray(white_balance, np.float32)
+    if noise > 0:
+        out += _noise_field(noise_rng, out.shape) * np.float32(noise)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+_NOISE_TILE = 512
+
+
+def _noise_field(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Unit gaussian noise of ``shape`` (H, W, 3), float32.
+
+    Drawing a million normals takes longer than the whole picture, so the field is cut at a
+    random offset from a fixed tile of them (rolled and flipped per frame); neighbouring
+    pixels stay independent, which is what sensor noise looks like.
+    """
+    tile = _tile()
+    h, w = shape[:2]
+    oy, ox = (int(v) for v in rng.integers(0, _NOISE_TILE, 2))
+    flip = int(rng.integers(0, 4))
+    ys = (np.arange(h) + oy) % _NOISE_TILE
+    xs = (np.arange(w) + ox) % _NOISE_TILE
+    field = tile[ys[:, None], xs[None, :]]
+    if flip & 1:
+        field = field[::-1]
+    if flip & 2:
+        field = field[:, :, ::-1]
+    return field
+
+
+_TILE_CACHE: list[np.ndarray] = []
+
+
+def _tile() -> np.ndarray:
+    if not _TILE_CACHE:
+        fixed = np.random.default_rng(0x5EED)
+        _TILE_CACHE.append(fixed.standard_normal((_NOISE_TILE, _NOISE_TILE, 3), dtype=np.float32))
+    return _TILE_CACHE[0]
+
+
+def _add_glare(out: np.ndarray, scene: _Scene, dice: Sequence[_Die], glare: float) -> np.ndarray:
+    h, w = out.shape[:2]
+    gx, gy = scene.glare_center
+    sigma = 0.12 * min(w, h)
+    xs = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
+    ys = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
+    spot = np.zeros((h, w), np.float32)
+    for die in dice:  # specular highlight on each top face, near one corner
+        corner = scene.view.face(die, np.array([scene.glare_corner]))[0]
+        cv2.circle(spot, (int(round(corner[0] * _ONE)), int(round(corner[1] * _ONE))),
+                   max(_ONE, int(die.side * 0.12 * _ONE)), 1.0, -1, cv2.LINE_AA, _SHIFT)
+    if dice:
+        spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, 0.04 * dice[0].side))
+    alpha = cv2.min(glare * (0.5 * ys[:, None] * xs[None, :] + 0.9 * spot), 1.0)
+    out += (255.0 - out) * alpha[:, :, None]
+    return out
+
+
+def _motion_blur(img: np.ndarray, motion: tuple[float, float]) -> np.ndarray:
+    """Smear the frame along ``motion`` (dx, dy) pixels, the travel during one exposure."""
+    length = math.hypot(*motion)
+    if length < 1.5:
+        return img
+    k = int(math.ceil(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    ux, uy = motion[0] / length, motion[1] / length
+    half = length / 2
+    cv2.line(kernel, (int(round((c - ux * half) * _ONE)), int(round((c - uy * half) * _ONE))),
+             (int(round((c + ux * half) * _ONE)), int(round((c + uy * half) * _ONE))),
+             1.0, 1, cv2.LINE_AA, _SHIFT)
+    kernel /= kernel.sum()
+    return cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def _check_effects(glare, shadow, noise, blur, white_balance) -> None:
+    for name, v, top in (("glare", glare, 1.0), ("shadow", shadow, 1.0)):
+        if not 0 <= v <= top:
+            raise ValueError(f"{name} must be in [0, {top}], got {v}")
+    for name, v in (("noise", noise), ("blur", blur)):
+        if v < 0:
+            raise ValueError(f"{name} must be ≥ 0, got {v}")
+    if white_balance is not None and (len(white_balance) != 3 or min(white_balance) <= 0):
+        raise ValueError(f"white_balance must be three positive BGR gains, got {white_balance!r}")
+
+
+def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | None = None,
+                colors: Sequence[str] | str | None = None, size: tuple[int, int] = (640, 640),
+                die_px: tuple[float, float] = (36, 60), touching: bool = False,
+                rotation: bool = True, glare: float = 0.0, shadow: float = 0.0,
+                noise: float = 0.0, blur: float = 0.0, perspective: float = 0.0,
+                floor: tuple[float, float, float] | None = None, cocked: int = 0,
+                white_balance: tuple[float, float, float] | None = None,
+                ) -> tuple[np.ndarray, list[dict]]:
+    """Draw a settled tray of six-sided pip dice with known truth.
+
+    :param seed: the picture's seed; the same seed and options give the same picture.
+    :param count: number of flat dice; random 1–8 when neither count, values nor colors say.
+    :param values: face value on top of each flat die (1–6); random when omitted.
+    :param colors: palette name of each die (``vision.colors.PALETTE``), or one name for all;
+        random when omitted.
+    :param size: (width, height) of the image, pixels.
+    :param die_px: (min, max) side of a die's top face, pixels; one size is drawn per tray
+        and each die varies ±5 % around it.
+    :param touching: place dice in pairs that touch face against face.
+    :param rotation: dice at any angle; ``False`` keeps them square to the image (2, 3 and 6
+        still come in both orientations).
+    :param glare: strength in [0, 1] of a light hotspot on the floor and a highlight on each die.
+    :param shadow: strength in [0, 1] of the soft shadow each die casts.
+    :param noise: standard deviation of gaussian sensor noise, grey levels (0–255).
+    :param blur: gaussian blur sigma, pixels (out of focus).
+    :param perspective: camera tilt in [0, 1], 0 straight above, 1 about 45° (side faces show
+        below each die, the tray is foreshortened vertically).
+    :param floor: BGR colour of the tray floor; a light grey when omitted.
+    :param cocked: number of extra dice resting on an edge (two faces show); their truth value
+        is ``None``.
+    :param white_balance: BGR gains of a camera colour cast, e.g. ``(0.8, 1.0, 1.25)`` warm.
+    :returns: ``(image, truth)``: image H×W×3 uint8 BGR; truth one dict per die,
+        ``{"value": int | None, "sides": 6, "box": [x0, y0, x1, y1], "color": str,
+        "cocked": bool}``, box in pixels around the whole visible die (top and side faces),
+        clipped to the image, x1/y1 exclusive.
+    :raises ValueError: options out of range, lengths that disagree, an unknown colour, or
+        more dice than fit in the tray.
+    :raises TypeError: a seed that is not an int.
+    """
+    _check_effects(glare, shadow, noise, blur, white_balance)
+    scene, rng = _layout(seed, count=count, values=values, colors=colors, size=size,
+                         die_px=die_px, touching=touching, rotation=rotation,
+                         perspective=perspective, floor=floor, cocked=cocked)
+    image = _paint(scene, scene.dice, glare=glare, shadow=shadow, blur=blur, noise=noise,
+                   white_balance=white_balance, noise_rng=rng)
+    return image, _truth(scene, scene.dice)
+
+
+def render_motion(seed: int, t: float, *, throw_seconds: float = 1.0, exposure: float = 1 / 30,
+                  **options) -> tuple[np.ndarray, list[dict]]:
+    """One camera frame of a throw that ends in ``render_tray(seed, **options)``'s tray.
+
+    Before ``t = 0`` the tray is empty. From 0 to ``throw_seconds`` the dice roll in from one
+    side (the same side for a seed), slowing down to rest, tumbling (the face on top
+    changes) and smeared by motion blur over ``exposure``. From ``throw_seconds`` on, the
+    frame is the settled tray, identical to ``render_tray``'s except for the sensor noise,
+    which is drawn afresh for every ``t``.
+
+    :param seed: the throw's seed (same meaning as in ``render_tray``).
+    :param t: time since the dice were thrown, seconds.
+    :param throw_seconds: time until the dice are at rest, seconds (> 0).
+    :param exposure: exposure time of a frame, seconds (sets the blur length).
+    :param options: any keyword of ``render_tray``.
+    :returns: ``(image, truth)`` as ``render_tray``, truth for the dice visible in the frame
+        (while moving, ``value`` is the face showing at that moment).
+    :raises ValueError: as ``render_tray``, or throw_seconds ≤ 0, exposure < 0.
+    """
+    if not throw_seconds > 0 or exposure < 0:
+        raise ValueError("throw_seconds must be > 0 and exposure ≥ 0")
+    effects = {k: options.pop(k) for k in ("glare", "shadow", "noise", "blur", "white_balance")
+               if k in options}
+    effects = {"glare": 0.0, "shadow": 0.0, "noise": 0.0, "blur": 0.0, "white_balance": None,
+               **effects}
+    _check_effects(**effects)
+    defaults = dict(count=None, values=None, colors=None, size=(640, 640), die_px=(36, 60),
+                    touching=False, rotation=True, perspective=0.0, floor=None, cocked=0)
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise TypeError(f"unknown option(s) {sorted(unknown)}")
+    scene, _ = _layout(seed, **{**defaults, **options})
+    noise_rng = np.random.default_rng([int(seed), 1, int(round(t * 1e6)) & 0x7FFFFFFF])
+    if t < 0:
+        return _paint(replace(scene, dice=()), (), noise_rng=noise_rng, **effects), []
+    u = min(float(t) / throw_seconds, 1.0)
+    if u >= 1.0:
+        return _paint(scene, scene.dice, noise_rng=noise_rng, **effects), _truth(scene, scene.dice)
+    throw_rng = np.random.default_rng([int(seed), 2])
+    w, h = scene.size
+    heading = throw_rng.uniform(0, 2 * math.pi)
+    travel = 0.9 * math.hypot(w, h)
+    left = (1.0 - u) ** 2  # distance still to go, as a fraction: speed falls to 0 at rest
+    speed = 2.0 * (1.0 - u) / throw_seconds  # d(left)/dt, fraction per second
+    moving = []
+    for die in scene.dice:
+        jitter = throw_rng.normal(0, 0.08, 2) * travel
+        start = (-math.cos(heading) * travel + jitter[0], -math.sin(heading) * travel + jitter[1])
+        spin = throw_rng.uniform(4, 12) * (1 if throw_rng.random() < 0.5 else -1)
+        faces = throw_rng.integers(1, 7, 8)
+        tumbling = left > 0.01
+        value = int(faces[int(left * 40) % 8]) if tumbling else die.value
+        moving.append(replace(
+            die, center=(die.center[0] + start[0] * left, die.center[1] + start[1] * left),
+            angle=die.angle + spin * left, value=value,
+            cocked=die.cocked, other=die.other))
+    blur_vec = (math.cos(heading) * travel * speed * exposure,
+                math.sin(heading) * travel * speed * exposure)
+    image = _paint(scene, moving, noise_rng=noise_rng, motion=blur_vec, **effects)
+    return image, _truth(scene, moving)
