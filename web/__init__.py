@@ -1,1 +1,151 @@
-"""The table page for phones: Flask app, JSON API and live events."""
+"""The table page for phones: Flask app, JSON API and live events.
+
+``create_app(controller, config=None)`` builds the app around the controller
+(device/controller.py; interface in the team's CONTRACTS.md). Parts:
+
+* :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
+  (history.html), ``/settings`` (settings.html); template context documented there.
+* :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
+* :mod:`web.events` — ``GET /api/events``, server-sent events.
+* :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
+* :mod:`web.i18n` — Flask-Babel, locale from ``?lang=`` → cookie → Accept-Language.
+* ``GET /manifest.webmanifest`` — the web-app manifest (icons listed when
+  ``static/icons/icon-192.png``, ``icon-512.png`` or ``icon.svg`` exist).
+
+Configuration: :data:`DEFAULTS`, then ``DICE_*`` environment variables (JSON
+values, e.g. ``DICE_HEARTBEAT_SECONDS=5``), then ``config``. Serve it with
+:func:`serve` (waitress with a thread per open page plus spare ones).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask, current_app, jsonify, url_for
+
+from . import api, events, pages, security
+from .errors import register_error_handlers
+from .events import StreamCounter
+from .i18n import init_i18n
+
+DEFAULTS = {
+    "HEARTBEAT_SECONDS": 15.0,       # SSE comment when nothing happens; keeps Wi-Fi and proxies open
+    "SSE_RETRY_MS": 2000,            # reconnect delay suggested to browsers
+    "MAX_STREAMS": 64,               # open event streams (phones) at once
+    "PIN_ATTEMPTS": 5,               # wrong PINs per address before a lock-out
+    "PIN_LOCKOUT_SECONDS": 60.0,
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+}
+# Threads waitress keeps for page loads and API calls beyond the open streams.
+SPARE_THREADS = 8
+_ICONS = (("icon-192.png", "192x192", "image/png"), ("icon-512.png", "512x512", "image/png"),
+          ("icon.svg", "any", "image/svg+xml"))
+
+
+def create_app(controller, config: dict | None = None) -> Flask:
+    """Build the web app around ``controller``.
+
+    :param controller: the roll controller (state, presets, arm, throw, rolls,
+        subscribe, ...), kept in ``app.extensions["dicelens.controller"]``.
+    :param config: Flask config overriding :data:`DEFAULTS` and ``DICE_*`` variables;
+        ``SECRET_KEY`` defaults to a random key per start (phones log in again
+        after a restart).
+    :returns: the Flask app.
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env("DICE")
+    app.config.update(config or {})
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secrets.token_hex(32)
+    app.json.sort_keys = False
+
+    app.extensions["dicelens.controller"] = controller
+    app.extensions["dicelens.streams"] = StreamCounter(int(app.config["MAX_STREAMS"]))
+    app.extensions["dicelens.pin_attempts"] = security.PinAttempts(
+        int(app.config["PIN_ATTEMPTS"]), float(app.config["PIN_LOCKOUT_SECONDS"])
+    )
+
+    init_i18n(app)
+    register_error_handlers(app)
+    app.before_request(security.check_same_origin)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(pages.bp)
+    app.context_processor(_page_context)
+    app.add_url_rule("/manifest.webmanifest", "manifest", _manifest)
+    return app
+
+
+def _page_context() -> dict:
+    return {
+        "pin_required": security.stored_pin() is not None,
+        "authorized": security.is_authorized(),
+        "heartbeat_seconds": current_app.config["HEARTBEAT_SECONDS"],
+        "api": {
+            "state": url_for("api.state"),
+            "events": url_for("events.events"),
+            "presets": url_for("api.presets"),
+            "arm": url_for("api.arm"),
+            "throw": url_for("api.throw"),
+            "read": url_for("api.read_now"),
+            "dice": url_for("api.dice_by_hand"),
+            "rolls": url_for("api.rolls"),
+            "settings": url_for("api.get_settings"),
+            "login": url_for("api.login"),
+            "logout": url_for("api.logout"),
+            "frame": url_for("api.latest_frame"),
+            "clear": url_for("api.clear_history"),
+            "export_csv": url_for("api.export_csv"),
+            "export_json": url_for("api.export_json"),
+        },
+    }
+
+
+def _manifest():
+    icons_dir = Path(current_app.static_folder or "") / "icons"
+    icons = [
+        {"src": url_for("static", filename=f"icons/{name}"), "sizes": sizes, "type": kind,
+         "purpose": "any maskable" if kind == "image/png" else "any"}
+        for name, sizes, kind in _ICONS
+        if (icons_dir / name).is_file()
+    ]
+    response = jsonify(
+        name="dicelens",
+        short_name="dicelens",
+        description="Dice read by the camera, shown live at the table.",
+        start_url="/",
+        scope="/",
+        display="standalone",
+        orientation="portrait",
+        background_color="#111418",
+        theme_color="#111418",
+        icons=icons,
+    )
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> None:
+    """Serve ``app`` with waitress until interrupted.
+
+    Each open page holds a thread for its event stream, so waitress gets
+    ``MAX_STREAMS`` threads plus :data:`SPARE_THREADS` for page loads and API calls:
+    an open stream never blocks another phone. ``options`` go to ``waitress.serve``.
+    """
+    import waitress  # only the server needs it, not the tests
+
+    streams = int(app.config["MAX_STREAMS"])
+    settings = {
+        "threads": streams + SPARE_THREADS,
+        "connection_limit": 2 * streams + 4 * SPARE_THREADS,
+        "channel_timeout": max(120, 4 * int(app.config["HEARTBEAT_SECONDS"])),
+        "ident": "dicelens",
+    }
+    settings.update(options)
+    waitress.serve(app, host=host, port=port, **settings)

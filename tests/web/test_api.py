@@ -1,0 +1,208 @@
+"""The JSON API through Flask's test client, against the fake controller."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+
+
+def test_state_has_the_contract_keys(client):
+    state = client.get("/api/state").get_json()
+    assert {"state", "preset", "roller", "prompt", "needs", "camera", "latest_roll", "odds"} <= set(state)
+    assert state["camera"]["status"] == "ok"
+
+
+def test_presets_are_listed(client):
+    names = [p["name"] for p in client.get("/api/presets").get_json()["presets"]]
+    assert names == ["2d6", "1d3+1", "pool5"]
+
+
+def test_arm_then_throw_records_a_roll(client):
+    armed = client.post("/api/arm", json={"preset": "2d6", "roller": "Nara"})
+    assert armed.status_code == 200
+    assert armed.get_json()["state"] == "armed" and armed.get_json()["roller"] == "Nara"
+    assert client.post("/api/throw").status_code == 200
+    rolls = client.get("/api/rolls?limit=5").get_json()
+    assert len(rolls["rolls"]) == 1
+    roll = rolls["rolls"][0]
+    assert roll["preset"] == "2d6" and roll["roller"] == "Nara"
+    assert [d["role"] for d in roll["dice"]] == ["principal", "secondary"]
+    assert client.get("/api/state").get_json()["latest_roll"]["id"] == roll["id"]
+
+
+def test_arm_unknown_preset_is_400(client):
+    response = client.post("/api/arm", json={"preset": "9d9"})
+    assert response.status_code == 400
+    assert "9d9" in response.get_json()["error"]
+
+
+def test_throw_on_a_real_camera_is_409(client, controller):
+    controller.can_throw = False
+    response = client.post("/api/throw")
+    assert response.status_code == 409
+    assert "cannot" in response.get_json()["error"]
+
+
+def _roll(client, preset="2d6", values=(6, 3), roller=None):
+    client.post("/api/arm", json={"preset": preset})
+    client.post("/api/dice", json={"values": list(values), "roller": roller})
+    return client.get("/api/state").get_json()["latest_roll"]
+
+
+def test_history_is_newest_first_and_paged(client):
+    ids = [_roll(client, values=(v, 1))["id"] for v in range(1, 6)]
+    first = client.get("/api/rolls?limit=2").get_json()
+    assert [r["id"] for r in first["rolls"]] == ids[::-1][:2]
+    assert first["next_offset"] == 2
+    last = client.get("/api/rolls?limit=2&offset=4").get_json()
+    assert [r["id"] for r in last["rolls"]] == [ids[0]] and last["next_offset"] is None
+
+
+def test_history_filters_by_player_and_preset(client):
+    _roll(client, roller="Nara")
+    _roll(client, roller="Rival")
+    _roll(client, preset="pool5", values=(6, 7, 1, 2, 10), roller="Nara")
+    by_player = client.get("/api/rolls?player=Nara").get_json()["rolls"]
+    assert {r["roller"] for r in by_player} == {"Nara"} and len(by_player) == 2
+    both = client.get("/api/rolls?player=Nara&preset=pool5").get_json()["rolls"]
+    assert [r["preset"] for r in both] == ["pool5"]
+
+
+def test_one_roll_and_unknown_ids(client):
+    roll = _roll(client)
+    assert client.get(f"/api/rolls/{roll['id']}").get_json()["id"] == roll["id"]
+    for url in ("/api/rolls/999", f"/api/rolls/{2**70}", "/api/rolls/-1", "/api/rolls/abc"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "error" in response.get_json()
+
+
+def test_dice_by_hand_records_a_hand_roll(client):
+    roll = _roll(client, values=(4, 5), roller="Nara")
+    assert [d["source"] for d in roll["dice"]] == ["hand", "hand"]
+    assert roll["total"] == 9 and roll["roller"] == "Nara"
+
+
+def test_dice_by_hand_bad_face_is_400_with_the_reason(client):
+    client.post("/api/arm", json={"preset": "2d6"})
+    response = client.post("/api/dice", json={"values": [7, 1]})
+    assert response.status_code == 400
+    assert "no face 7" in response.get_json()["error"]
+
+
+def test_correction_keeps_the_read_value_and_who(client):
+    roll = _roll(client, values=(2, 3))
+    response = client.post(f"/api/rolls/{roll['id']}/dice/1", json={"value": 5, "who": "Lia"})
+    assert response.status_code == 200
+    fixed = response.get_json()
+    assert fixed["total"] == 7 and fixed["dice"][1]["corrected"]
+    assert fixed["corrections"][0] | {"at": None} == {"index": 1, "from": 3, "to": 5, "who": "Lia", "at": None}
+    assert fixed["seq"] > roll["seq"]
+
+
+def test_correction_cocked_die(client):
+    roll = _roll(client, values=(2, 3))
+    fixed = client.post(f"/api/rolls/{roll['id']}/dice/0", json={"cocked": True}).get_json()
+    assert fixed["complete"] is False and fixed["dice"][0]["natural"] is None
+
+
+def test_correction_unknown_roll_or_die_is_404(client):
+    roll = _roll(client)
+    assert client.post("/api/rolls/77/dice/0", json={"value": 3}).status_code == 404
+    assert client.post(f"/api/rolls/{roll['id']}/dice/5", json={"value": 3}).status_code == 404
+
+
+def test_correction_needs_exactly_one_of_value_or_cocked(client):
+    roll = _roll(client)
+    url = f"/api/rolls/{roll['id']}/dice/0"
+    for body in ({}, {"value": 3, "cocked": True}, {"cocked": False}, {"value": None}):
+        assert client.post(url, json=body).status_code == 400, body
+
+
+def test_set_principal(client):
+    roll = _roll(client, values=(2, 6))
+    fixed = client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 1}).get_json()
+    assert [d["role"] for d in fixed["dice"]] == ["secondary", "principal"]
+    assert client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 9}).status_code == 404
+
+
+def test_photo_served_by_id_only(client):
+    client.post("/api/arm", json={"preset": "2d6"})
+    client.post("/api/throw")
+    roll_id = client.get("/api/state").get_json()["latest_roll"]["id"]
+    with client.get(f"/api/rolls/{roll_id}/photo") as response:
+        assert response.data == b"\xff\xd8annotated" and response.mimetype == "image/jpeg"
+    with client.get(f"/api/rolls/{roll_id}/photo?annotated=0") as response:
+        assert response.data == b"\xff\xd8raw"
+    assert client.get(f"/api/rolls/{roll_id}/photo?annotated=maybe").status_code == 400
+    assert client.get("/api/rolls/404/photo").status_code == 404
+
+
+def test_hand_roll_has_no_photo(client):
+    roll = _roll(client)
+    response = client.get(f"/api/rolls/{roll['id']}/photo")
+    assert response.status_code == 404 and "photo" in response.get_json()["error"]
+
+
+def test_exports(client):
+    _roll(client, values=(6, 1), roller="=cmd")
+    _roll(client, preset="pool5", values=(6, 7, 1, 2, 10), roller="Nara")
+    response = client.get("/api/rolls.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert [r["preset"] for r in rows] == ["pool5", "2d6"]
+    assert rows[1]["naturals"] == "6 1" and rows[1]["roller"] == "'=cmd"
+    exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))
+    assert [r["preset"] for r in exported] == ["pool5", "2d6"]
+    only_nara = json.loads(client.get("/api/rolls.json?player=Nara").get_data(as_text=True))
+    assert [r["roller"] for r in only_nara] == ["Nara"]
+
+
+def test_export_pages_through_a_long_history(client):
+    for _ in range(450):
+        _roll(client)
+    exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))
+    assert len(exported) == 450 and len({r["id"] for r in exported}) == 450
+
+
+def test_clear_history(client):
+    _roll(client)
+    assert client.post("/api/history/clear").get_json() == {"cleared": True}
+    assert client.get("/api/rolls").get_json()["rolls"] == []
+
+
+def test_latest_frame(client, controller):
+    assert client.get("/api/frame/latest").status_code == 404
+    controller.frame = np.zeros((48, 64, 3), np.uint8)
+    frame = client.get("/api/frame/latest").get_json()
+    assert frame["image"].startswith("data:image/jpeg;base64,")
+    assert (frame["width"], frame["height"]) == (64, 48)
+    assert frame["reading"]["dice"][0]["color"] == "red"
+
+
+def test_settings_hide_the_pin(client, controller):
+    settings = client.get("/api/settings").get_json()
+    assert "pin" not in settings and settings["pin_set"] is False and settings["authorized"] is True
+    changed = client.post("/api/settings", json={"principal_color": "blue"}).get_json()
+    assert changed["principal_color"] == "blue"
+    assert controller.settings()["principal_color"] == "blue"
+
+
+def test_settings_presets_replace_the_list(client):
+    preset = {"name": "3d6", "label": "3D6", "system": "d6", "sides": 6, "count": 3,
+              "spec": {"count": 3, "kind": "D6", "modifier": 0}}
+    assert client.post("/api/settings", json={"presets": [preset]}).status_code == 200
+    assert [p["name"] for p in client.get("/api/presets").get_json()["presets"]] == ["3d6"]
+    bad = client.post("/api/settings", json={"presets": [{"name": "x"}]})
+    assert bad.status_code == 400 and "preset" in bad.get_json()["error"]
+
+
+def test_manifest(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.mimetype == "application/manifest+json"
+    manifest = response.get_json(force=True)
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"

@@ -1,0 +1,50 @@
+"""The locale of a request: ?lang= → cookie → Accept-Language, among pt_BR, es and en."""
+
+from __future__ import annotations
+
+import pytest
+from flask_babel import get_locale
+
+from web.i18n import normalize, select_locale
+
+
+@pytest.mark.parametrize(("code", "locale"), [
+    ("pt-BR", "pt_BR"), ("pt_br", "pt_BR"), ("pt", "pt_BR"), ("ES", "es"), ("en", "en"),
+    ("fr", None), ("", None), (None, None), ("x" * 100, None),
+])
+def test_normalize(code, locale):
+    assert normalize(code) == locale
+
+
+@pytest.mark.parametrize(("headers", "query", "locale"), [
+    ({"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}, "", "pt_BR"),
+    ({"Accept-Language": "es-AR,es;q=0.8"}, "", "es"),
+    ({"Accept-Language": "de-DE, fr;q=0.8"}, "", "en"),
+    ({}, "", "en"),
+    ({"Accept-Language": "pt-BR"}, "lang=es", "es"),
+    ({"Accept-Language": "es", "Cookie": "lang=pt_BR"}, "", "pt_BR"),
+    ({"Cookie": "lang=pt_BR"}, "lang=en", "en"),
+    ({"Accept-Language": "es", "Cookie": "lang=klingon"}, "lang=zz", "es"),
+])
+def test_select_locale(app, headers, query, locale):
+    with app.test_request_context("/?" + query, headers=headers):
+        assert select_locale() == locale
+        assert str(get_locale()) == locale
+
+
+def test_explicit_lang_is_remembered_in_a_cookie(client):
+    response = client.get("/api/state?lang=pt-BR")
+    assert "lang=pt_BR" in response.headers["Set-Cookie"]
+    with client.application.test_request_context("/", headers={"Cookie": "lang=pt_BR"}):
+        assert select_locale() == "pt_BR"
+    assert "Set-Cookie" not in client.get("/api/state?lang=zz").headers
+
+
+def test_template_context_names_the_locales(app):
+    with app.test_request_context("/?lang=es"):
+        context = {}
+        for processor in app.template_context_processors[None]:
+            context.update(processor())
+        assert context["current_locale"] == "es" and context["html_lang"] == "es"
+        assert ("pt_BR", "Português (Brasil)") in context["locales"]
+        assert context["api"]["events"] == "/api/events"

@@ -1,0 +1,435 @@
+"""The JSON API (blueprint ``api``, under ``/api``): everything the page does.
+
+Answers are JSON; failures are ``{"error": reason}`` (see :mod:`web.errors`).
+Control actions (marked *PIN*) need the PIN when one is set (see :mod:`web.security`);
+every POST must be same-origin.
+
+=======================================  ==============================================
+``GET  /api/state``                      controller state: state, preset, roller, prompt,
+                                         needs, camera {status, message, can_throw},
+                                         latest_roll, odds
+``GET  /api/presets``                    ``{"presets": [{name, label, system, sides, count, spec}]}``
+``POST /api/arm``                        *PIN* ``{"preset": name, "roller"?: str}`` → state
+``POST /api/throw``                      *PIN* the next throw (sim/file cameras) → state;
+                                         409 on a real camera
+``POST /api/read``                       *PIN* read the tray now → state
+``POST /api/dice``                       *PIN* dice by hand ``{"values": [int], "roller"?}`` → state
+``GET  /api/rolls``                      ``?limit=20&offset=0&player=&preset=`` →
+                                         ``{"rolls": [roll, newest first], "limit", "offset",
+                                         "next_offset": int|null}``
+``GET  /api/rolls/<id>``                 one roll; 404 unknown
+``POST /api/rolls/<id>/dice/<index>``    *PIN* correction ``{"value": n}`` or ``{"cocked": true}``,
+                                         ``"who"?: str`` → the updated roll
+``POST /api/rolls/<id>/principal``       *PIN* ``{"index": i, "who"?}`` → the updated roll
+``GET  /api/rolls/<id>/photo``           the annotated photo (``?annotated=0``: as taken)
+``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download
+``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
+``GET  /api/frame/latest``               latest frame ``{"image": JPEG data URL, "width",
+                                         "height", "reading": tray reading|null}``; 404 none yet
+``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
+``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
+                                         ``presets`` (list), ``pin`` (4–12 digits, or null/""
+                                         to clear) → settings as in GET
+``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 401 wrong, 429
+                                         after 5 wrong PINs in a minute
+``POST /api/logout``                     → ``{"authorized": bool}``
+``GET  /api/events``                     server-sent events (:mod:`web.events`)
+=======================================  ==============================================
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+
+import cv2
+from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask_babel import gettext as _
+
+from . import security
+from .errors import BadRequest, Conflict, NotFound, Unauthorized
+from .inputs import (
+    MAX_ID,
+    json_body,
+    name_text,
+    only_keys,
+    query_flag,
+    query_name,
+    query_number,
+    whole_number,
+)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_PAGE = 500
+MAX_OFFSET = 10**12
+MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
+MAX_DICE = 60
+MAX_PRESETS = 100
+EXPORT_PAGE = 200
+CSV_COLUMNS = (
+    "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
+    "total", "successes", "outcome", "perfect", "botch", "naturals", "values", "roles",
+    "sources", "corrected", "note",
+)
+
+
+def controller():
+    """The controller handed to :func:`web.create_app`."""
+    return current_app.extensions["dicelens.controller"]
+
+
+def _reason(exc: Exception) -> str:
+    # KeyError's str() is the repr of its key; the first argument reads better.
+    return str(exc.args[0]) if exc.args else type(exc).__name__
+
+
+@contextmanager
+def controller_errors(not_found: str | None = None) -> Iterator[None]:
+    """Turn the controller's errors into answers: LookupError → 404 (or 400 when
+    ``not_found`` is None, the unknown thing being in the body), ValueError → 400,
+    RuntimeError → 409."""
+    try:
+        yield
+    except (BadRequest, NotFound):
+        raise
+    except LookupError as exc:
+        if not_found is None:
+            raise BadRequest(_reason(exc)) from exc
+        raise NotFound(not_found) from exc
+    except ValueError as exc:
+        raise BadRequest(_reason(exc)) from exc
+    except RuntimeError as exc:
+        raise Conflict(_reason(exc)) from exc
+
+
+def _roll_or_404(roll_id: int) -> dict:
+    message = _("no roll %(id)d", id=roll_id)
+    if roll_id > MAX_ID:
+        raise NotFound(message)
+    with controller_errors(not_found=message):
+        return controller().roll(roll_id)
+
+
+# --- state and presets -------------------------------------------------------------
+
+@bp.get("/state")
+def state():
+    return jsonify(controller().state())
+
+
+@bp.get("/presets")
+def presets():
+    return jsonify(presets=controller().presets())
+
+
+@bp.post("/arm")
+@security.requires_pin
+def arm():
+    body = json_body()
+    only_keys(body, {"preset", "roller"})
+    preset = body.get("preset")
+    if not isinstance(preset, str) or not preset.strip() or len(preset) > 200:
+        raise BadRequest(_("preset must be the name of a preset"))
+    roller = name_text(body.get("roller"), "roller")
+    known = {p["name"] for p in controller().presets()}
+    if preset not in known:
+        raise BadRequest(_("unknown preset: %(name)s", name=preset))
+    with controller_errors():
+        return jsonify(controller().arm(preset, roller))
+
+
+@bp.post("/throw")
+@security.requires_pin
+def throw():
+    only_keys(json_body(), set())
+    with controller_errors():
+        controller().throw()
+    return jsonify(controller().state())
+
+
+@bp.post("/read")
+@security.requires_pin
+def read_now():
+    only_keys(json_body(), set())
+    with controller_errors():
+        controller().read_now()
+    return jsonify(controller().state())
+
+
+@bp.post("/dice")
+@security.requires_pin
+def dice_by_hand():
+    body = json_body()
+    only_keys(body, {"values", "roller"})
+    values = body.get("values")
+    if not isinstance(values, list) or not 1 <= len(values) <= MAX_DICE:
+        raise BadRequest(_("values must be a list of 1 to %(count)d face values", count=MAX_DICE))
+    values = [whole_number(v, "values", 0, MAX_FACE) for v in values]
+    roller = name_text(body.get("roller"), "roller")
+    with controller_errors():
+        return jsonify(controller().enter_dice(values, roller=roller))
+
+
+# --- history -----------------------------------------------------------------------
+
+def _filters() -> dict:
+    return {"player": query_name("player"), "preset": query_name("preset")}
+
+
+@bp.get("/rolls")
+def rolls():
+    limit = query_number("limit", 20, 1, MAX_PAGE)
+    offset = query_number("offset", 0, 0, MAX_OFFSET)
+    filters = _filters()
+    page = controller().rolls(limit=limit + 1, offset=offset, **filters)
+    return jsonify(
+        rolls=page[:limit],
+        limit=limit,
+        offset=offset,
+        next_offset=offset + limit if len(page) > limit else None,
+    )
+
+
+@bp.get("/rolls/<int:roll_id>")
+def roll(roll_id: int):
+    return jsonify(_roll_or_404(roll_id))
+
+
+def _die_index(roll: dict, index: int) -> int:
+    if index >= len(roll["dice"]):
+        raise NotFound(_("roll %(id)d has no die %(index)d", id=roll["id"], index=index))
+    return index
+
+
+@bp.post("/rolls/<int:roll_id>/dice/<int:index>")
+@security.requires_pin
+def correct_die(roll_id: int, index: int):
+    body = json_body()
+    only_keys(body, {"value", "cocked", "who"})
+    index = _die_index(_roll_or_404(roll_id), index)
+    who = name_text(body.get("who"), "who")
+    cocked = body.get("cocked", False)
+    if not isinstance(cocked, bool):
+        raise BadRequest(_("cocked must be true or false"))
+    if cocked == ("value" in body and body["value"] is not None):
+        raise BadRequest(_("give either a value or cocked: true"))
+    value = None if cocked else whole_number(body["value"], "value", 0, MAX_FACE)
+    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+        return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who))
+
+
+@bp.post("/rolls/<int:roll_id>/principal")
+@security.requires_pin
+def set_principal(roll_id: int):
+    body = json_body()
+    only_keys(body, {"index", "who"})
+    roll = _roll_or_404(roll_id)
+    index = whole_number(body.get("index"), "index", 0, MAX_DICE)
+    index = _die_index(roll, index)
+    who = name_text(body.get("who"), "who")
+    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+        return jsonify(controller().set_principal(roll_id, index, who=who))
+
+
+@bp.get("/rolls/<int:roll_id>/photo")
+def photo(roll_id: int):
+    annotated = query_flag("annotated", True)
+    if roll_id > MAX_ID:
+        raise NotFound(_("no roll %(id)d", id=roll_id))
+    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+        path = controller().photo_path(roll_id, annotated=annotated)
+    # The path comes from the controller, by id: nothing in the request names a file.
+    if path is None or not path.is_file():
+        raise NotFound(_("roll %(id)d has no photo", id=roll_id))
+    return send_file(path, max_age=3600)
+
+
+@bp.post("/history/clear")
+@security.requires_pin
+def clear_history():
+    only_keys(json_body(), set())
+    controller().clear_history()
+    return jsonify(cleared=True)
+
+
+def _all_rolls(ctl, player: str | None, preset: str | None) -> Iterator[dict]:
+    # Paged so years of history never sit in memory; a roll added meanwhile shifts
+    # the pages by one, so ids already given are skipped.
+    seen, offset = set(), 0
+    while True:
+        page = ctl.rolls(limit=EXPORT_PAGE, offset=offset, player=player, preset=preset)
+        for item in page:
+            if item["id"] not in seen:
+                seen.add(item["id"])
+                yield item
+        if len(page) < EXPORT_PAGE:
+            return
+        offset += EXPORT_PAGE
+
+
+def _spreadsheet_safe(text: object) -> object:
+    # A name starting with = + - @ would run as a formula in a spreadsheet.
+    if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text
+
+
+def csv_row(roll: dict) -> list:
+    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated."""
+    dice = roll.get("dice") or []
+    joined = lambda key: " ".join("" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
+    return [
+        roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),
+        _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
+        roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
+        roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
+        joined("natural"), joined("value"), joined("role"), joined("source"),
+        " ".join(str(d["index"]) for d in dice if d.get("corrected")),
+        _spreadsheet_safe(roll.get("note")),
+    ]
+
+
+def _download_name(extension: str) -> str:
+    return f"dicelens-rolls-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.{extension}"
+
+
+def _export(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:
+    response = Response(chunks, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{_download_name(extension)}"'
+    return response
+
+
+@bp.get("/rolls.csv")
+def export_csv():
+    rolls = _all_rolls(controller(), **_filters())
+
+    def lines() -> Iterator[str]:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(CSV_COLUMNS)
+        for item in rolls:
+            writer.writerow(csv_row(item))
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+        yield buffer.getvalue()
+
+    return _export("text/csv", "csv", lines())
+
+
+@bp.get("/rolls.json")
+def export_json():
+    rolls = _all_rolls(controller(), **_filters())
+
+    def chunks() -> Iterator[str]:
+        yield "["
+        for number, item in enumerate(rolls):
+            yield ("," if number else "") + "\n" + json.dumps(item)
+        yield "\n]\n"
+
+    return _export("application/json", "json", chunks())
+
+
+# --- the latest frame, for picking the principal colour ----------------------------
+
+@bp.get("/frame/latest")
+def latest_frame():
+    image, reading = controller().latest_frame()
+    if image is None:
+        raise NotFound(_("no frame from the camera yet"))
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        raise Conflict(_("the latest frame could not be encoded"))
+    height, width = image.shape[:2]
+    return jsonify(
+        image="data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
+        width=width,
+        height=height,
+        reading=reading,
+    )
+
+
+# --- settings and PIN ---------------------------------------------------------------
+
+def public_settings() -> dict:
+    """The controller's settings without the PIN hash, plus ``pin_set`` and ``authorized``."""
+    settings = dict(controller().settings())
+    pin_set = bool(settings.pop("pin", None))
+    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized()}
+
+
+@bp.get("/settings")
+def get_settings():
+    return jsonify(public_settings())
+
+
+@bp.post("/settings")
+@security.requires_pin
+def post_settings():
+    body = json_body()
+    only_keys(body, {"principal_color", "presets", "pin"})
+    changes: dict = {}
+    if "principal_color" in body:
+        color = body["principal_color"]
+        if color is not None and (not isinstance(color, str) or not 0 < len(color) <= 20):
+            raise BadRequest(_("principal_color must be a colour name or null"))
+        changes["principal_color"] = color
+    if "presets" in body:
+        presets = body["presets"]
+        if not isinstance(presets, list) or len(presets) > MAX_PRESETS or not all(
+            isinstance(p, dict) for p in presets
+        ):
+            raise BadRequest(_("presets must be a list of at most %(count)d objects", count=MAX_PRESETS))
+        changes["presets"] = presets
+    new_pin = None
+    if "pin" in body:
+        pin = body["pin"]
+        if pin is None or pin == "":
+            changes["pin"] = None
+        elif security.valid_pin_format(pin):
+            new_pin = security.hash_pin(pin)
+            changes["pin"] = new_pin
+        else:
+            raise BadRequest(_("the PIN must be 4 to 12 digits"))
+    if changes:
+        try:
+            with controller_errors():
+                controller().update_settings(**changes)
+        except TypeError as exc:  # a preset of the wrong shape
+            raise BadRequest(_reason(exc)) from exc
+    if new_pin:
+        security.log_in(new_pin)  # whoever sets the PIN stays in control
+    return jsonify(public_settings())
+
+
+@bp.post("/login")
+def login():
+    body = json_body()
+    only_keys(body, {"pin"})
+    pin = body.get("pin")
+    if pin is not None and not isinstance(pin, str):
+        raise BadRequest(_("the PIN must be 4 to 12 digits"))
+    stored = security.stored_pin()
+    if stored is None:
+        return jsonify(authorized=True)
+    if pin is None:
+        raise Unauthorized(_("wrong PIN"))
+    attempts = security.attempts()
+    attempts.check(request.remote_addr)
+    if not security.pin_matches(pin, stored):
+        attempts.failed(request.remote_addr)
+        raise Unauthorized(_("wrong PIN"))
+    security.log_in(stored)
+    return jsonify(authorized=True)
+
+
+@bp.post("/logout")
+def logout():
+    security.log_out()
+    return jsonify(authorized=security.is_authorized())

@@ -1,0 +1,104 @@
+"""Errors of the web part, and the JSON answers every failed API request gets.
+
+Every API error is ``{"error": reason}`` with a 4xx status: 400 malformed input,
+401 PIN needed or wrong, 403 cross-site request, 429 too many wrong PINs, 404 unknown id, 405 wrong method,
+409 not possible now (a throw on a real camera), 503 too many open event streams.
+Nothing answers 500 for bad input; an unexpected failure is logged and answered
+as a JSON 500 so a page never receives an HTML error.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
+
+logger = logging.getLogger(__name__)
+
+
+class WebError(Exception):
+    """Base class of every error raised by ``web``."""
+
+
+class BadRequest(WebError, ValueError):
+    """Malformed input: the message is the reason shown to the player (400)."""
+
+    status = 400
+
+
+class NotFound(WebError, LookupError):
+    """An unknown roll, die or file (404)."""
+
+    status = 404
+
+
+class Unauthorized(WebError, PermissionError):
+    """A control action without the PIN, or with a wrong one (401)."""
+
+    status = 401
+
+
+class Forbidden(WebError, PermissionError):
+    """A state-changing request from another site (403)."""
+
+    status = 403
+
+
+class Conflict(WebError, RuntimeError):
+    """Not possible in the present state, e.g. a throw on a real camera (409)."""
+
+    status = 409
+
+
+class TooManyAttempts(WebError, PermissionError):
+    """Too many wrong PINs from one address; try again in a minute (429)."""
+
+    status = 429
+
+
+class Unavailable(WebError, RuntimeError):
+    """The server has no room for one more event stream now (503)."""
+
+    status = 503
+
+
+def error_response(reason: str, status: int):
+    """A JSON error answer ``{"error": reason}`` with its status."""
+    response = jsonify(error=reason)
+    response.status_code = status
+    return response
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Answer errors as JSON on the API (and HTML pages keep Flask's default)."""
+
+    @app.errorhandler(WebError)
+    def _web_error(exc: WebError):
+        return error_response(str(exc), exc.status)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        if not _wants_json():
+            return exc
+        reasons = {
+            400: _("malformed request"),
+            404: _("not found"),
+            405: _("method not allowed"),
+            413: _("request too large"),
+            415: _("unsupported media type"),
+        }
+        response = error_response(reasons.get(exc.code, exc.name), exc.code or 500)
+        if exc.code == 405 and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(_("internal error"), 500)

@@ -1,0 +1,140 @@
+"""Live updates: ``GET /api/events``, a server-sent event stream per open page.
+
+Wire format (``text/event-stream``)::
+
+    retry: 2000                     reconnect hint in milliseconds, sent first
+    event: state                    then the controller state, with the id of the
+    id: 41                          last roll the page is up to date with
+    data: {...controller.state()}
+
+    event: roll                     every roll with a seq above that id: first the
+    id: 42                          ones missed (controller.rolls_since), then new
+    data: {...roll dict}            ones as they come; a corrected roll comes again
+                                    with its new seq. Never the same seq twice.
+    event: state / event: camera    controller state changes, camera status (no id)
+    data: {...}
+
+    : heartbeat                     a comment every HEARTBEAT_SECONDS (15 s)
+
+The id is the roll ``seq``. A page that reconnects sends it back (the browser's
+``Last-Event-ID`` header, or ``?last_event_id=`` for a fresh EventSource) and gets
+every roll it missed. Without one, the stream starts from the latest roll.
+
+Each stream holds one server thread and one controller subscription; the
+subscription is closed when the client goes away (noticed at the next write, at
+most one heartbeat later). At most ``MAX_STREAMS`` streams are open at once, so
+page loads and API calls always find a free thread; one more gets 503.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, current_app, request
+from flask_babel import gettext as _
+
+from .errors import BadRequest, Unavailable
+from .inputs import MAX_ID
+
+bp = Blueprint("events", __name__, url_prefix="/api")
+
+
+def format_event(kind: str | None, data: object = None, event_id: int | None = None) -> str:
+    """One SSE message: ``event:``, ``id:`` and ``data:`` lines (JSON), ended by a blank line."""
+    lines = []
+    if kind:
+        lines.append(f"event: {kind}")
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":")))
+    return "\n".join(lines) + "\n\n"
+
+
+class StreamCounter:
+    """How many event streams are open, within a limit."""
+
+    def __init__(self, limit: int):
+        self.limit, self.open = limit, 0
+        self._lock = threading.Lock()
+
+    def acquire(self) -> bool:
+        with self._lock:
+            if self.open >= self.limit:
+                return False
+            self.open += 1
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def _last_event_id() -> int | None:
+    raw = request.args.get("last_event_id")
+    if raw is None:
+        raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip():
+        return None
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID):
+        raise BadRequest(_("last_event_id must be a roll seq (a whole number)"))
+    return int(raw)
+
+
+def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> Iterator[str]:
+    """The messages of one event stream (see the module docstring), until closed.
+
+    :param last_id: the seq the client has seen up to, or None for a fresh client.
+    :param heartbeat: seconds between heartbeat comments when nothing happens.
+    :param retry_ms: the reconnect delay suggested to the browser, milliseconds.
+    """
+    # Subscribe before reading state and history: nothing published in between is lost,
+    # and what was already sent is recognised by its seq and skipped.
+    subscription = controller.subscribe()
+    try:
+        yield f"retry: {retry_ms}\n\n"
+        state = controller.state()
+        if last_id is None:
+            latest = state.get("latest_roll")
+            last_id = latest["seq"] if latest else 0
+        yield format_event("state", state, last_id)
+        caught_up = last_id
+        for roll in controller.rolls_since(last_id):
+            yield format_event("roll", roll, roll["seq"])
+            caught_up = max(caught_up, roll["seq"])
+        while True:
+            event = subscription.get(timeout=heartbeat)
+            if event is None:
+                yield ": heartbeat\n\n"
+            elif event.kind == "roll":
+                # Rolls up to caught_up went out with the state or the catch-up already.
+                if event.seq is not None and event.seq > caught_up:
+                    yield format_event("roll", event.data, event.seq)
+            else:
+                yield format_event(event.kind, event.data)
+    finally:
+        subscription.close()
+
+
+@bp.get("/events")
+def events():
+    last_id = _last_event_id()
+    counter: StreamCounter = current_app.extensions["dicelens.streams"]
+    if not counter.acquire():
+        raise Unavailable(_("too many open pages; try again shortly"))
+    config = current_app.config
+    response = Response(
+        stream(
+            current_app.extensions["dicelens.controller"],
+            last_id,
+            float(config["HEARTBEAT_SECONDS"]),
+            int(config["SSE_RETRY_MS"]),
+        ),
+        mimetype="text/event-stream",
+    )
+    response.call_on_close(counter.release)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
+    return response

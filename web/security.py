@@ -1,0 +1,181 @@
+"""The PIN that guards control actions, and the same-origin check against cross-site requests.
+
+A shared Wi-Fi is not a trusted network (issue 6, item 9):
+
+* When a PIN is set, control actions (arm, throw, read, corrections, principal die,
+  dice by hand, settings, clearing history) need it: either the header
+  ``X-Dicelens-Pin: <pin>`` on the request, or the session cookie that
+  ``POST /api/login {"pin"}`` sets. Changing or clearing the PIN ends every session.
+* Every state-changing request (any method but GET/HEAD/OPTIONS) must come from the
+  page's own origin: ``Sec-Fetch-Site``, ``Origin`` and ``Referer`` are checked
+  against ``Host`` when the client sends them (browsers always do on cross-site
+  requests; scripts such as curl send none and pass). A cross-site request gets
+  403 ``{"error": ...}``.
+
+The PIN is stored in the controller's settings (``settings()["pin"]``) as the
+werkzeug hash :func:`hash_pin` makes, never in clear; ``None`` means no PIN.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import threading
+import time
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from flask import current_app, request, session
+from flask_babel import gettext as _
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .errors import Forbidden, TooManyAttempts, Unauthorized
+
+PIN_HEADER = "X-Dicelens-Pin"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# A PIN is typed on a phone keypad: digits only, short enough to remember.
+PIN_MIN_DIGITS, PIN_MAX_DIGITS = 4, 12
+# Checking a PIN costs one hash; a few thousand rounds keeps a tap instant on a Pi
+# while a 4-digit PIN is protected by the attempt limit, not by the hash cost.
+_PIN_METHOD = "pbkdf2:sha256:20000"
+
+
+def hash_pin(pin: str) -> str:
+    """The stored form of a PIN (werkzeug ``pbkdf2`` hash with a random salt)."""
+    return generate_password_hash(pin, method=_PIN_METHOD)
+
+
+def valid_pin_format(pin: object) -> bool:
+    """True for a string of 4 to 12 ASCII digits."""
+    return (
+        isinstance(pin, str)
+        and pin.isascii()
+        and pin.isdigit()
+        and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS
+    )
+
+
+def stored_pin() -> str | None:
+    """The PIN hash from the controller's settings, or None when no PIN is set."""
+    return current_app.extensions["dicelens.controller"].settings().get("pin") or None
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    """Whether ``pin`` is the PIN whose hash is ``stored``."""
+    if not isinstance(pin, str) or len(pin) > PIN_MAX_DIGITS:
+        return False
+    return check_password_hash(stored, pin)
+
+
+def _fingerprint(stored: str) -> str:
+    # What a session remembers: it stops matching as soon as the PIN changes.
+    key = current_app.secret_key
+    key = key.encode() if isinstance(key, str) else key
+    return hmac.new(key, stored.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def log_in(stored: str) -> None:
+    """Mark this phone's session as holding the PIN whose hash is ``stored``."""
+    session["pin"] = _fingerprint(stored)
+    session.permanent = True
+
+
+def log_out() -> None:
+    """Forget the PIN in this phone's session."""
+    session.pop("pin", None)
+
+
+def is_authorized() -> bool:
+    """Whether the current request may run control actions (no PIN set, or PIN given)."""
+    stored = stored_pin()
+    if stored is None:
+        return True
+    if hmac.compare_digest(session.get("pin", ""), _fingerprint(stored)):
+        return True
+    given = request.headers.get(PIN_HEADER)
+    if given is None:
+        return False
+    attempts().check(request.remote_addr)
+    if pin_matches(given, stored):
+        return True
+    attempts().failed(request.remote_addr)
+    return False
+
+
+def requires_pin(view: Callable) -> Callable:
+    """Decorate a control action: 401 ``{"error"}`` when a PIN is set and not given."""
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        if not is_authorized():
+            raise Unauthorized(_("this action needs the PIN"))
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+class PinAttempts:
+    """Counts wrong PINs per client address; too many within a window lock it out.
+
+    :param limit: wrong PINs allowed within ``window`` seconds.
+    :param window: seconds a lock-out lasts after the limit is reached.
+    """
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic):
+        self.limit, self.window, self._clock = limit, window, clock
+        self._failures: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, address: str) -> list[float]:
+        now = self._clock()
+        recent = [t for t in self._failures.get(address, ()) if now - t < self.window]
+        if recent:
+            self._failures[address] = recent
+        else:
+            self._failures.pop(address, None)
+        return recent
+
+    def check(self, address: str | None) -> None:
+        """:raises TooManyAttempts: when ``address`` is locked out."""
+        with self._lock:
+            if len(self._recent(address or "")) >= self.limit:
+                raise TooManyAttempts(_("too many wrong PINs; wait a minute and try again"))
+
+    def failed(self, address: str | None) -> None:
+        """Record one wrong PIN from ``address``."""
+        with self._lock:
+            self._recent(address or "")
+            self._failures.setdefault(address or "", []).append(self._clock())
+
+
+def attempts() -> PinAttempts:
+    """The app's wrong-PIN counter."""
+    return current_app.extensions["dicelens.pin_attempts"]
+
+
+def _same_host(url: str) -> bool:
+    try:
+        return urlsplit(url).netloc.lower() == request.host.lower()
+    except ValueError:
+        return False
+
+
+def check_same_origin() -> None:
+    """Reject a state-changing request another site made (``before_request`` hook).
+
+    :raises Forbidden: for a cross-site request (403).
+    """
+    if request.method in SAFE_METHODS:
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise Forbidden(_("cross-site request refused"))
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        if not _same_host(origin):
+            raise Forbidden(_("cross-site request refused"))
+        return
+    referer = request.headers.get("Referer")
+    if referer is not None and not _same_host(referer):
+        raise Forbidden(_("cross-site request refused"))
