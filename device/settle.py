@@ -74,6 +74,15 @@ class SettleDetector:
         self._still_reference: np.ndarray | None = None
         self._still_since: float | None = None
         self._moved = False
+        self._read_already = False
+
+    def mark_read(self) -> None:
+        """The throw under way was read on request: its settling gives no result of its own.
+
+        When the tray is already still this changes nothing: the next throw
+        gives a result as usual.
+        """
+        self._read_already = self._moved
 
     @property
     def moving(self) -> bool:
@@ -106,10 +115,11 @@ class SettleDetector:
             self._still_since = previous_t
             self._still_reference = previous
         if t - self._still_since >= self.still_seconds - 1e-9:  # frame times add up in floats
+            read_already, self._read_already = self._read_already, False
             self._moved = False
             self._still_since = None
             self._still_reference = None
-            return True
+            return not read_already
         return False
 
     def _is_motion(self, a: np.ndarray, b: np.ndarray) -> bool:

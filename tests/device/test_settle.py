@@ -117,6 +117,24 @@ def test_reset_needs_a_fresh_throw():
     assert feed(detector, still(rng, 2.0, [(30, 30)]), 0.6) == []
 
 
+def test_a_throw_read_on_request_while_moving_gives_no_second_result():
+    rng = np.random.default_rng(9)
+    detector = SettleDetector(still_seconds=0.4)
+    assert feed(detector, throw(rng, 0.5, [(30, 30)]), 0.0) == []
+    detector.mark_read()  # "read now" pressed while the dice still roll
+    assert feed(detector, throw(rng, 0.5, [(90, 30)]) + still(rng, 1.0, [(90, 30)]), 0.5) == []
+    # the next throw is a new one
+    assert feed(detector, throw(rng, 0.5, [(40, 90)]) + still(rng, 1.0, [(40, 90)]), 2.0) == pytest.approx([2.9])
+
+
+def test_a_still_tray_read_on_request_leaves_the_next_throw_alone():
+    rng = np.random.default_rng(10)
+    detector = SettleDetector(still_seconds=0.4)
+    assert feed(detector, still(rng, 1.0, [(30, 30)]), 0.0) == []
+    detector.mark_read()
+    assert feed(detector, throw(rng, 0.5, [(40, 90)]) + still(rng, 1.0, [(40, 90)]), 1.0) == pytest.approx([1.9])
+
+
 def test_a_camera_changing_size_starts_over():
     rng = np.random.default_rng(8)
     detector = SettleDetector(still_seconds=0.4)
