@@ -15,6 +15,7 @@ from collections.abc import Sequence
 # The modules that add sub-commands, in the order `dicelens --help` lists them.
 _COMMAND_MODULES = (
     "device.cli_rules",
+    "device.cli_read",
 )
 
 

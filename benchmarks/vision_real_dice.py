@@ -1,0 +1,99 @@
+"""Benchmark the dice reader on the real photos of ../shared/datasets/real-dice/.
+
+Run by hand from the repository root (one core, as the issue asks):
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_real_dice.py [--errors]
+
+Prints, per source and overall: per-die accuracy, wrong / unreadable /
+missed / phantom dice, colour-name accuracy, principal-die accuracy (photos
+with exactly one die of a colour no other die has, no colour configured) and
+the median and p95 milliseconds of a reading. Nothing here is learned from
+these photos: every figure is measured on photos the reader never saw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vision import read_tray  # noqa: E402
+from vision.scoring import Score, load_labels, score_photo  # noqa: E402
+
+DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice"
+
+
+def _unique_colour_index(labels: list[dict]) -> int | None:
+    counts = Counter(label["color"] for label in labels)
+    unique = [i for i, label in enumerate(labels) if label["color"] and counts[label["color"]] == 1]
+    if len(unique) == 1 and all(label["color"] for label in labels):
+        return unique[0]
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--errors", action="store_true", help="list every wrong, missed or phantom die")
+    parser.add_argument("--only", help="run only the sources whose folder name contains this")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    total, times = Score(), []
+    principal_right = principal_photos = 0
+    print(f"{'source':28} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} "
+          f"{'phantom':>7} {'colour %':>8}")
+    for labels_file in sorted(DATASETS.glob("*/labels.json")):
+        folder = labels_file.parent
+        if args.only and args.only not in folder.name:
+            continue
+        score = Score()
+        reasons: Counter = Counter()
+        for path, entry in load_labels(folder):
+            image = cv2.imread(str(path))
+            reading = read_tray(image)
+            times.append(reading.seconds)
+            photo, pairs = score_photo(reading.dice, entry["dice"])
+            score.add(photo)
+            reasons.update(d.unreadable for d in reading.dice if d.unreadable)
+            target = _unique_colour_index(entry["dice"])
+            if target is not None:
+                principal_photos += 1
+                principal_right += any(i is not None and j == target and reading.dice[i].principal
+                                       for i, j in pairs)
+            if args.errors:
+                for i, j in pairs:
+                    die = reading.dice[i] if i is not None else None
+                    label = entry["dice"][j] if j is not None else None
+                    if die is None or label is None or die.value != label["value"]:
+                        print(f"  {path.name}: label {label and (label['value'], label['box'])} "
+                              f"read {die and (die.value, die.unreadable, die.box)}")
+        total.add(score)
+        colour = 100 * score.color_right / score.color_known if score.color_known else float("nan")
+        print(f"{folder.name:28} {score.labelled:5} {100 * score.accuracy:6.1f} {score.wrong:5} "
+              f"{score.unreadable:6} {score.missed:6} {score.phantom:7} {colour:8.1f}")
+        if score.confusions:
+            print(f"{'':28} wrong (label→read): {dict(Counter(score.confusions).most_common(8))}")
+        if reasons:
+            print(f"{'':28} unreadable: {dict(reasons)}")
+    colour = 100 * total.color_right / total.color_known if total.color_known else float("nan")
+    print(f"{'overall':28} {total.labelled:5} {100 * total.accuracy:6.1f} {total.wrong:5} "
+          f"{total.unreadable:6} {total.missed:6} {total.phantom:7} {colour:8.1f}")
+    print(f"phantom dice per 100 real dice: {100 * total.phantom / max(total.labelled, 1):.2f}")
+    if principal_photos:
+        print(f"principal die right: {principal_right}/{principal_photos} "
+              f"({100 * principal_right / principal_photos:.1f} %) of photos with one die of a unique colour")
+    ms = sorted(1000 * t for t in times)
+    print(f"time per photo (one core): median {statistics.median(ms):.1f} ms, "
+          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms over {len(ms)} photos")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

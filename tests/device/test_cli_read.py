@@ -1,0 +1,63 @@
+"""``dicelens read IMAGE…`` through a real subprocess: one JSON object per photo per line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+DATASETS = REPO / ".." / "shared" / "datasets" / "real-dice"
+PHOTO = DATASETS / "penlington-desk-d6" / "pl-70b4ad8f4b.jpg"  # four white dice showing 1
+
+
+def _dicelens(*args):
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True,
+                          text=True, timeout=60, cwd=REPO)
+
+
+def test_read_prints_one_json_line_per_photo(tmp_path):
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros((480, 640, 3), np.uint8))
+    done = _dicelens("read", str(PHOTO), str(black), "--annotate", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["file"] for line in lines] == [str(PHOTO), str(black)]
+    first = lines[0]
+    assert set(first) == {"file", "dice", "seconds"}
+    assert first["seconds"] > 0
+    assert len(first["dice"]) >= 3
+    for die in first["dice"]:
+        assert set(die) == {"value", "sides", "box", "color", "principal", "confidence", "unreadable"}
+        assert die["sides"] == 6 and len(die["box"]) == 4
+        assert die["value"] in (1, None)
+    assert lines[1]["dice"] == []
+    annotated = cv2.imread(str(tmp_path / "out" / (PHOTO.stem + ".annotated.png")))
+    assert annotated.shape == (480, 640, 3)
+
+
+def test_principal_colour_is_passed_on():
+    done = _dicelens("read", str(PHOTO), "--principal-color", "red")
+    assert done.returncode == 0, done.stderr
+    assert not any(die["principal"] for die in json.loads(done.stdout)["dice"])
+
+
+def test_unknown_colour_is_one_line_of_usage_error():
+    done = _dicelens("read", str(PHOTO), "--principal-color", "mauve")
+    assert done.returncode == 2
+    assert "unknown colour 'mauve'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_not_an_image_is_reported_and_the_others_still_read(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    done = _dicelens("read", str(text), str(tmp_path / "missing.jpg"), str(PHOTO))
+    assert done.returncode == 2
+    assert "notes.txt: not an image" in done.stderr
+    assert "missing.jpg: no such file" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]

@@ -1,0 +1,45 @@
+"""Draw a tray reading on its photo: boxes, values, colours, the principal die, unreadable dice."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.reading import TrayReading
+
+_READ = (80, 200, 60)  # BGR: a die read
+_UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
+_PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
+
+
+def annotate(image: np.ndarray, reading: TrayReading) -> np.ndarray:
+    """A copy of ``image`` with every die of ``reading`` drawn on it.
+
+    Each die gets its box and a label: the value and colour ("5 red"), or
+    "? cocked" with the reason for an unreadable die. The principal die gets a
+    second, gold frame and a "P". Line widths grow with the photo.
+
+    :param image: H×W×3 uint8 BGR photo the reading was made from.
+    :returns: a new H×W×3 uint8 BGR image.
+    """
+    out = image.copy()
+    height, width = out.shape[:2]
+    thickness = max(1, round(max(height, width) / 500))
+    font_scale = max(0.35, max(height, width) / 1400)
+    for die in reading.dice:
+        x0, y0, x1, y1 = (int(v) for v in die.box)
+        colour = _READ if die.value is not None else _UNREADABLE
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, thickness)
+        if die.principal:
+            pad = 2 * thickness + 1
+            cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 - 1 + pad, y1 - 1 + pad), _PRINCIPAL, thickness)
+        text = f"{die.value} {die.color}" if die.value is not None else f"? {die.unreadable}"
+        if die.principal:
+            text = "P " + text
+        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
+        ty = y0 - 3 if y0 - th - base - 3 >= 0 else min(height - base, y1 + th + 3)
+        tx = min(max(0, x0), max(0, width - tw))
+        cv2.rectangle(out, (tx, ty - th - 1), (tx + tw, ty + base), (0, 0, 0), cv2.FILLED)
+        cv2.putText(out, text, (tx, ty), cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thickness,
+                    cv2.LINE_AA)
+    return out

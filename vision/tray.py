@@ -1,0 +1,165 @@
+"""Read a tray photo: find the dice, read each top face, name its colour."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from vision.detect import Region, find_regions
+from vision.errors import InvalidImage
+from vision.layout import layout_fits
+from vision.pips import Pip, find_pips
+from vision.principal import mark_principal
+from vision.reading import DieReading, TrayReading
+
+from vision.colors import name_color
+
+MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
+_RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strongest pip
+_MARGIN = 3  # pixels around a region searched for pips
+_PIP_RADIUS = (0.04, 0.17)  # a pip's radius as a share of the die's side
+
+
+def _as_bgr(image: object) -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise InvalidImage(f"not an image: expected a numpy array, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise InvalidImage(f"not an image: expected uint8 pixels, got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    raise InvalidImage(f"not an image: expected H×W×3 pixels, got shape {image.shape}")
+
+
+def _top_face(pips: list[Pip]) -> list[Pip]:
+    """The pips of the top face: strong ones of the strongest pip's polarity and size."""
+    if not pips:
+        return []
+    strongest = max(pips, key=lambda p: p.strength)
+    chosen = [p for p in pips if p.polarity == strongest.polarity
+              and p.strength >= _RELATIVE_STRENGTH * strongest.strength]
+    radius = float(np.median([p.radius for p in chosen]))
+    return [p for p in chosen if 0.6 * radius <= p.radius <= 1.7 * radius]
+
+
+def _die_side(regions: list[Region]) -> float:
+    """Typical die side in this photo (pixels): median over compact, die-like regions."""
+    sides = []
+    for region in regions:
+        h, w = region.mask.shape
+        if 0.6 < w / h < 1.6 and region.area > 0.6 * w * h:
+            sides.append(np.sqrt(region.area))
+    if sides:
+        return float(np.median(sides))
+    return float(np.median([np.sqrt(r.area) for r in regions]))
+
+
+def _split(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int], side: float) -> list[np.ndarray]:
+    """Split a blob of touching dice: one seed per die centre (peaks of the distance to the
+    blob's edge at least half a die apart), grown by a watershed on the photo's edges."""
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    reach = max(3, int(side * 0.55) | 1)
+    peaks = (inside >= cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))) \
+        & (inside > 0.25 * side)
+    count, seeds = cv2.connectedComponents(peaks.astype(np.uint8))
+    if count <= 2:
+        return [mask]
+    markers = seeds.astype(np.int32)
+    markers[mask == 0] = count  # the floor is a basin of its own
+    h, w = mask.shape
+    crop = np.ascontiguousarray(image[origin[1]:origin[1] + h, origin[0]:origin[0] + w])
+    cv2.watershed(crop, markers)
+    return [np.where(markers == k, np.uint8(255), np.uint8(0)) for k in range(1, count)]
+
+
+def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
+               side: float) -> DieReading | None:
+    """Read one die whose body is ``mask`` (a crop at ``origin`` of the photo)."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    x0, y0 = origin[0] + int(xs.min()), origin[1] + int(ys.min())
+    x1, y1 = origin[0] + int(xs.max()) + 1, origin[1] + int(ys.max()) + 1
+    h, w = image.shape[:2]
+    cx0, cy0 = max(0, x0 - _MARGIN), max(0, y0 - _MARGIN)
+    cx1, cy1 = min(w, x1 + _MARGIN), min(h, y1 + _MARGIN)
+    crop_mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+    sub = mask[y0 - origin[1]:y1 - origin[1], x0 - origin[0]:x1 - origin[0]]
+    crop_mask[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0] = sub
+    inside = cv2.distanceTransform(crop_mask, cv2.DIST_L2, 3)
+    pips = find_pips(image[cy0:cy1, cx0:cx1], crop_mask, (cx0, cy0))
+    pips = [p for p in pips
+            if _PIP_RADIUS[0] * side <= p.radius <= _PIP_RADIUS[1] * side
+            and inside[int(p.y) - cy0, int(p.x) - cx0] >= 0.8 * p.radius]
+    pips = _top_face(pips)
+    if not pips:
+        return None
+    points = np.array([(p.x, p.y) for p in pips])
+    value: int | None = len(pips)
+    unreadable = None
+    if not layout_fits(points):
+        value, unreadable = None, "ambiguous pips"
+    color = name_color(image[cy0:cy1, cx0:cx1], crop_mask)
+    center = points.mean(axis=0)
+    return DieReading(value=value, sides=6, box=(x0, y0, x1, y1),
+                      center=(float(center[0]), float(center[1])), color=color,
+                      confidence=0.9 if value else 0.0, unreadable=unreadable)
+
+
+def _looks_like_a_die(mask: np.ndarray, side: float) -> bool:
+    """A blob about one die big, roughly square and solid (not a rim, wall or cable)."""
+    area = cv2.countNonZero(mask)
+    if not 0.35 * side * side <= area <= 2.6 * side * side:
+        return False
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contour = max(contours, key=cv2.contourArea)
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    return min(w, h) > 0.5 * max(w, h) and area > 0.75 * hull
+
+
+def _read_region(image: np.ndarray, region: Region, side: float) -> list[DieReading]:
+    """Read a blob as one die, or as several touching dice when one die does not explain it."""
+    whole = _read_mask(image, region.mask, region.origin, side)
+    single = _looks_like_a_die(region.mask, side)
+    if single and whole is not None and whole.value is not None and region.area < 1.8 * side * side:
+        return [whole]
+    parts = _split(image, region.mask, region.origin, side)
+    if len(parts) == 1:
+        return [whole] if single and whole is not None else []
+    dice = []
+    for mask in parts:
+        if _looks_like_a_die(mask, side):
+            die = _read_mask(image, mask, region.origin, side)
+            if die is not None:
+                dice.append(die)
+    return dice
+
+
+def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayReading:
+    """Read every die in a tray photo.
+
+    :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
+    :param principal_color: palette name of the principal die, or None to take
+        the one die whose colour no other die has.
+    :returns: the reading; an empty one for a photo too small or showing no dice.
+    :raises InvalidImage: if ``image`` is not a uint8 image array.
+    """
+    start = time.perf_counter()
+    bgr = _as_bgr(image)
+    height, width = bgr.shape[:2]
+    dice: list[DieReading] = []
+    if min(height, width) >= MIN_SIDE:
+        regions = find_regions(bgr)
+        if regions:
+            side = _die_side(regions)
+            for region in regions:
+                dice += _read_region(bgr, region, side)
+    note = mark_principal(dice, principal_color)
+    return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
+                       principal_note=note)
