@@ -13,9 +13,9 @@ roll whose save returned and leaves a database that opens. Photo files no
 row names (a save cut short) are removed when the history is next opened.
 
 ``seq`` (CONTRACTS.md) is a counter in the database: a roll gets the next
-number each time it is saved finished (first save, then every correction),
-so ``rolls_since(seq)`` gives an event stream client what it missed. A roll
-still in progress has no seq and is left out of :meth:`History.rolls`.
+number each time it is saved (a roll in progress at each step, then finished,
+then at every correction), so ``rolls_since(seq)`` gives an event stream
+client what it missed. A roll in progress has ``finished`` None.
 """
 
 from __future__ import annotations
@@ -105,14 +105,12 @@ class History:
         self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
 
     # --- writing -----------------------------------------------------------
-    def save(self, roll: dict, *, finished: bool, photo: bytes | None = None,
+    def save(self, roll: dict, *, photo: bytes | None = None,
              annotated: bytes | None = None) -> dict:
         """Insert or update one roll in one transaction; returns it as stored.
 
         :param roll: a roll dict (CONTRACTS.md) plus ``"spec"``; no ``"id"`` (or
             ``None``) inserts a new row.
-        :param finished: the roll is finished (or corrected after it was): it gets
-            the next ``seq``; a roll in progress keeps no seq.
         :param photo: the frame as JPEG bytes, with ``annotated`` the frame with the
             readings drawn; replaces the roll's earlier photos.
         :returns: the roll dict as :meth:`roll` gives it (``id``, ``seq``, ``photo``).
@@ -138,12 +136,9 @@ class History:
                         removed.append(old_stem)
                 else:
                     row["photo_stem"] = old_stem
-                if finished:
-                    self._db.execute("UPDATE counters SET value = value + 1 WHERE name = 'seq'")
-                    row["seq"] = self._db.execute(
-                        "SELECT value FROM counters WHERE name = 'seq'").fetchone()[0]
-                else:
-                    row["seq"] = None
+                self._db.execute("UPDATE counters SET value = value + 1 WHERE name = 'seq'")
+                row["seq"] = self._db.execute(
+                    "SELECT value FROM counters WHERE name = 'seq'").fetchone()[0]
                 roll_id = self._write_row(row)
                 self._db.execute("DELETE FROM corrections WHERE roll_id = ?", (roll_id,))
                 self._db.executemany(
@@ -185,13 +180,13 @@ class History:
 
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:
-        """Finished rolls, newest first, optionally of one player (roller) or preset.
+        """Rolls, newest first, optionally of one player (roller) or preset.
 
         :raises ValueError: for a limit outside 1..500 or a negative offset.
         """
         if not 1 <= limit <= 500 or offset < 0:
             raise ValueError("limit must be 1 to 500 and offset at least 0")
-        where, args = ["seq IS NOT NULL"], []
+        where, args = ["1"], []
         if player is not None:
             where.append("roller = ?")
             args.append(player)
@@ -204,14 +199,14 @@ class History:
             return [self._load(roll_id) for roll_id in ids]
 
     def rolls_since(self, seq: int, limit: int = 500) -> list[dict]:
-        """Finished rolls saved after ``seq``, in ascending seq (event stream catch-up)."""
+        """Rolls saved after ``seq``, in ascending seq (event stream catch-up)."""
         with self._lock:
             ids = [row[0] for row in self._db.execute(
                 "SELECT id FROM rolls WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
             return [self._load(roll_id) for roll_id in ids]
 
     def latest(self) -> dict | None:
-        """The newest finished roll, or ``None``."""
+        """The newest roll, or ``None``."""
         found = self.rolls(limit=1)
         return found[0] if found else None
 

@@ -27,7 +27,7 @@ def history(tmp_path):
 
 
 def test_saved_roll_comes_back_with_id_and_seq(history):
-    saved = history.save(make_roll(), finished=True)
+    saved = history.save(make_roll())
     assert saved["id"] == 1 and saved["seq"] == 1
     again = history.roll(saved["id"])
     assert again == saved
@@ -44,7 +44,7 @@ def test_wal_mode_and_indexes(history, tmp_path):
 def test_paging_and_filters_newest_first(history):
     for n in range(7):
         history.save(make_roll(preset="2d6" if n % 2 else "1d6", roller=["ana", "bo"][n % 2],
-                               total=n), finished=True)
+                               total=n))
     assert [r["total"] for r in history.rolls(limit=3)] == [6, 5, 4]
     assert [r["total"] for r in history.rolls(limit=3, offset=3)] == [3, 2, 1]
     assert [r["total"] for r in history.rolls(player="bo")] == [5, 3, 1]
@@ -53,28 +53,28 @@ def test_paging_and_filters_newest_first(history):
         history.rolls(limit=0)
 
 
-def test_roll_in_progress_has_no_seq_and_is_not_listed(history):
-    pending = history.save(make_roll(complete=False, finished=None), finished=False)
-    assert pending["seq"] is None
-    assert history.rolls() == [] and history.rolls_since(0) == []
-    done = history.save({**pending, "complete": True}, finished=True)
-    assert done["id"] == pending["id"] and done["seq"] == 1
+def test_each_save_of_a_roll_in_progress_renews_its_seq(history):
+    pending = history.save(make_roll(complete=False, finished=None))
+    assert pending["seq"] == 1 and pending["finished"] is None
+    done = history.save({**pending, "complete": True, "finished": "2026-01-01T20:00:09Z"})
+    assert done["id"] == pending["id"] and done["seq"] == 2
+    assert [r["seq"] for r in history.rolls_since(0)] == [2]
 
 
 def test_corrections_renew_seq_and_are_kept_with_who_and_when(history):
-    first = history.save(make_roll(), finished=True)
-    history.save(make_roll(), finished=True)
+    first = history.save(make_roll())
+    history.save(make_roll())
     correction = {"index": 0, "from": 4, "to": 5, "who": "gm", "at": "2026-01-01T20:01:00Z"}
-    corrected = history.save({**first, "corrections": [correction]}, finished=True)
+    corrected = history.save({**first, "corrections": [correction]})
     assert corrected["seq"] == 3 and corrected["corrections"] == [correction]
     assert [r["id"] for r in history.rolls_since(1)] == [2, 1]
 
 
 def test_seq_keeps_counting_after_clear(history, tmp_path):
-    history.save(make_roll(), finished=True, photo=b"x" * 10)
+    history.save(make_roll(), photo=b"x" * 10)
     history.clear()
     assert history.rolls() == [] and not list((tmp_path / "photos").iterdir())
-    assert history.save(make_roll(), finished=True)["seq"] == 2
+    assert history.save(make_roll())["seq"] == 2
 
 
 def test_unknown_roll(history):
@@ -86,7 +86,7 @@ def test_unknown_roll(history):
 
 def test_photos_beside_the_database_and_oldest_pruned_over_the_cap(tmp_path):
     with History(tmp_path, photo_cap_bytes=2500) as history:
-        ids = [history.save(make_roll(), finished=True, photo=b"p" * 500, annotated=b"a" * 500)["id"]
+        ids = [history.save(make_roll(), photo=b"p" * 500, annotated=b"a" * 500)["id"]
                for _ in range(4)]
         kept = [history.photo_path(roll_id) for roll_id in ids]
         assert kept[0] is None and kept[1] is None
@@ -97,8 +97,8 @@ def test_photos_beside_the_database_and_oldest_pruned_over_the_cap(tmp_path):
 
 
 def test_new_photo_of_a_roll_replaces_the_old_one(history, tmp_path):
-    saved = history.save(make_roll(), finished=False, photo=b"1" * 10)
-    history.save(saved, finished=True, photo=b"2" * 10)
+    saved = history.save(make_roll(), photo=b"1" * 10)
+    history.save(saved, photo=b"2" * 10)
     assert len(list((tmp_path / "photos").iterdir())) == 2
     assert history.photo_path(saved["id"], annotated=False).read_bytes() == b"2" * 10
 

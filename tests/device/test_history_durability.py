@@ -30,7 +30,7 @@ WRITER = textwrap.dedent("""
                 "spec": {"count": 2}, "result": {"total": n}, "dice": [{"index": 0, "natural": 3}],
                 "readings": [{"dice": [], "n": "x" * 500}],
                 "corrections": [{"index": 0, "from": 2, "to": 3, "who": "gm", "at": "t"}]}
-        saved = history.save(roll, finished=True, photo=b"j" * 3000, annotated=b"a" * 3000)
+        saved = history.save(roll, photo=b"j" * 3000, annotated=b"a" * 3000)
         print(saved["id"], saved["total"], flush=True)
 """)
 
@@ -64,4 +64,4 @@ def test_kill_9_mid_stream_loses_no_saved_roll(tmp_path, kill_after):
             if roll["photo"]:
                 assert history.photo_path(roll["id"]).read_bytes() == b"a" * 3000
         # still writable after the crash
-        assert history.save(dict(history.roll(reported[-1][0]), id=None), finished=True)["id"]
+        assert history.save(dict(history.roll(reported[-1][0]), id=None))["id"]

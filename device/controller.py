@@ -1,0 +1,752 @@
+"""The roll controller: from a chosen preset and settled frames to a finished, saved roll.
+
+An explicit state machine (``state()["state"]``)::
+
+    idle ──arm──▶ armed ──frame/dice──▶ reading ──▶ resolved
+                    │ ▲                    │
+                  throw│                   ▼
+                    ▼ │               prompting ──throw──▶ waiting
+                  waiting ◀──────────────┘ (more dice, or a problem to fix)
+
+* ``armed``: a preset is chosen; the first settled frame that arrives from now
+  on (or dice by hand) is its first throw.
+* ``waiting``: a throw was started on the sim/file camera; same as armed or
+  prompting otherwise.
+* ``reading``: vision is reading a frame (outside the lock).
+* ``prompting``: the roll needs something: more dice (a perfect roll's extra
+  D3, the rerolled 10s of a pool, RULES D6-4, P-3) or a problem fixed (too many
+  or too few dice, an unreadable or cocked die, no principal die: RULES T-1,
+  T-3). The prompt names it; nothing is guessed.
+* ``resolved``: the roll is complete and saved; frames are ignored until a
+  preset is armed again (a button press or a tap).
+
+Only a frame that *arrives* while the controller waits for one, and was
+settled after the prompt, is used (RULES T-2). A follow-up throw is told from
+the dice left in the tray by comparing with the previous frame: dice at the
+same place with the same face are old, the others are new. Every rule is
+``rules.resolve``'s; the controller only sorts dice into throws.
+
+A roll is saved to the history at each step (so its photo and dice can be
+corrected on the page while it waits) and once more when finished; each save
+publishes a ``roll`` event with the new seq. Thread-safe: buttons, the camera
+loop and web requests call in on their own threads.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+
+import cv2
+import numpy as np
+
+import rules
+from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
+from device.events import EventHub, Subscription
+from device.history import History
+from device.presets import Preset, PresetError, preset_from_table
+from rules.d6 import D6Spec
+from rules.errors import InvalidRoll
+from rules.pool import PoolOptions, PoolSpec
+
+log = logging.getLogger(__name__)
+
+STATES = ("idle", "armed", "waiting", "reading", "prompting", "resolved")
+#: Sides of the dice the camera reads today (pip dice); other presets take dice by hand.
+CAMERA_SIDES = frozenset({6})
+#: States in which a settled frame or dice by hand are taken for the roll.
+_TAKING = ("armed", "waiting", "prompting")
+JPEG_QUALITY = 85
+
+
+class RollStateError(DeviceError, RuntimeError):
+    """The call does not fit the controller's state (dice by hand with no preset armed...)."""
+
+
+class Controller:
+    """The roll controller handed to ``web.create_app`` (interface: CONTRACTS.md).
+
+    :param presets: the presets, in the order the page lists them.
+    :param history: where rolls are saved.
+    :param reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``;
+        default ``vision.read_tray``.
+    :param annotate: ``(image, TrayReading) -> image``; default ``vision.annotate``.
+    :param principal_color: palette name of the principal die (RULES D6-2), or None
+        to let vision pick a die of a colour no other die has.
+    :param pin: the PIN hash (``web.security.hash_pin``) from the config, or None.
+    :param chain_limit: extra dice before a perfect-roll chain is stopped with a
+        note on the roll (RULES T-4).
+    :param house_rules: pool options applied to presets added on the page.
+    :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
+    """
+
+    def __init__(self, presets: Sequence[Preset], history: History, *,
+                 reader: Callable | None = None, annotate: Callable | None = None,
+                 principal_color: str | None = "red", pin: str | None = None,
+                 chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
+                 clock: Callable[[], float] = time.monotonic, queue_size: int = 100):
+        if reader is None or annotate is None:
+            import vision
+            reader = reader or vision.read_tray
+            annotate = annotate or vision.annotate
+        self._reader, self._annotate = reader, annotate
+        self._history = history
+        self._clock = clock
+        self._chain_limit = chain_limit
+        self._house_rules = house_rules
+        self._hub = EventHub(queue_size)
+        self._lock = threading.RLock()
+        self._config_presets = list(presets)
+        stored = history.setting("presets")
+        self._presets = self._presets_from(stored) if stored else list(presets)
+        self._principal_color = history.setting("principal_color", principal_color)
+        self._pin = history.setting("pin", pin)
+        self._camera = {"status": "no camera", "message": "no camera attached", "can_throw": False}
+        self._throw_fn: Callable[[], None] | None = None
+        self._read_now_fn: Callable[[], None] | None = None
+        self._state = "idle"
+        self._preset: Preset | None = None
+        self._roller: str | None = None
+        self._prompt: str | None = None
+        self._needs: dict | None = None
+        self._roll: dict | None = None          # the roll of the armed preset
+        self._latest: dict | None = history.latest()
+        self._fresh_after = 0.0                 # frames settled before this are stale (T-2)
+        self._generation = 0                    # bumped when a reading in flight goes stale
+        self._before: list[dict] | None = None  # the dice of the previous frame of the roll
+        self._frame: np.ndarray | None = None
+        self._frame_reading: dict | None = None
+        self._odds: dict[str, dict | None] = {}
+
+    # --- the camera loop's side ------------------------------------------------
+    def attach_camera(self, *, throw: Callable[[], None] | None = None,
+                      read_now: Callable[[], None] | None = None, can_throw: bool = False) -> None:
+        """Give the controller the camera loop's hooks: start a throw (sim/file), read now."""
+        with self._lock:
+            self._throw_fn, self._read_now_fn = throw, read_now
+            self._camera = {**self._camera, "can_throw": bool(can_throw and throw)}
+            self._publish_state()
+
+    def on_status(self, status: str, message: str | None = None) -> None:
+        """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``."""
+        with self._lock:
+            camera = {**self._camera, "status": status, "message": message}
+            if camera == self._camera:
+                return
+            self._camera = camera
+            self._hub.publish("camera", copy.deepcopy(camera))
+            self._publish_state()
+
+    def on_settled(self, frame: np.ndarray, t: float) -> None:
+        """A full-resolution frame of a tray that just settled (camera loop thread).
+
+        :param frame: H×W×3 uint8 BGR.
+        :param t: when the tray settled, seconds on the controller's clock.
+        """
+        with self._lock:
+            wanted = (self._state in _TAKING and self._preset is not None
+                      and self._preset.sides in CAMERA_SIDES and t >= self._fresh_after)
+            if wanted:
+                generation = self._generation
+                resume = self._state
+                self._set_state("reading")
+            color = self._principal_color
+        try:
+            reading = self._reader(frame, color)
+            reading_dict = reading.to_dict()
+            photos = self._encode(frame, reading) if wanted else None
+        except Exception as exc:  # a bad frame must not stop the evening
+            log.warning("could not read the tray: %s", exc)
+            with self._lock:
+                if wanted and self._generation == generation:
+                    self._set_state(resume, prompt=f"could not read the tray ({exc}): throw again")
+            return
+        with self._lock:
+            self._frame, self._frame_reading = frame, reading_dict
+            if not wanted:
+                return
+            if self._generation != generation:  # armed again or dice by hand meanwhile
+                return
+            self._state = resume
+            self._take_frame(reading, reading_dict, photos)
+
+    # --- the interface the web app and buttons use -------------------------------
+    def state(self) -> dict:
+        """The whole state (CONTRACTS.md), plus ``label`` and ``by_hand`` of the armed preset."""
+        with self._lock:
+            return copy.deepcopy(self._state_dict())
+
+    def presets(self) -> list[dict]:
+        with self._lock:
+            return [preset.to_dict() for preset in self._presets]
+
+    def arm(self, preset: str, roller: str | None = None) -> dict:
+        """Choose the roll; the next fresh throw (or dice by hand) is its first throw.
+
+        :raises KeyError: for an unknown preset name.
+        """
+        with self._lock:
+            chosen = self._find_preset(preset)
+            self._abandon(f"{chosen.label} was armed before this roll was complete")
+            self._generation += 1
+            self._preset, self._roller = chosen, roller or None
+            self._roll, self._before, self._needs = None, None, None
+            self._fresh_after = self._clock()
+            if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
+                self._roll = self._new_roll()
+                self._store_step([], None)
+                self._advance()
+            else:
+                self._set_state("armed", prompt=self._first_prompt())
+            return copy.deepcopy(self._state_dict())
+
+    def throw(self) -> None:
+        """Start a throw on a camera that throws itself (sim, file).
+
+        :raises ThrowUnsupported: for a real camera, or none.
+        """
+        with self._lock:
+            throw = self._throw_fn
+            if throw is None or not self._camera["can_throw"]:
+                raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
+            if self._state in ("armed", "prompting"):
+                self._set_state("waiting", prompt=self._prompt)
+        throw()
+
+    def read_now(self) -> None:
+        """Read the tray now, without waiting for it to settle.
+
+        :raises CameraUnavailable: when no camera is attached.
+        """
+        with self._lock:
+            read_now = self._read_now_fn
+            if read_now is None:
+                raise CameraUnavailable("no camera to read from")
+        read_now()
+
+    def enter_dice(self, values: list[int], roller: str | None = None) -> dict:
+        """Dice by hand for the current step: the first throw (D6: principal die
+        first), or the dice the prompt asks for. A finished roll starts again.
+
+        :returns: the state after the dice are taken.
+        :raises RollStateError: when no preset is armed.
+        :raises ValueError: for a wrong number of dice or a face the dice do not have.
+        """
+        with self._lock:
+            if self._preset is None:
+                raise RollStateError("no roll armed: choose a preset first")
+            if self._state == "resolved":
+                self.arm(self._preset.name, roller or self._roller)
+            step, expected, sides = self._open_step()
+            if not isinstance(values, (list, tuple)) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in values):
+                raise ValueError("dice must be a list of whole numbers")
+            low = 0 if sides == 10 else 1  # a d10's printed 0 is 10 (RULES P-1)
+            if any(not low <= v <= sides for v in values):
+                raise ValueError(f"each die must show {low} to {sides}")
+            if expected is not None and len(values) != expected:
+                raise ValueError(f"{_dice(expected)} needed here, got {len(values)}")
+            if not values:
+                raise ValueError("no dice given")
+            if roller:
+                self._roller = roller
+            self._generation += 1
+            d6_principal = self._preset.system == "d6" and step == 0
+            dice = [_die(v or 10, "hand", principal=d6_principal and i == 0)
+                    for i, v in enumerate(values)]
+            if self._roll is None:
+                self._roll = self._new_roll()
+            self._roll["roller"] = self._roller
+            self._before = None  # the tray holds dice we did not see: no comparison
+            self._store_step(dice, step)
+            self._advance()
+            return copy.deepcopy(self._state_dict())
+
+    def correct(self, roll_id: int, index: int, *, value: int | None = None,
+                cocked: bool = False, who: str | None = None) -> dict:
+        """Correct one die of a roll (a misread face, or a cocked die) and resolve again.
+
+        :returns: the roll as saved (new seq).
+        :raises RollNotFound: no such roll.
+        :raises ValueError: no such die, or a face the die does not have, or neither
+            or both of ``value`` and ``cocked``.
+        """
+        with self._lock:
+            roll = self._editable(roll_id)
+            die = _die_at(roll, index)
+            if (value is None) == (not cocked):
+                raise ValueError("give either a value or cocked=True")
+            sides = 10 if roll["system"] == "pool" else 6
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not (0 if sides == 10 else 1) <= value <= sides):
+                raise ValueError(f"a die of {sides} sides shows 1 to {sides}")
+            new = None if cocked else (value or 10)
+            roll["corrections"].append({"index": index, "from": die["natural"],
+                                        "to": new if not cocked else "cocked",
+                                        "who": who, "at": _now()})
+            die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
+            return self._after_edit(roll)
+
+    def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
+        """Mark which die of the first throw is the principal die (RULES D6-2) and resolve again.
+
+        :raises RollNotFound: no such roll.
+        :raises ValueError: not a six-sided roll, or the die is not of the first throw.
+        """
+        with self._lock:
+            roll = self._editable(roll_id)
+            die = _die_at(roll, index)
+            if roll["system"] not in ("d6", "free"):
+                raise ValueError("only a six-sided roll has a principal die")
+            if die["step"] != 0:
+                raise ValueError("the principal die is one of the first throw")
+            before = next((d["index"] for d in roll["dice"] if d["principal"]), None)
+            for other in roll["dice"]:
+                other["principal"] = other is die
+            roll["corrections"].append({"index": index, "from": "secondary" if before != index
+                                        else "principal", "to": "principal", "who": who,
+                                        "at": _now()})
+            return self._after_edit(roll)
+
+    def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
+              preset: str | None = None) -> list[dict]:
+        return self._history.rolls(limit=limit, offset=offset, player=player, preset=preset)
+
+    def roll(self, roll_id: int) -> dict:
+        return self._history.roll(roll_id)
+
+    def rolls_since(self, seq: int) -> list[dict]:
+        return self._history.rolls_since(seq)
+
+    def photo_path(self, roll_id: int, annotated: bool = True):
+        return self._history.photo_path(roll_id, annotated)
+
+    def latest_frame(self) -> tuple[np.ndarray | None, dict | None]:
+        """The last frame read (any state) and its tray reading dict, for picking the principal colour."""
+        with self._lock:
+            return self._frame, copy.deepcopy(self._frame_reading)
+
+    def settings(self) -> dict:
+        """``{"principal_color", "presets", "pin"}`` (pin: the stored hash, or None)."""
+        with self._lock:
+            return {"principal_color": self._principal_color, "presets": self.presets(),
+                    "pin": self._pin}
+
+    def update_settings(self, **changes) -> dict:
+        """Change and keep (in the history database) ``principal_color``, ``presets`` or ``pin``.
+
+        ``presets`` is the whole list, each as :meth:`presets` gives them or as a
+        config ``[[presets]]`` table; ``None`` goes back to the config's presets.
+
+        :raises ValueError: for an unknown setting or a bad value (naming it).
+        """
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin"})
+        if unknown:
+            raise ValueError(f"unknown setting {', '.join(unknown)}; settings: principal_color, presets, pin")
+        with self._lock:
+            if "principal_color" in changes:
+                from vision.colors import PALETTE
+                color = changes["principal_color"]
+                if color is not None and color not in PALETTE:
+                    raise ValueError(f"principal_color must be one of {', '.join(PALETTE)} or null")
+            if "presets" in changes and changes["presets"] is not None:
+                presets = self._presets_from(changes["presets"])
+            if "pin" in changes and changes["pin"] is not None and not isinstance(changes["pin"], str):
+                raise ValueError("pin must be the stored PIN hash or null")
+            if "principal_color" in changes:
+                self._principal_color = changes["principal_color"]
+                self._history.set_setting("principal_color", self._principal_color)
+            if "presets" in changes:
+                if changes["presets"] is None:
+                    self._presets = list(self._config_presets)
+                else:
+                    self._presets = presets
+                self._history.set_setting("presets", changes["presets"])
+                self._odds.clear()
+            if "pin" in changes:
+                self._pin = changes["pin"]
+                self._history.set_setting("pin", self._pin)
+            self._publish_state()
+            return self.settings()
+
+    def clear_history(self) -> None:
+        """Remove every saved roll and photo (seq keeps counting up)."""
+        with self._lock:
+            self._history.clear()
+            self._latest = None
+            if self._roll is not None and self._roll.get("id") is not None:
+                self._roll = None
+                if self._state in _TAKING:
+                    self._set_state("armed", prompt=self._first_prompt())
+            self._publish_state()
+
+    def subscribe(self) -> Subscription:
+        """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""
+        return self._hub.subscribe()
+
+    # --- inside: frames and steps ------------------------------------------------
+    def _take_frame(self, reading, reading_dict: dict, photos: tuple[bytes, bytes]) -> None:
+        dice = [_die_from_reading(d) for d in reading.dice]
+        step, expected, _ = self._open_step()
+        problem = None
+        taken = dice
+        if not dice:
+            problem = f"no dice seen: {self._first_prompt() if step == 0 else self._prompt}"
+        elif step > 0 and expected is not None and len(dice) != expected:
+            new = _new_dice(dice, self._before) if self._before is not None else None
+            if new is not None and len(new) == expected:
+                taken = new
+            else:
+                moved = "" if new is None else f", {len(new)} of them moved"
+                problem = (f"{_dice(len(dice))} seen{moved}; {_dice(expected)} needed: throw only "
+                           f"{'that die' if expected == 1 else 'those dice'} (or clear the tray first)")
+        elif expected is not None and len(dice) != expected:
+            label = self._preset.label
+            if len(dice) > expected:
+                problem = (f"{_dice(len(dice))} seen, {label} takes {expected}: take "
+                           f"{_dice(len(dice) - expected)} out and throw again")
+            else:
+                problem = f"{_dice(len(dice))} seen, {label} takes {expected}: throw all {expected} again"
+        if step == 0 and problem is None:
+            principals = [die for die in taken if die["principal"]]
+            if len(taken) == 1 and self._preset.system == "d6":
+                taken[0]["principal"] = True
+            elif len(principals) > 1:
+                for die in taken:
+                    die["principal"] = False
+        if not dice:  # an empty tray starts no roll and replaces no photo
+            self._before = dice
+            self._fresh_after = self._clock()
+            self._set_state(self._state, prompt=problem)
+            return
+        if self._roll is None:
+            self._roll = self._new_roll()
+        self._roll["readings"].append({**reading_dict, "step": step, "problem": problem, "at": _now()})
+        self._before = dice
+        self._fresh_after = self._clock()
+        if problem is not None:
+            self._save(photos)
+            self._set_state("prompting", prompt=problem)
+            return
+        for die in taken:
+            die["source"] = "camera"
+        self._store_step(taken, step)
+        self._advance(photos, principal_note=reading.principal_note)
+
+    def _open_step(self) -> tuple[int, int | None, int]:
+        """The step the next dice are for: (number, dice expected or None for any, sides).
+
+        A step with a problem (an unreadable die, no principal die) is thrown again
+        as a whole; otherwise the next step is the one the outcome needs.
+        """
+        roll = self._roll
+        preset = self._preset
+        if roll is None or not roll["dice"]:
+            return 0, preset.count, preset.sides
+        last = max(die["step"] for die in roll["dice"])
+        step_dice = [die for die in roll["dice"] if die["step"] == last]
+        if self._problem(roll) is not None:
+            return last, (preset.count if last == 0 else len(step_dice)), preset.sides
+        needs = self._needs or {"count": 0, "sides": preset.sides}
+        return last + 1, needs["count"], needs["sides"]
+
+    def _store_step(self, dice: list[dict], step: int | None) -> None:
+        roll = self._roll
+        if step is None:
+            step = 0
+        roll["dice"] = [die for die in roll["dice"] if die["step"] < step]
+        for die in dice:
+            die["step"] = step
+            die["index"] = len(roll["dice"])
+            roll["dice"].append(die)
+
+    def _advance(self, photos: tuple[bytes, bytes] | None = None,
+                 principal_note: str | None = None) -> None:
+        """Check the roll, resolve it, save it, and move to prompting or resolved."""
+        roll = self._roll
+        problem = self._problem(roll, principal_note)
+        if problem is None:
+            try:
+                outcome = self._resolve(roll)
+                self._needs = None if outcome.needs is None else outcome.needs.to_dict()
+            except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
+                problem = f"{exc}: throw again, or correct it on the page"
+        if problem is not None:
+            roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
+                        perfect=False, botch=False)
+        if problem is None and roll["complete"]:
+            roll["finished"] = _now()
+            self._save(photos)
+            self._set_state("resolved", prompt=None)
+        else:
+            roll["finished"] = None
+            self._save(photos)
+            self._set_state("prompting", prompt=problem or self._needs["reason"])
+        self._fresh_after = self._clock()
+
+    def _problem(self, roll: dict, principal_note: str | None = None) -> str | None:
+        """What stops the roll from being resolved, in words (RULES T-1, T-3, D6-2)."""
+        for die in roll["dice"]:
+            if die["natural"] is None:
+                why = die.get("unreadable") or "unreadable"
+                return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}) is {why}: "
+                        "throw it again, or correct it on the page")
+        first = [die for die in roll["dice"] if die["step"] == 0]
+        if (roll["system"] == "d6" and len(first) > 1
+                and sum(die["principal"] for die in first) != 1):
+            why = f" ({principal_note})" if principal_note else ""
+            return f"no principal die found{why}: tap the principal die on the page"
+        return None
+
+    def _resolve(self, roll: dict):
+        """Call the rules on the dice of each throw; drop throws a correction made surplus."""
+        first = [die for die in roll["dice"] if die["step"] == 0]
+        principal = next((die for die in first if die["principal"]), None)
+        spec = self._spec_for(roll, principal is not None, len(first))
+        steps = sorted({die["step"] for die in roll["dice"]})
+        ordered: list[list[dict]] = []
+        for step in steps:
+            dice = [die for die in roll["dice"] if die["step"] == step]
+            if step == 0 and principal is not None and isinstance(spec, D6Spec) and spec.principal_known:
+                dice = [principal] + [die for die in dice if die is not principal]
+            ordered.append(dice)
+        if not ordered:
+            ordered = [[]]
+        bound = self._chain_limit if isinstance(spec, D6Spec) else None
+        for used in range(1, len(ordered) + 1):
+            throws = [[die["natural"] for die in dice] for dice in ordered[:used]]
+            outcome = rules.resolve(spec, throws, max_links=bound)
+            if outcome.complete:
+                break
+        if used < len(ordered):
+            last = ordered[used - 1][-1]["index"] if ordered[used - 1] else -1
+            roll["dice"] = [die for dice in ordered[:used] for die in dice]
+            roll["dice"].sort(key=lambda die: die["index"])
+            roll["note"] = f"dice after die {last + 1} no longer count after the correction"
+        result = outcome.to_dict()
+        for die, counted in zip((die for dice in ordered[:used] for die in dice), result["dice"]):
+            die["role"] = counted["role"]
+            die["value"] = counted.get("value", counted["natural"])
+        if result.get("note"):
+            roll["note"] = result["note"]
+        roll["spec"] = _spec_dict(spec)
+        roll.update(result=result, complete=outcome.complete, total=result.get("total"),
+                    successes=result.get("successes"), outcome=result.get("outcome"),
+                    perfect=bool(result.get("perfect")), botch=bool(result.get("botch")))
+        return outcome
+
+    def _spec_for(self, roll: dict, principal_found: bool, first_count: int):
+        stored = roll["spec"]
+        if roll["system"] == "pool":
+            return PoolSpec.from_dict(stored)
+        if roll["system"] == "free":  # RULES D6-2: D6 rules only when a principal die is known
+            return D6Spec(count=max(first_count, 1), principal_known=principal_found,
+                          roller=roll["roller"])
+        return D6Spec(count=stored["count"], kind=stored["kind"], modifier=stored["modifier"],
+                      random=stored["random"], roller=roll["roller"])
+
+    def _new_roll(self) -> dict:
+        preset = self._preset
+        if preset.spec is None:
+            spec = {"system": "free"}
+        else:
+            spec = _spec_dict(preset.make_spec(preset.count or 1, roller=self._roller))
+        return {"id": None, "seq": None, "preset": preset.name, "label": preset.label,
+                "system": preset.system, "roller": self._roller, "started": _now(),
+                "finished": None, "complete": False, "result": None, "total": None,
+                "successes": None, "outcome": None, "perfect": False, "botch": False,
+                "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
+
+    # --- inside: edits, saving, state ------------------------------------------------
+    def _editable(self, roll_id: int) -> dict:
+        """The roll to edit: the current roll itself, or a copy from the history."""
+        if self._roll is not None and self._roll.get("id") == roll_id:
+            self._generation += 1  # a reading in flight was for the roll before the edit
+            return self._roll
+        roll = self._history.roll(roll_id)
+        for die in roll["dice"]:
+            die.setdefault("principal", die.get("role") == "principal")
+        return roll
+
+    def _after_edit(self, roll: dict) -> dict:
+        if roll is self._roll:
+            self._advance()
+            return copy.deepcopy(self._roll)
+        problem = self._problem(roll)
+        if problem is None:
+            outcome = self._resolve(roll)
+            if not outcome.complete:
+                roll["note"] = f"after the correction it needs more dice: {outcome.needs.reason}"
+        else:
+            roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
+                        perfect=False, botch=False, note=problem)
+        saved = self._history.save(_stored(roll))
+        self._publish_roll(saved)
+        return saved
+
+    def _abandon(self, why: str) -> None:
+        roll = self._roll
+        if roll is None or roll.get("id") is None or roll["finished"] is not None:
+            return
+        roll.update(finished=_now(), note=f"abandoned: {why}")
+        self._save()
+
+    def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
+        photo, annotated = photos if photos else (None, None)
+        saved = self._history.save(_stored(self._roll), photo=photo, annotated=annotated)
+        self._roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
+        self._publish_roll(saved)
+
+    def _publish_roll(self, saved: dict) -> None:
+        if self._latest is None or saved["id"] >= self._latest["id"]:
+            self._latest = saved
+        self._hub.publish("roll", copy.deepcopy(saved), seq=saved["seq"])
+
+    def _set_state(self, state: str, prompt: str | None = None) -> None:
+        self._state, self._prompt = state, prompt
+        if state in ("idle", "armed", "resolved"):
+            self._needs = None
+        self._publish_state()
+
+    def _publish_state(self) -> None:
+        self._hub.publish("state", copy.deepcopy(self._state_dict()))
+
+    def _state_dict(self) -> dict:
+        preset = self._preset
+        return {
+            "state": self._state,
+            "preset": preset.name if preset else None,
+            "label": preset.label if preset else None,
+            "by_hand": bool(preset) and preset.sides not in CAMERA_SIDES,
+            "roller": self._roller,
+            "prompt": self._prompt,
+            "needs": self._needs,
+            "camera": dict(self._camera),
+            "latest_roll": self._latest,
+            "odds": self._preset_odds(preset) if preset else None,
+        }
+
+    def _preset_odds(self, preset: Preset) -> dict | None:
+        if preset.name not in self._odds:
+            try:
+                self._odds[preset.name] = preset.odds()
+            except (InvalidRoll, TypeError) as exc:
+                log.warning("no odds for %s: %s", preset.name, exc)
+                self._odds[preset.name] = None
+        return self._odds[preset.name]
+
+    def _first_prompt(self) -> str:
+        preset = self._preset
+        count = preset.count
+        dice = "the dice" if count is None else _dice(count, "six-sided " if preset.sides == 6 else "ten-sided ")
+        if preset.sides not in CAMERA_SIDES:
+            return f"{preset.label}: throw {dice} and enter them by hand"
+        return f"{preset.label}: throw {dice}"
+
+    def _find_preset(self, name: str) -> Preset:
+        for preset in self._presets:
+            if preset.name == name:
+                return preset
+        raise KeyError(f"no preset {name!r}; presets: {', '.join(p.name for p in self._presets)}")
+
+    def _presets_from(self, tables: list) -> list[Preset]:
+        if not isinstance(tables, list) or not tables:
+            raise ValueError("presets must be a non-empty list")
+        presets, names = [], set()
+        for number, table in enumerate(tables):
+            if not isinstance(table, dict):
+                raise ValueError(f"presets[{number}] must be an object")
+            table = _flatten_preset(table)
+            preset = preset_from_table(table, self._house_rules, where=f"presets[{number}]")
+            if preset.name in names:
+                raise PresetError(f"presets[{number}].name {preset.name!r} is used twice")
+            names.add(preset.name)
+            presets.append(preset)
+        return presets
+
+    def _encode(self, frame: np.ndarray, reading) -> tuple[bytes, bytes]:
+        params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
+        ok, photo = cv2.imencode(".jpg", frame, params)
+        ok2, annotated = cv2.imencode(".jpg", self._annotate(frame, reading), params)
+        if not (ok and ok2):
+            raise ValueError("could not encode the frame as JPEG")
+        return photo.tobytes(), annotated.tobytes()
+
+
+# --- helpers ----------------------------------------------------------------------
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dice(count: int, adjective: str = "") -> str:
+    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
+
+
+def _die(natural: int | None, source: str, *, principal: bool = False, color: str | None = None,
+         box: list[int] | None = None, unreadable: str | None = None) -> dict:
+    return {"index": None, "step": None, "natural": natural, "value": None, "role": None,
+            "source": source, "color": color, "box": box, "corrected": False,
+            "unreadable": unreadable, "principal": principal}
+
+
+def _die_from_reading(reading) -> dict:
+    unreadable = None if reading.value is not None else (reading.unreadable or "unreadable")
+    return _die(reading.value, "camera", principal=bool(reading.principal), color=reading.color,
+                box=[int(v) for v in reading.box], unreadable=unreadable)
+
+
+def _die_at(roll: dict, index: int) -> dict:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(roll["dice"]):
+        raise ValueError(f"roll {roll['id']} has no die {index}")
+    return roll["dice"][index]
+
+
+def _new_dice(dice: list[dict], before: list[dict]) -> list[dict]:
+    """The dice of a frame that were not in the previous frame (same face, colour and place)."""
+    left = list(before)
+    new = []
+    for die in dice:
+        match = next((old for old in left if _same_die(die, old)), None)
+        if match is None:
+            new.append(die)
+        else:
+            left.remove(match)
+    return new
+
+
+def _same_die(a: dict, b: dict) -> bool:
+    if a["natural"] != b["natural"] or a["color"] != b["color"] or not a["box"] or not b["box"]:
+        return False
+    ax, ay = (a["box"][0] + a["box"][2]) / 2, (a["box"][1] + a["box"][3]) / 2
+    bx, by = (b["box"][0] + b["box"][2]) / 2, (b["box"][1] + b["box"][3]) / 2
+    size = max(a["box"][2] - a["box"][0], a["box"][3] - a["box"][1], 1)
+    return (ax - bx) ** 2 + (ay - by) ** 2 <= (size / 2) ** 2
+
+
+def _spec_dict(spec) -> dict:
+    if isinstance(spec, PoolSpec):
+        return spec.to_dict()
+    return {"system": "d6", "count": spec.count, "kind": spec.kind, "modifier": spec.modifier,
+            "random": spec.random, "principal_known": spec.principal_known}
+
+
+def _flatten_preset(table: dict) -> dict:
+    """A preset as :meth:`Controller.presets` gives it → a config-style table."""
+    if "spec" not in table:
+        return table
+    flat = {key: table[key] for key in ("name", "label", "system") if key in table}
+    spec = dict(table["spec"])
+    spec.pop("system", None)
+    spec.pop("options", None)
+    if flat.get("system") == "d6":
+        spec.pop("principal_known", None)
+    flat.update(spec)
+    return flat
+
+
+def _stored(roll: dict) -> dict:
+    return {key: value for key, value in roll.items() if key != "label"}

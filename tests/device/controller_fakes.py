@@ -1,0 +1,56 @@
+"""Fakes for the controller tests: frames that carry a number, a reader that looks it up."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reading import DieReading, TrayReading
+
+
+def die(value, color="white", x=100, y=100, principal=False, unreadable=None, size=60) -> DieReading:
+    """A die read at (x, y) pixels; ``value`` None with ``unreadable`` for a cocked die."""
+    return DieReading(value=value, sides=6, box=(x, y, x + size, y + size),
+                      center=(x + size / 2, y + size / 2), color=color, confidence=0.9,
+                      unreadable=unreadable, principal=principal)
+
+
+class FakeReader:
+    """``reader(image, principal_color)`` for frames made by :meth:`frame`: returns the
+    TrayReading registered for that frame, and records the colours it was asked for."""
+
+    def __init__(self):
+        self.readings: dict[int, TrayReading] = {}
+        self.colors: list[str | None] = []
+
+    def frame(self, *dice: DieReading, note: str | None = None) -> np.ndarray:
+        number = len(self.readings) + 1
+        image = np.zeros((48, 64, 3), np.uint8)
+        image[0, 0] = (number % 256, number // 256, 0)
+        self.readings[number] = TrayReading(dice=list(dice), size=(64, 48), seconds=0.01,
+                                            principal_note=note)
+        return image
+
+    def __call__(self, image: np.ndarray, principal_color: str | None) -> TrayReading:
+        self.colors.append(principal_color)
+        number = int(image[0, 0, 0]) + 256 * int(image[0, 0, 1])
+        return self.readings[number]
+
+
+def annotate(image: np.ndarray, reading: TrayReading) -> np.ndarray:
+    out = image.copy()
+    out[1:3, 1:3] = 255
+    return out
+
+
+class Clock:
+    """A clock the test moves by hand, seconds."""
+
+    def __init__(self, t: float = 100.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def tick(self, seconds: float = 1.0) -> float:
+        self.t += seconds
+        return self.t

@@ -1,0 +1,369 @@
+"""The roll controller with a real history and rules, and a fake reader (frames → readings)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import rules
+from device.controller import Controller, RollStateError
+from device.errors import CameraUnavailable, RollNotFound, ThrowUnsupported
+from device.history import History
+from device.presets import build_presets
+from rules.pool import PoolSpec
+
+from .controller_fakes import Clock, FakeReader, annotate, die
+
+
+@pytest.fixture
+def reader():
+    return FakeReader()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def history(tmp_path):
+    with History(tmp_path) as history:
+        yield history
+
+
+@pytest.fixture
+def controller(history, reader, clock):
+    return Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+
+
+def settle(controller, clock, frame):
+    controller.on_settled(frame, clock.tick())
+    return controller.state()
+
+
+def drain(subscription):
+    events = []
+    while (event := subscription.get(timeout=0)) is not None:
+        events.append(event)
+    return events
+
+
+def test_2d6_perfect_roll_that_chains_twice(controller, reader, clock):
+    feed = controller.subscribe()
+    assert controller.arm("2d6", roller="ana")["state"] == "armed"
+    state = settle(controller, clock, reader.frame(die(6, "red", 100, 100, principal=True),
+                                                   die(4, "white", 300, 100)))
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    assert "principal die again" in state["prompt"]
+    # the white die stays where it was; the red one is thrown again
+    state = settle(controller, clock, reader.frame(die(4, "white", 300, 100),
+                                                   die(6, "red", 150, 400)))
+    assert state["state"] == "prompting" and state["needs"]["count"] == 1
+    state = settle(controller, clock, reader.frame(die(4, "white", 300, 100),
+                                                   die(2, "red", 420, 260)))
+    assert state["state"] == "resolved" and state["prompt"] is None
+    roll = state["latest_roll"]
+    assert roll["complete"] and roll["finished"] and roll["perfect"]
+    assert roll["total"] == 6 + 4 + 3 + 1 and roll["roller"] == "ana"
+    assert [(d["natural"], d["role"], d["value"]) for d in roll["dice"]] == [
+        (6, "principal", 6), (4, "secondary", 4), (6, "extra", 3), (2, "extra", 1)]
+    assert {d["source"] for d in roll["dice"]} == {"camera"}
+    assert [r["step"] for r in roll["readings"]] == [0, 1, 2]
+    assert controller.roll(roll["id"]) == roll
+    assert controller.photo_path(roll["id"]).read_bytes()[:2] == b"\xff\xd8"  # a JPEG
+    events = drain(feed)
+    states = [e.data["state"] for e in events if e.kind == "state"]
+    assert states[:3] == ["armed", "reading", "prompting"] and states[-1] == "resolved"
+    roll_events = [e for e in events if e.kind == "roll"]
+    assert [e.seq for e in roll_events] == sorted(e.seq for e in roll_events)
+    assert roll_events[-1].data["complete"] and roll_events[-1].seq == roll["seq"]
+    assert reader.colors == ["red"] * 3
+
+
+def test_frames_from_before_the_prompt_are_never_used(controller, reader, clock):
+    stale_t = clock.t
+    controller.arm("1d6")
+    controller.on_settled(reader.frame(die(3)), stale_t - 0.5)  # settled before the button
+    assert controller.state()["state"] == "armed"
+    state = settle(controller, clock, reader.frame(die(6, principal=True)))
+    assert state["state"] == "prompting"
+    controller.on_settled(reader.frame(die(2, "red", 400, 400)), stale_t)  # before the prompt
+    assert controller.state()["state"] == "prompting"
+    state = settle(controller, clock, reader.frame(die(5, "red", 400, 400)))
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 3
+
+
+def test_frames_are_ignored_when_idle_or_resolved_but_kept_for_the_colour_picker(controller, reader, clock):
+    frame = reader.frame(die(3, "gold"))
+    settle(controller, clock, frame)
+    assert controller.state()["state"] == "idle"
+    image, reading = controller.latest_frame()
+    assert image is frame and reading["dice"][0]["color"] == "gold"
+    controller.arm("1d6")
+    settle(controller, clock, reader.frame(die(4)))
+    roll_id = controller.state()["latest_roll"]["id"]
+    settle(controller, clock, reader.frame(die(5)))
+    assert controller.state()["state"] == "resolved"
+    assert controller.state()["latest_roll"]["id"] == roll_id
+    assert controller.rolls() == [controller.roll(roll_id)]
+
+
+def test_one_die_too_many_asks_to_take_it_out(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, reader.frame(die(5, "red", principal=True),
+                                                   die(2, x=300), die(3, x=500)))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "3 dice seen, 2D6 takes 2: take 1 die out and throw again"
+    state = settle(controller, clock, reader.frame(die(5, "red", principal=True), die(2, x=300)))
+    assert state["state"] == "resolved"
+    roll = state["latest_roll"]
+    assert roll["total"] == 7 and len(roll["readings"]) == 2
+    assert roll["readings"][0]["problem"].startswith("3 dice seen")
+
+
+def test_too_few_dice_and_an_empty_tray_wait_without_guessing(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, reader.frame())
+    assert state["state"] == "armed" and state["prompt"].startswith("no dice seen")
+    assert state["latest_roll"] is None
+    state = settle(controller, clock, reader.frame(die(5, "red", principal=True)))
+    assert state["state"] == "prompting" and "throw all 2 again" in state["prompt"]
+    assert state["latest_roll"]["total"] is None and not state["latest_roll"]["complete"]
+
+
+def test_cocked_die_is_named_and_thrown_again(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, reader.frame(die(6, "red", principal=True),
+                                                   die(None, "white", 300, 100, unreadable="cocked")))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "die 2 (white) is cocked: throw it again, or correct it on the page"
+    assert state["latest_roll"]["dice"][1]["natural"] is None
+    state = settle(controller, clock, reader.frame(die(6, "red", principal=True),
+                                                   die(1, "white", 250, 300)))
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    assert [d["natural"] for d in state["latest_roll"]["dice"]] == [6, 1]
+
+
+def test_correcting_a_cocked_die_on_the_page(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, reader.frame(die(3, "red", principal=True),
+                                                   die(None, "white", 300, 100, unreadable="cocked")))
+    pending = state["latest_roll"]
+    roll = controller.correct(pending["id"], 1, value=4, who="gm")
+    assert roll["complete"] and roll["total"] == 7 and roll["seq"] > pending["seq"]
+    assert roll["corrections"][0]["from"] is None and roll["corrections"][0]["to"] == 4
+    assert roll["corrections"][0]["who"] == "gm" and roll["corrections"][0]["at"]
+    assert roll["dice"][1]["corrected"] and controller.state()["state"] == "resolved"
+
+
+def test_no_principal_die_asks_for_a_tap_then_uses_it(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, reader.frame(die(2, x=100), die(6, x=300),
+                                                   note="no die of colour red"))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "no principal die found (no die of colour red): tap the principal die on the page"
+    roll = controller.set_principal(state["latest_roll"]["id"], 1, who="ana")
+    assert roll["perfect"] and not roll["complete"]
+    assert controller.state()["needs"]["kind"] == "D3"
+    assert roll["dice"][1]["role"] == "principal" and roll["dice"][0]["role"] == "secondary"
+    assert roll["corrections"][0]["to"] == "principal"
+    with pytest.raises(ValueError):
+        controller.set_principal(roll["id"], 7)
+
+
+def test_pool_with_two_tens_rerolled_by_hand(controller, reader, clock):
+    state = controller.arm("pool5", roller="bo")
+    assert state["by_hand"] and "enter them by hand" in state["prompt"]
+    settle(controller, clock, reader.frame(die(3)))  # the camera does not read d10s yet
+    assert controller.state()["state"] == "armed"
+    state = controller.enter_dice([10, 0, 3, 7, 1])  # a printed 0 is 10 (RULES P-1)
+    assert state["state"] == "prompting" and state["needs"]["count"] == 2
+    assert state["needs"]["sides"] == 10
+    with pytest.raises(ValueError):
+        controller.enter_dice([10])
+    state = controller.enter_dice([10, 6])
+    roll = state["latest_roll"]
+    expected = rules.resolve(PoolSpec(size=5), [[10, 10, 3, 7, 1], [10, 6]])
+    assert state["state"] == "resolved" and roll["result"] == expected.to_dict()
+    assert roll["successes"] == expected.successes and roll["outcome"] == expected.outcome
+    assert [d["source"] for d in roll["dice"]] == ["hand"] * 7
+    assert [d["step"] for d in roll["dice"]] == [0] * 5 + [1, 1]
+
+
+def test_dice_by_hand_start_again_after_a_finished_roll(controller):
+    with pytest.raises(RollStateError):
+        controller.enter_dice([3])
+    controller.arm("1d3")
+    first = controller.enter_dice([5], roller="cy")["latest_roll"]
+    assert first["total"] == 3 and first["roller"] == "cy"
+    second = controller.enter_dice([2])["latest_roll"]
+    assert second["id"] != first["id"] and second["total"] == 1
+    with pytest.raises(ValueError):
+        controller.enter_dice([7])
+    with pytest.raises(ValueError):
+        controller.enter_dice([1, 2])
+
+
+def test_chain_is_bounded_with_a_visible_note(history, reader, clock):
+    controller = Controller(build_presets(), history, reader=reader, annotate=annotate,
+                            clock=clock, chain_limit=2)
+    controller.arm("1d6")
+    for value in (6, 6):
+        assert controller.enter_dice([value])["state"] == "prompting"
+    state = controller.enter_dice([6])
+    roll = state["latest_roll"]
+    assert state["state"] == "resolved" and roll["complete"] and roll["total"] == 6 + 3 + 3
+    assert "chain stopped" in roll["note"]
+
+
+def test_correction_of_an_old_roll_re_resolves_and_drops_surplus_dice(controller):
+    controller.arm("2d6")
+    controller.enter_dice([6, 4])
+    chained = controller.enter_dice([2])["latest_roll"]
+    controller.arm("1d6")
+    controller.enter_dice([3])
+    roll = controller.correct(chained["id"], 0, value=5, who="gm")
+    assert roll["total"] == 9 and not roll["perfect"] and len(roll["dice"]) == 2
+    assert "no longer count" in roll["note"]
+    assert [r["id"] for r in controller.rolls_since(chained["seq"])][-1] == chained["id"]
+    with pytest.raises(RollNotFound):
+        controller.correct(999, 0, value=1)
+    with pytest.raises(ValueError):
+        controller.correct(chained["id"], 0, value=9)
+    with pytest.raises(ValueError):
+        controller.correct(chained["id"], 0)
+
+
+def test_correcting_the_latest_roll_to_a_six_asks_for_the_extra_die(controller, reader, clock):
+    controller.arm("1d6")
+    roll = settle(controller, clock, reader.frame(die(5, "red")))["latest_roll"]
+    assert roll["complete"]
+    roll = controller.correct(roll["id"], 0, value=6)
+    state = controller.state()
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    state = settle(controller, clock, reader.frame(die(6, "red", 200, 300), die(1, "red", 400, 50)))
+    assert state["state"] == "prompting"  # two dice moved, one asked for: no guess
+    state = settle(controller, clock, reader.frame(die(3, "red", 200, 300)))
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 2
+
+
+def test_free_roll_sums_without_a_principal_and_applies_d6_rules_with_one(controller, reader, clock):
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(6, x=0), die(6, x=200), die(1, x=400)))
+    roll = state["latest_roll"]
+    assert state["state"] == "resolved" and roll["total"] == 13 and not roll["perfect"]
+    assert roll["result"]["principal_known"] is False
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(2, x=0), die(6, "red", 200, principal=True)))
+    assert state["state"] == "prompting" and state["latest_roll"]["perfect"]
+
+
+def test_arming_again_abandons_the_roll_in_progress(controller, reader, clock):
+    controller.arm("2d6")
+    pending = settle(controller, clock, reader.frame(die(2, x=0), die(3, x=200)))["latest_roll"]
+    controller.arm("1d6")
+    abandoned = controller.roll(pending["id"])
+    assert abandoned["finished"] and not abandoned["complete"]
+    assert abandoned["note"].startswith("abandoned")
+    assert controller.state()["state"] == "armed" and controller.state()["preset"] == "1d6"
+
+
+def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
+    with pytest.raises(KeyError):
+        controller.arm("7d7")
+    with pytest.raises(ThrowUnsupported):
+        controller.throw()
+    with pytest.raises(CameraUnavailable):
+        controller.read_now()
+    thrown = []
+    controller.attach_camera(throw=lambda: thrown.append(1), read_now=lambda: None, can_throw=True)
+    controller.on_status("ok")
+    controller.arm("2d6")
+    controller.throw()
+    assert thrown == [1] and controller.state()["state"] == "waiting"
+    assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True}
+
+
+def test_camera_status_is_published_once_per_change(controller):
+    feed = controller.subscribe()
+    controller.on_status("reconnecting", "camera unplugged; retrying in 2 s")
+    controller.on_status("reconnecting", "camera unplugged; retrying in 2 s")
+    controller.on_status("ok")
+    cameras = [e.data["status"] for e in drain(feed) if e.kind == "camera"]
+    assert cameras == ["reconnecting", "ok"]
+    feed.close()
+
+
+def test_a_slow_subscriber_loses_its_oldest_events_only(history, reader, clock):
+    controller = Controller(build_presets(), history, reader=reader, annotate=annotate,
+                            clock=clock, queue_size=3)
+    slow = controller.subscribe()
+    for name in ("1d6", "2d6", "1d3", "1d2", "free"):
+        controller.arm(name)
+    presets = [e.data["preset"] for e in drain(slow)]
+    assert presets == ["1d3", "1d2", "free"]
+
+
+def test_settings_are_checked_and_kept(history, reader, clock, tmp_path):
+    controller = Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+    assert controller.settings()["principal_color"] == "red"
+    with pytest.raises(ValueError):
+        controller.update_settings(principal_color="mauve")
+    with pytest.raises(ValueError):
+        controller.update_settings(volume=11)
+    with pytest.raises(ValueError):
+        controller.update_settings(presets=[{"name": "x", "system": "d6", "count": 0}])
+    presets = controller.presets()[:2] + [{"name": "3d6+1", "system": "d6", "count": 3, "modifier": 1}]
+    controller.update_settings(principal_color="gold", presets=presets, pin="hash")
+    again = Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+    assert again.settings()["principal_color"] == "gold" and again.settings()["pin"] == "hash"
+    assert [p["name"] for p in again.presets()] == ["free", "1d6", "3d6+1"]
+    assert again.presets()[2]["label"] == "3D6+1"
+    again.arm("3d6+1")
+    settle(again, clock, reader.frame(die(1, "gold", 0, principal=True), die(2, x=200), die(3, x=400)))
+    assert again.state()["latest_roll"]["total"] == 7 and reader.colors[-1] == "gold"
+    again.update_settings(presets=None)
+    assert len(again.presets()) == 7
+
+
+def test_clear_history(controller):
+    controller.arm("1d6")
+    controller.enter_dice([4])
+    controller.clear_history()
+    assert controller.rolls() == [] and controller.state()["latest_roll"] is None
+
+
+def test_threads_arming_reading_and_entering_at_once(controller, reader, clock):
+    frames = [reader.frame(die(v % 6 + 1, "red", principal=True)) for v in range(40)]
+    errors = []
+
+    def camera():
+        for frame in frames:
+            controller.on_settled(frame, clock.tick(0.01))
+
+    def buttons():
+        for n in range(40):
+            try:
+                controller.arm("1d6" if n % 2 else "1d3")
+            except Exception as exc:  # noqa: BLE001 - the test reports any
+                errors.append(exc)
+
+    def page():
+        for n in range(40):
+            try:
+                controller.enter_dice([n % 5 + 1])
+                controller.state()
+            except RollStateError:
+                pass
+            except Exception as exc:  # noqa: BLE001
+                errors.append(exc)
+
+    threads = [threading.Thread(target=f) for f in (camera, buttons, page)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for roll in controller.rolls(limit=500):
+        assert roll["complete"] or roll["note"] or roll["finished"] is None
