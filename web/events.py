@@ -22,7 +22,9 @@ every roll it missed. Without one, the stream starts from the latest roll.
 
 Each stream holds one server thread and one controller subscription; the
 subscription is closed when the client goes away (noticed at the next write, at
-most one heartbeat later). At most ``MAX_STREAMS`` streams are open at once, so
+most one heartbeat later). When the controller's subscription reports events it
+dropped for a slow client (its ``dropped`` count grows), the stream fetches the lost
+rolls with ``rolls_since``. At most ``MAX_STREAMS`` streams are open at once, so
 page loads and API calls always find a free thread; one more gets 503.
 """
 
@@ -100,18 +102,26 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
             latest = state.get("latest_roll")
             last_id = latest["seq"] if latest else 0
         yield format_event("state", state, last_id)
-        caught_up = last_id
+        sent = last_id
         for roll in controller.rolls_since(last_id):
             yield format_event("roll", roll, roll["seq"])
-            caught_up = max(caught_up, roll["seq"])
+            sent = max(sent, roll["seq"])
+        dropped = getattr(subscription, "dropped", 0)
         while True:
             event = subscription.get(timeout=heartbeat)
+            if getattr(subscription, "dropped", 0) != dropped:
+                # The queue overflowed while this client was slow: fetch the rolls it lost.
+                dropped = subscription.dropped
+                for roll in controller.rolls_since(sent):
+                    yield format_event("roll", roll, roll["seq"])
+                    sent = max(sent, roll["seq"])
             if event is None:
                 yield ": heartbeat\n\n"
             elif event.kind == "roll":
-                # Rolls up to caught_up went out with the state or the catch-up already.
-                if event.seq is not None and event.seq > caught_up:
+                # Rolls up to ``sent`` went out already (with the state or a catch-up).
+                if event.seq is not None and event.seq > sent:
                     yield format_event("roll", event.data, event.seq)
+                    sent = event.seq
             else:
                 yield format_event(event.kind, event.data)
     finally:

@@ -42,8 +42,9 @@ class Event:
 class Subscription:
     def __init__(self, owner: "FakeController"):
         self.owner = owner
-        self.queue: queue.Queue[Event] = queue.Queue(maxsize=256)
+        self.queue: queue.Queue[Event] = queue.Queue(maxsize=8)
         self.closed = False
+        self.dropped = 0
 
     def get(self, timeout: float) -> Event | None:
         try:
@@ -105,8 +106,15 @@ class FakeController:
             return len(self._subs)
 
     def _publish(self, kind: str, data: dict, seq: int | None = None) -> None:
+        # As the real hub: a full queue loses its oldest event and counts it.
         for sub in list(self._subs):
-            sub.queue.put(Event(kind, seq, data))
+            while True:
+                try:
+                    sub.queue.put_nowait(Event(kind, seq, data))
+                    break
+                except queue.Full:
+                    sub.queue.get_nowait()
+                    sub.dropped += 1
 
     # --- state
     def state(self) -> dict:

@@ -107,6 +107,18 @@ def test_a_roll_published_during_catch_up_is_sent_once(client, controller):
     stream.close()
 
 
+def test_a_slow_client_gets_the_rolls_its_queue_dropped(client, controller):
+    stream = Stream(client)
+    stream.next(), stream.next_event()
+    rolls = [_hand_roll(controller, (1 + n % 6, 1)) for n in range(20)]  # the queue holds 8
+    received = []
+    while len(received) < len(rolls):
+        received.append(stream.next_event())
+    assert [m["data"]["id"] for m in received] == [r["id"] for r in rolls]
+    assert [m["event"] for m in received] == ["roll"] * 20
+    stream.close()
+
+
 def test_a_correction_comes_again_with_its_new_seq(client, controller):
     roll = _hand_roll(controller)
     stream = Stream(client)
