@@ -7,7 +7,8 @@ import time
 import cv2
 import numpy as np
 
-from vision.detect import Region, find_regions
+from vision.detect import Region, find_regions, foreground
+from vision.floor import CLOSE_UP_SIDE
 from vision.errors import InvalidImage
 from vision.layout import layout_fits
 from vision.pips import Pip, find_pips
@@ -18,8 +19,11 @@ from vision.colors import name_color
 
 MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
 _RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strongest pip
+_CLOSE_UP_FILL = 0.8  # a close-up's die side as a share of the photo's short side
 _MARGIN = 3  # pixels around a region searched for pips
-_PIP_RADIUS = (0.04, 0.17)  # a pip's radius as a share of the die's side
+_OFF_CENTRE = 0.28  # of the die's side: how far a face's pips may centre away from the body's
+_PIP_RADIUS = (0.04, 0.17)
+_INSIDE = 1.3  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)  # a pip's radius as a share of the die's side
 
 
 def _as_bgr(image: object) -> np.ndarray:
@@ -37,14 +41,25 @@ def _as_bgr(image: object) -> np.ndarray:
 
 
 def _top_face(pips: list[Pip]) -> list[Pip]:
-    """The pips of the top face: strong ones of the strongest pip's polarity and size."""
+    """The pips of the top face: strong ones of the strongest pip's polarity, as big as
+    the biggest of them (pips on side faces are foreshortened, so smaller)."""
     if not pips:
         return []
     strongest = max(pips, key=lambda p: p.strength)
     chosen = [p for p in pips if p.polarity == strongest.polarity
               and p.strength >= _RELATIVE_STRENGTH * strongest.strength]
-    radius = float(np.median([p.radius for p in chosen]))
-    return [p for p in chosen if 0.6 * radius <= p.radius <= 1.7 * radius]
+    radius = max(p.radius for p in chosen)
+    return [p for p in chosen if p.radius >= 0.7 * radius]
+
+
+def _centred(points: np.ndarray, body: np.ndarray, side: float) -> bool:
+    """One pip, or two, sit where that face puts them: the middle of the die, the
+    ends of a diagonal (the layout check cannot tell a stray blob from a pip)."""
+    if np.linalg.norm(points.mean(axis=0) - body) > _OFF_CENTRE * side:
+        return False
+    if len(points) == 2:
+        return 0.35 * side <= np.linalg.norm(points[0] - points[1]) <= 1.0 * side
+    return True
 
 
 def _die_side(regions: list[Region]) -> float:
@@ -95,14 +110,15 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     pips = find_pips(image[cy0:cy1, cx0:cx1], crop_mask, (cx0, cy0))
     pips = [p for p in pips
             if _PIP_RADIUS[0] * side <= p.radius <= _PIP_RADIUS[1] * side
-            and inside[int(p.y) - cy0, int(p.x) - cx0] >= 0.8 * p.radius]
+            and inside[int(p.y) - cy0, int(p.x) - cx0] >= _INSIDE * p.radius]
     pips = _top_face(pips)
     if not pips:
         return None
     points = np.array([(p.x, p.y) for p in pips])
     value: int | None = len(pips)
     unreadable = None
-    if not layout_fits(points):
+    body = np.array([xs.mean() + origin[0], ys.mean() + origin[1]])
+    if not layout_fits(points) or not _centred(points, body, side):
         value, unreadable = None, "ambiguous pips"
     color = name_color(image[cy0:cy1, cx0:cx1], crop_mask)
     center = points.mean(axis=0)
@@ -141,6 +157,19 @@ def _read_region(image: np.ndarray, region: Region, side: float) -> list[DieRead
     return dice
 
 
+def _read_close_up(image: np.ndarray) -> list[DieReading]:
+    """A close-up of one die (a crop cut around it): the die fills the photo, so the
+    whole photo is its body and its side is most of the photo's."""
+    h, w = image.shape[:2]
+    die = _read_mask(image, np.full((h, w), 255, np.uint8), (0, 0), _CLOSE_UP_FILL * min(h, w))
+    if die is None:
+        return []
+    body = foreground(image)
+    if cv2.countNonZero(body):
+        die.color = name_color(image, body)
+    return [die]
+
+
 def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayReading:
     """Read every die in a tray photo.
 
@@ -155,8 +184,9 @@ def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayRead
     height, width = bgr.shape[:2]
     dice: list[DieReading] = []
     if min(height, width) >= MIN_SIDE:
-        regions = find_regions(bgr)
-        if regions:
+        if max(height, width) <= CLOSE_UP_SIDE:
+            dice += _read_close_up(bgr)
+        elif regions := find_regions(bgr):
             side = _die_side(regions)
             for region in regions:
                 dice += _read_region(bgr, region, side)
