@@ -1,0 +1,76 @@
+"""The simulated camera: synthetic throws of six-sided dice with known faces."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+
+from device.cameras.replay import ReplayCamera
+from vision.colors import PALETTE
+from vision.synthetic import render_motion, render_tray
+
+# How the simulated tray looks: a little sensor noise and soft shadows, like a lit tray.
+_LOOK = {"noise": 2.0, "shadow": 0.3}
+
+
+class SimCamera(ReplayCamera):
+    """Throws dice drawn by ``vision.synthetic``: a few frames of dice rolling in, then at rest.
+
+    Everything comes from ``seed``, so a run is repeatable. :attr:`truth` holds
+    the dice of the last throw (``render_tray``'s truth dicts) for checking readings.
+
+    :param seed: seed of the whole sequence of throws.
+    :param count: dice per throw when :meth:`throw` is not told how many (1–8).
+    :param principal_color: palette colour of the first die (the principal die,
+        RULES D6-2); the others get other colours. None: any colours.
+    :param size: (width, height) of frames in pixels.
+    :param options: ``moving_frames``, ``auto_throw`` and ``clock`` as :class:`ReplayCamera`.
+    :raises ValueError: for a count out of range or a colour not in the palette.
+    """
+
+    def __init__(self, *, seed: int = 0, count: int = 2, principal_color: str | None = "red",
+                 size: tuple[int, int] = (640, 640), **options) -> None:
+        _check_count(count)
+        if principal_color is not None and principal_color not in PALETTE:
+            raise ValueError(f"sim camera: principal_color must be one of {', '.join(PALETTE)}, "
+                             f"got {principal_color!r}")
+        self.count = count
+        self.principal_color = principal_color
+        self.size = tuple(size)
+        self.truth: list[dict] = []  #: the dice of the last throw, as render_tray gives them
+        self._throw_options: dict = {}
+        super().__init__(seed=seed, **options)
+
+    def __str__(self) -> str:
+        return "simulated camera"
+
+    def _empty_tray(self) -> np.ndarray:
+        return render_tray(self._rng.randrange(2**31), count=0, size=self.size, **_LOOK)[0]
+
+    def _next_tray(self, count: int | None) -> np.ndarray:
+        count = self.count if count is None else count
+        _check_count(count)
+        colors = None
+        if self.principal_color is not None:
+            others = [c for c in PALETTE if c != self.principal_color]
+            colors = [self.principal_color] + [self._rng.choice(others) for _ in range(count - 1)]
+        self._throw_options = dict(seed=self._rng.randrange(2**31), count=count, colors=colors,
+                                   size=self.size, **_LOOK)
+        image, self.truth = render_tray(**self._throw_options)
+        return image
+
+    def _moving(self, before: np.ndarray, after: np.ndarray) -> list[Callable[[], np.ndarray]]:
+        # The dice of the new throw rolling in over the first second, as render_motion draws them.
+        n = self._moving_frames
+        return [partial(_motion_frame, (k + 1) / (n + 1), self._throw_options) for k in range(n)]
+
+
+def _motion_frame(t: float, options: dict) -> np.ndarray:
+    return render_motion(t=t, throw_seconds=1.0, **options)[0]
+
+
+def _check_count(count: int) -> None:
+    if not 1 <= count <= 8:
+        raise ValueError(f"sim camera: dice per throw must be 1 to 8, got {count}")
