@@ -1,0 +1,87 @@
+"""systemd/dicelens.service: `systemd-analyze verify` passes, and the unit says what the Pi needs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+UNIT = Path(__file__).resolve().parents[2] / "systemd" / "dicelens.service"
+EXEC = "/opt/dicelens/venv/bin/dicelens"  # where systemd/install.sh puts the venv
+
+
+def settings(text: str) -> dict[str, list[str]]:
+    """The unit's ``Key=value`` lines, by key (a key may repeat), sections ignored."""
+    found: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";", "[")):
+            key, _, value = line.partition("=")
+            found.setdefault(key, []).append(value)
+    return found
+
+
+def verify(unit_text: str, folder: Path) -> subprocess.CompletedProcess:
+    """Run `systemd-analyze verify` on a copy of the unit whose ExecStart points at this venv's
+    dicelens (verify checks the program exists, and /opt/dicelens is not on this machine)."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is missing: apt-get install systemd"
+    program = Path(sys.executable).with_name("dicelens")
+    assert program.exists(), "install the project first: pip install -e '.[test]'"
+    copy = folder / "dicelens.service"
+    copy.write_text(unit_text.replace(EXEC, str(program)))
+    return subprocess.run([analyze, "verify", "--man=no", str(copy)], cwd=folder,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, list[str]]:
+    return settings(UNIT.read_text())
+
+
+def test_systemd_analyze_verify_passes(tmp_path):
+    result = verify(UNIT.read_text(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and result.stdout == ""  # not even a warning (unknown keys warn)
+
+
+def test_verify_would_catch_a_mistake(tmp_path):
+    broken = UNIT.read_text().replace("ProtectHome=yes", "ProtectHome=yes\nProtectHoem=yes")
+    result = verify(broken, tmp_path)
+    assert "Unknown key 'ProtectHoem'" in result.stderr
+
+
+def test_runs_the_venv_dicelens_with_the_pi_camera(unit):
+    assert unit["ExecStart"] == [f"{EXEC} serve --camera picamera2 "
+                                 "--config /etc/dicelens/config.toml --data /var/lib/dicelens"]
+    assert unit["StateDirectory"] == ["dicelens"]
+    assert unit["ConfigurationDirectory"] == ["dicelens"]
+    assert unit["WorkingDirectory"] == ["/var/lib/dicelens"]  # lgpio writes its pipes there
+    assert unit["User"] == ["dicelens"]
+
+
+def test_notify_with_a_watchdog_longer_than_the_camera_retry(unit):
+    assert unit["Type"] == ["notify"]
+    # The tray loop waits up to 30 s before reopening a lost camera; pings go at most
+    # every WatchdogSec/2, so WatchdogSec/2 must exceed that wait.
+    assert int(unit["WatchdogSec"][0]) / 2 > 30
+
+
+def test_restarts_without_a_storm(unit):
+    assert unit["Restart"] == ["on-failure"]
+    assert int(unit["RestartSec"][0]) >= 5
+    assert int(unit["StartLimitBurst"][0]) * int(unit["RestartSec"][0]) < int(
+        unit["StartLimitIntervalSec"][0])
+
+
+def test_hardened_but_camera_and_gpio_allowed(unit):
+    for key, value in {"NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
+                       "PrivateTmp": "yes", "DevicePolicy": "closed"}.items():
+        assert unit[key] == [value], key
+    assert "PrivateDevices" not in unit and "PrivateUsers" not in unit  # would hide the camera
+    allowed = {value.split()[0] for value in unit["DeviceAllow"]}
+    assert allowed == {"char-video4linux", "char-media", "char-dma_heap", "char-gpiochip",
+                       "char-*gpiomem"}
