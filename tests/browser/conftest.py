@@ -1,0 +1,90 @@
+"""End-to-end fixtures: the real web app on a free loopback port, driven through a
+fake controller, and Debian's Chromium through Playwright at a phone viewport.
+
+Chromium is launched from /usr/bin/chromium (CI installs it with apt); Playwright's
+own browser download is never used.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from werkzeug.serving import make_server
+
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+_spec = importlib.util.spec_from_file_location(
+    "browser_fake_controller", Path(__file__).with_name("fake_controller.py"))
+fake_controller = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = fake_controller  # dataclasses look their module up there
+_spec.loader.exec_module(fake_controller)
+
+
+class LiveServer:
+    """The app served by werkzeug in a thread: one thread per request, as event streams need."""
+
+    def __init__(self, app):
+        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._server.shutdown()
+        self._thread.join(5)
+        self._server.server_close()
+
+
+@pytest.fixture
+def controller(tmp_path):
+    return fake_controller.FakeController(tmp_path)
+
+
+@pytest.fixture
+def server(controller):
+    # A short heartbeat ends a stream soon after its page closes, so the server stops fast.
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
+    with LiveServer(app) as live:
+        yield live
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser: Browser, server):
+    """A function opening the live page (or ``path``) in a fresh phone-sized context."""
+    contexts, errors = [], []
+
+    def open_page(path: str = "/", locale: str = "en-US", **options) -> Page:
+        context = browser.new_context(**PHONE, locale=locale, base_url=server.url, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.on("pageerror", lambda error: errors.append(f"{path}: {error}"))
+        page.goto(path)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], "script errors on the page"

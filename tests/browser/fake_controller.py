@@ -1,0 +1,372 @@
+"""An in-memory controller with the interface `web.create_app` is handed (CONTRACTS.md).
+
+The browser tests drive it directly: `throw_dice([6, 4])` stands for the camera
+reading a settled tray. It keeps rolls, corrections and sequence numbers the way
+the real controller does, publishes "roll" and "state" events to every
+subscriber, and draws a simple annotated photo so the page has one to show.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import queue
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import rules
+from rules.d6 import D6Spec
+from rules.pool import PoolSpec
+
+PRESETS = [
+    {"name": "2d6", "label": "2D6", "system": "d6", "sides": 6, "count": 2,
+     "spec": {"count": 2, "kind": "D6"}},
+    {"name": "1d3+1", "label": "1D3+1", "system": "d6", "sides": 6, "count": 1,
+     "spec": {"count": 1, "kind": "D3", "modifier": 1}},
+    {"name": "pool5", "label": "pool 5 · difficulty 2", "system": "pool", "sides": 10,
+     "count": 5, "spec": {"size": 5, "difficulty": 2}},
+]
+
+
+def _spec(preset: dict) -> D6Spec | PoolSpec:
+    if preset["system"] == "pool":
+        return PoolSpec(**preset["spec"])
+    return D6Spec(**preset["spec"])
+
+
+class RollNotFound(KeyError):
+    """No roll with that id."""
+
+
+_DROP = object()
+
+
+@dataclass
+class Event:
+    kind: str
+    seq: int | None
+    data: dict
+
+
+@dataclass
+class Subscription:
+    _queue: queue.Queue = field(default_factory=queue.Queue)
+    _owner: "FakeController | None" = None
+
+    def get(self, timeout: float) -> Event | None:
+        try:
+            event = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if event is _DROP:
+            # What a write to a phone that left the Wi-Fi raises: the server ends the stream.
+            raise ConnectionResetError("the test dropped this stream")
+        return event
+
+    def close(self) -> None:
+        if self._owner is not None:
+            self._owner._unsubscribe(self)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class FakeController:
+    """Thread-safe stand-in for device.controller with the documented methods.
+
+    Outcomes come from the real rules (``rules.resolve``); what is faked is the
+    camera, the history store and the buttons.
+    """
+
+    def __init__(self, data_dir: Path, camera_status: str = "ok"):
+        self._lock = threading.RLock()
+        self._data_dir = Path(data_dir)
+        self._rolls: dict[int, dict] = {}
+        self._throws: dict[int, list[list[int | None]]] = {}
+        self._pending: int | None = None      # a roll waiting for the dice its outcome needs
+        self._ids = itertools.count(1)
+        self._seq = 0
+        self._subs: list[Subscription] = []
+        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None}
+        self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
+                       "needs": None,
+                       "camera": {"status": camera_status, "message": None, "can_throw": True},
+                       "latest_roll": None, "odds": None}
+        self.throws = 0
+        self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
+
+    # --- what the tests drive -------------------------------------------------
+    def throw_dice(self, values: list[int], source: str = "camera") -> dict:
+        """The tray settled showing these natural values (d6: principal first).
+
+        Continues the roll that is waiting for more dice, else starts a roll of
+        the armed preset (2D6 when none is armed).
+        """
+        with self._lock:
+            if self._pending is not None:
+                roll = self._rolls[self._pending]
+                self._throws[roll["id"]].append(list(values))
+                self._add_dice(roll, values, source, role="extra")
+            else:
+                roll = self._new_roll(self._state["preset"] or "2d6", values,
+                                      self._state["roller"], source)
+            self._resolve(roll)
+            self._pending = None if roll["complete"] else roll["id"]
+            self._store(roll)
+            needs = roll["result"]["needs"]
+            self._state.update(state="prompting" if needs else "resolved",
+                               prompt=needs["reason"] if needs else None, needs=needs)
+            self._publish_state()
+            return copy.deepcopy(roll)
+
+    def set_camera(self, status: str, message: str | None = None) -> None:
+        with self._lock:
+            self._state["camera"] = {"status": status, "message": message,
+                                     "can_throw": status == "ok"}
+            self._publish(Event("camera", None, copy.deepcopy(self._state["camera"])))
+
+    def drop_subscribers(self) -> None:
+        """End every open event stream, as a network drop does; new ones are unaffected."""
+        with self._lock:
+            for sub in self._subs:
+                sub._queue.put(_DROP)
+
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+    # --- the controller interface ----------------------------------------------
+    def state(self) -> dict:
+        with self._lock:
+            return copy.deepcopy(self._state)
+
+    def presets(self) -> list[dict]:
+        with self._lock:
+            return copy.deepcopy(self._settings["presets"])
+
+    def arm(self, preset: str, roller: str | None = None) -> dict:
+        with self._lock:
+            self._pending = None
+            self._state.update(state="armed", preset=preset, roller=roller, prompt=None,
+                               needs=None, odds=rules.odds(_spec(self._preset(preset))))
+            self._publish_state()
+            return copy.deepcopy(self._state)
+
+    def throw(self) -> None:
+        with self._lock:
+            self.throws += 1
+            self._state["state"] = "waiting"
+            self._publish_state()
+
+    def read_now(self) -> None:
+        return None
+
+    def enter_dice(self, values: list[int], roller: str | None = None) -> dict:
+        with self._lock:
+            if roller:
+                self._state["roller"] = roller
+            sides = self._preset(self._state["preset"] or "2d6")["sides"]
+            if any(not 1 <= v <= sides for v in values):
+                raise ValueError(f"a d{sides} shows 1 to {sides}")
+            self.throw_dice(values, source="hand")
+            return copy.deepcopy(self._state)
+
+    def correct(self, roll_id: int, index: int, *, value: int | None = None,
+                cocked: bool = False, who: str | None = None) -> dict:
+        with self._lock:
+            roll = self._get(roll_id)
+            sides = self._preset(roll["preset"])["sides"]
+            if not cocked and (value is None or not 1 <= value <= sides):
+                raise ValueError(f"a d{sides} shows 1 to {sides}")
+            die = roll["dice"][index]
+            to = None if cocked else value
+            roll["corrections"].append({"index": index, "from": die["natural"], "to": to,
+                                        "who": who, "at": _now()})
+            die.update(natural=to, corrected=True)
+            flat = [d["natural"] for d in roll["dice"]]
+            throws, at = [], 0
+            for throw in self._throws[roll_id]:
+                throws.append(flat[at:at + len(throw)])
+                at += len(throw)
+            self._throws[roll_id] = throws
+            self._resolve(roll)
+            self._store(roll)
+            return copy.deepcopy(roll)
+
+    def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
+        with self._lock:
+            roll = self._get(roll_id)
+            first = self._throws[roll_id][0]
+            if not 0 <= index < len(first):
+                raise ValueError("the principal die is one of the first throw")
+            order = [index] + [i for i in range(len(first)) if i != index]
+            self._throws[roll_id][0] = [first[i] for i in order]
+            roll["dice"][:len(first)] = [roll["dice"][i] for i in order]
+            for position, die in enumerate(roll["dice"]):
+                die["index"] = position
+            self._resolve(roll)
+            self._store(roll)
+            return copy.deepcopy(roll)
+
+    def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
+              preset: str | None = None) -> list[dict]:
+        with self._lock:
+            rows = [r for r in sorted(self._rolls.values(), key=lambda r: -r["id"])
+                    if (player is None or r["roller"] == player)
+                    and (preset is None or r["preset"] == preset)]
+            return copy.deepcopy(rows[offset:offset + limit])
+
+    def roll(self, roll_id: int) -> dict:
+        with self._lock:
+            return copy.deepcopy(self._get(roll_id))
+
+    def rolls_since(self, seq: int) -> list[dict]:
+        with self._lock:
+            self.caught_up_from.append(seq)
+            return copy.deepcopy(sorted((r for r in self._rolls.values() if r["seq"] > seq),
+                                        key=lambda r: r["seq"]))
+
+    def photo_path(self, roll_id: int, annotated: bool = True) -> Path | None:
+        with self._lock:
+            self._get(roll_id)
+            path = self._data_dir / f"roll-{roll_id}.jpg"
+            return path if path.exists() else None
+
+    def latest_frame(self):
+        with self._lock:
+            latest = max(self._rolls.values(), key=lambda r: r["id"], default=None)
+            if latest is None:
+                return None, None
+            return _draw_tray(latest["dice"], annotated=False)
+
+    def settings(self) -> dict:
+        with self._lock:
+            return copy.deepcopy(self._settings)
+
+    def update_settings(self, **changes) -> dict:
+        with self._lock:
+            unknown = set(changes) - set(self._settings)
+            if unknown:
+                raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+            self._settings.update(copy.deepcopy(changes))
+            return self.settings()
+
+    def clear_history(self) -> None:
+        with self._lock:
+            self._rolls.clear()
+            self._state["latest_roll"] = None
+
+    def subscribe(self) -> Subscription:
+        sub = Subscription(_owner=self)
+        with self._lock:
+            self._subs.append(sub)
+        return sub
+
+    # --- inside ------------------------------------------------------------------
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            if sub in self._subs:
+                self._subs.remove(sub)
+
+    def _preset(self, name: str) -> dict:
+        for preset in self._settings["presets"]:
+            if preset["name"] == name:
+                return preset
+        raise KeyError(name)
+
+    def _get(self, roll_id: int) -> dict:
+        try:
+            return self._rolls[roll_id]
+        except KeyError:
+            raise RollNotFound(roll_id) from None
+
+    def _new_roll(self, preset: str, values: list[int], roller, source: str) -> dict:
+        roll = {"id": next(self._ids), "seq": 0, "preset": preset,
+                "system": self._preset(preset)["system"], "roller": roller,
+                "started": _now(), "finished": None, "dice": [], "readings": [],
+                "corrections": [], "note": None, "photo": False}
+        self._throws[roll["id"]] = [list(values)]
+        self._add_dice(roll, values, source, role="secondary")
+        if roll["system"] == "d6":
+            roll["dice"][0]["color"] = "red"
+        if source == "camera":
+            image, _ = _draw_tray(roll["dice"], annotated=True)
+            cv2.imwrite(str(self._data_dir / f"roll-{roll['id']}.jpg"), image)
+            roll["photo"] = True
+        return roll
+
+    @staticmethod
+    def _add_dice(roll: dict, values: list[int], source: str, role: str) -> None:
+        for value in values:
+            index = len(roll["dice"])
+            roll["dice"].append({"index": index, "natural": value, "value": value, "role": role,
+                                 "source": source, "color": "white",
+                                 "box": [40 + 110 * (index % 5), 120 + 130 * (index // 5),
+                                         140 + 110 * (index % 5), 220 + 130 * (index // 5)],
+                                 "corrected": False})
+
+    def _resolve(self, roll: dict) -> None:
+        """Resolve with the real rules; a cocked die (no value) leaves the roll waiting."""
+        throws = self._throws[roll["id"]]
+        if any(v is None for throw in throws for v in throw):
+            roll.update(complete=False, total=None, successes=None, outcome=None)
+            roll["result"] = dict(roll.get("result") or {}, complete=False, total=None,
+                                  successes=None, outcome=None)
+            return
+        outcome = rules.resolve(_spec(self._preset(roll["preset"])), throws)
+        result = outcome.to_dict()
+        for die, ruled in zip(roll["dice"], result["dice"]):
+            die["value"] = ruled.get("value", die["natural"])
+            if roll["system"] == "d6":
+                die["role"] = ruled["role"]
+        roll.update(result=result, complete=result["complete"],
+                    total=result.get("total"), successes=result.get("successes"),
+                    outcome=result.get("outcome"), perfect=bool(result.get("perfect")),
+                    botch=bool(result.get("botch")),
+                    finished=_now() if result["complete"] else None)
+
+    def _store(self, roll: dict) -> None:
+        self._seq += 1
+        roll["seq"] = self._seq
+        self._rolls[roll["id"]] = roll
+        latest = max(self._rolls.values(), key=lambda r: r["id"])
+        self._state["latest_roll"] = copy.deepcopy(latest)
+        self._publish(Event("roll", roll["seq"], copy.deepcopy(roll)))
+
+    def _publish_state(self) -> None:
+        self._publish(Event("state", None, copy.deepcopy(self._state)))
+
+    def _publish(self, event: Event) -> None:
+        for sub in list(self._subs):
+            sub._queue.put(event)
+
+
+def _draw_tray(dice: list[dict], annotated: bool):
+    """A felt-green tray with square dice and their pips; boxes and values when annotated."""
+    image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    pip_spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+                 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+                 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+                 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+    readings = []
+    for die in dice:
+        x0, y0, x1, y1 = die["box"]
+        body = (40, 40, 200) if die["color"] == "red" else (235, 235, 235)
+        cv2.rectangle(image, (x0, y0), (x1, y1), body, -1)
+        for row, col in pip_spots.get(die["natural"] or 0, []):
+            cv2.circle(image, (x0 + 25 + 25 * col, y0 + 25 + 25 * row), 8, (20, 20, 20), -1)
+        if annotated:
+            cv2.rectangle(image, (x0 - 4, y0 - 4), (x1 + 4, y1 + 4), (0, 220, 255), 3)
+            cv2.putText(image, str(die["natural"]), (x0, y0 - 12), cv2.FONT_HERSHEY_SIMPLEX,
+                        1.2, (0, 220, 255), 3)
+        readings.append({"value": die["natural"], "sides": 6, "box": die["box"],
+                         "color": die["color"], "principal": die["role"] == "principal",
+                         "confidence": 1.0, "unreadable": None})
+    return image, {"dice": readings, "size": [640, 480], "seconds": 0.0,
+                   "principal_note": None}

@@ -1,0 +1,189 @@
+"""The live page in headless Chromium at a phone viewport, against the real app.
+
+The fake controller stands for the camera and the buttons: ``throw_dice`` is a
+settled tray, ``arm`` a button press. What is checked is what players see.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "live-page.png"
+
+
+def live(page: Page) -> Page:
+    """Wait until the page's event stream is open (the green "Live" dot)."""
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    page.evaluate("window.loadedOnce = true")  # gone if the page ever reloads
+    return page
+
+
+def not_reloaded(page: Page) -> bool:
+    return page.evaluate("window.loadedOnce === true")
+
+
+def recent_ids(page: Page) -> list[str]:
+    return page.locator("#recent li").evaluate_all("items => items.map(li => li.dataset.rollId)")
+
+
+def test_a_roll_appears_on_two_open_pages_without_reload(phone, controller):
+    first, second = live(phone("/")), live(phone("/"))
+    controller.arm("2d6", "Ana")
+    controller.throw_dice([3, 5])
+    for page in (first, second):
+        expect(page.locator("#big")).to_have_text("8")
+        expect(page.locator("#dice .die")).to_have_count(2)
+        expect(page.locator("#dice .die").first).to_contain_text("principal")
+        expect(page.locator("#roll-meta")).to_contain_text("Ana")
+        expect(page.locator("#announce")).to_have_text("New roll: 8 total")
+        expect(page.locator("#photo")).to_be_visible()
+        assert not_reloaded(page)
+
+
+def test_perfect_roll_prompts_for_the_extra_die_then_shows_the_total(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    controller.throw_dice([6, 2])
+    expect(page.locator("#prompt")).to_have_text("Roll the principal die again (counts as D3).")
+    expect(page.locator("#outcome")).to_have_text("Rolagem Perfeita!")
+    controller.throw_dice([4])                      # counts 2 as a D3
+    expect(page.locator("#prompt")).to_be_hidden()
+    expect(page.locator("#big")).to_have_text("10")
+    expect(page.locator("#dice .die").nth(2)).to_contain_text("counts 2")
+    expect(page.locator("#dice .die").nth(2)).to_contain_text("extra")
+
+
+def test_a_correction_changes_the_total_on_both_pages(phone, controller):
+    first, second = live(phone("/")), live(phone("/"))
+    first.fill("#player", "Bia")
+    first.locator("#player").dispatch_event("change")
+    controller.arm("2d6")
+    roll = controller.throw_dice([3, 4])
+    expect(second.locator("#big")).to_have_text("7")
+
+    first.locator("#dice .die").nth(1).click()
+    expect(first.locator("#fix-dialog")).to_be_visible()
+    first.locator("#fix-keypad").get_by_role("button", name="6", exact=True).click()
+
+    for page in (first, second):
+        expect(page.locator("#big")).to_have_text("9")
+        expect(page.locator("#dice .die").nth(1)).to_contain_text("corrected")
+        assert not_reloaded(page)
+    corrections = controller.roll(roll["id"])["corrections"]
+    assert [(c["index"], c["from"], c["to"], c["who"]) for c in corrections] == [(1, 4, 6, "Bia")]
+
+
+def test_a_page_offline_during_two_rolls_shows_both_after_reconnecting(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    controller.throw_dice([2, 2])
+    expect(page.locator("#big")).to_have_text("4")
+
+    page.context.set_offline(True)
+    expect(page.locator("#link")).to_have_attribute("data-link", "offline")
+    controller.throw_dice([1, 2])
+    controller.throw_dice([5, 4])
+    page.wait_for_timeout(200)
+    expect(page.locator("#big")).to_have_text("4")   # really cut off: nothing arrived
+
+    page.context.set_offline(False)
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    expect(page.locator("#big")).to_have_text("9")
+    expect(page.locator("#recent li")).to_have_count(3)
+    assert recent_ids(page) == ["3", "2", "1"]       # each roll once, newest first
+    assert not_reloaded(page)
+
+
+def test_a_dropped_stream_catches_up_through_last_event_id(phone, controller):
+    """The browser's own reconnection: the server ends the stream, the page misses a
+    roll, and the EventSource comes back with Last-Event-ID to replay it."""
+    page = live(phone("/"))
+    controller.arm("2d6")
+    controller.throw_dice([1, 1])
+    expect(page.locator("#big")).to_have_text("2")
+    controller.caught_up_from.clear()
+
+    controller.drop_subscribers()   # every open stream ends, as when Wi-Fi drops
+    controller.throw_dice([3, 3])   # published while no page listens
+    expect(page.locator("#big")).to_have_text("6")
+    assert controller.caught_up_from == [1]   # the stream came back from seq 1, the last one seen
+    assert recent_ids(page) == ["2", "1"]
+    assert not_reloaded(page)
+
+
+def test_tapping_a_preset_arms_it_for_the_named_player(phone, controller):
+    page = live(phone("/"))
+    page.fill("#player", "Caio")
+    page.locator("#player").dispatch_event("change")
+    page.get_by_role("button", name="1D3+1").click()
+    expect(page.get_by_role("button", name="1D3+1")).to_have_attribute("aria-pressed", "true")
+    state = controller.state()
+    assert (state["state"], state["preset"], state["roller"]) == ("armed", "1d3+1", "Caio")
+    expect(page.locator("#odds-figures")).to_contain_text("Average 3")
+
+    page.reload()                                   # the name stays on this phone
+    expect(page.locator("#player")).to_have_value("Caio")
+
+
+def test_dice_by_hand_on_a_d10_keypad(phone, controller):
+    page = live(phone("/"))
+    controller.arm("pool5")
+    page.get_by_role("button", name="By hand").click()
+    keypad = page.locator("#keypad")
+    expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
+    for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
+        keypad.locator(".key", has_text=face).click()
+    page.get_by_role("button", name="Send").click()
+
+    expect(page.locator("#keypad-dialog")).to_be_hidden()
+    expect(page.locator("#prompt")).to_have_text("Reroll your 10s: 1 more dice.")
+    latest = controller.rolls(limit=1)[0]
+    assert [d["natural"] for d in latest["dice"]] == [7, 10, 3, 8, 2]
+    assert {d["source"] for d in latest["dice"]} == {"hand"}
+
+
+def test_camera_status_and_throw_button(phone, controller):
+    page = live(phone("/"))
+    expect(page.locator("#camera")).to_have_text("Camera ok")
+    page.get_by_role("button", name="Throw").click()
+    expect(page.locator("#machine-state")).to_contain_text("Waiting for the dice")
+    assert controller.throws == 1
+
+    controller.set_camera("reconnecting", "USB camera unplugged")
+    expect(page.locator("#camera")).to_have_text("Camera reconnecting")
+    expect(page.locator("#camera")).to_have_attribute("title", "USB camera unplugged")
+    expect(page.get_by_role("button", name="Throw")).to_be_hidden()
+
+
+def test_language_switch_and_accept_language(phone, controller):
+    page = live(phone("/", locale="es-ES"))         # Accept-Language picks Spanish
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.get_by_role("button", name="A mano")).to_be_visible()
+
+    page.select_option("#lang-select", "pt_BR")
+    expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+    live(page)
+    expect(page.get_by_role("link", name="Histórico")).to_be_visible()
+    controller.arm("2d6")
+    controller.throw_dice([2, 3])
+    expect(page.locator("#announce")).to_have_text("Nova rolagem: 5 total")
+
+    page.goto("/history")                           # the choice is remembered
+    expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+
+
+def test_screenshot_of_the_live_page(phone, controller):
+    page = live(phone("/"))
+    page.fill("#player", "Ana")
+    page.locator("#player").dispatch_event("change")
+    controller.arm("2d6", "Ana")
+    controller.throw_dice([6, 4])
+    controller.throw_dice([5])
+    expect(page.locator("#big")).to_have_text("13")
+    page.locator("#photo").evaluate("img => img.decode()")
+    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOT, animations="disabled")
+    assert SCREENSHOT.stat().st_size > 10_000

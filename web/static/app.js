@@ -1,0 +1,773 @@
+/* dicelens pages: live table, history and settings. Plain JS, no build step.
+ *
+ * The JSON API (README) does the work; this file renders it. Strings come
+ * translated from the page (<script id="i18n">), so the script holds no English
+ * the player sees except the seed's own words (Rolagem Perfeita, Falha Crítica).
+ */
+(function () {
+  "use strict";
+
+  const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
+  const API = JSON.parse(document.getElementById("api").textContent);
+  const PLAYER_KEY = "dicelens.player";
+
+  /** A translated string with {name} placeholders filled in. */
+  function t(text, params) {
+    const found = CATALOGUE[text] || text;
+    return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
+  }
+
+  const $ = (sel, root) => (root || document).querySelector(sel);
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const child of [].concat(children || [])) {
+      if (child !== null && child !== undefined) node.append(child);
+    }
+    return node;
+  }
+
+  function percent(p) {
+    const value = p * 100;
+    const digits = value !== 0 && Math.abs(value) < 10 ? 1 : 0;
+    return value.toLocaleString(document.documentElement.lang, {
+      minimumFractionDigits: digits, maximumFractionDigits: digits }) + " %";
+  }
+
+  function number(n, digits) {
+    return n.toLocaleString(document.documentElement.lang, { maximumFractionDigits: digits || 0 });
+  }
+
+  function when(iso) {
+    if (!iso) return "";
+    const date = new Date(iso);
+    return date.toLocaleString(document.documentElement.lang, {
+      day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  }
+
+  // --- toasts -------------------------------------------------------------
+  let toastTimer = null;
+  function toast(message) {
+    const box = $("#toast");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // --- API ----------------------------------------------------------------
+  class ApiError extends Error {
+    constructor(status, reason) { super(reason); this.status = status; }
+  }
+
+  function askPin(wrong) {
+    const dialog = $("#pin-dialog");
+    const input = $("#pin-input");
+    $(".pin-error", dialog).hidden = !wrong;
+    input.value = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        resolve(dialog.returnValue === "ok" && input.value ? input.value : null);
+      }, { once: true });
+      dialog.showModal();
+    });
+  }
+
+  async function send(method, url, body) {
+    const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, init);
+    const data = await response.json().catch(() => null);
+    return { response, data };
+  }
+
+  /** A JSON request; a 401 (PIN set) asks for the PIN once, logs in and tries again. */
+  async function request(method, url, body) {
+    let { response, data } = await send(method, url, body);
+    let wrong = false;
+    while (response.status === 401 && url !== API.login) {
+      const pin = await askPin(wrong);
+      if (pin === null) throw new ApiError(401, t("Enter the PIN"));
+      const login = await send("POST", API.login, { pin });
+      if (login.response.status === 401) { wrong = true; continue; }
+      if (!login.response.ok) {
+        throw new ApiError(login.response.status, (login.data && login.data.error) || login.response.statusText);
+      }
+      ({ response, data } = await send(method, url, body));
+    }
+    if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText);
+    return data;
+  }
+
+  const api = {
+    get: (url) => request("GET", url),
+    post: (url, body) => request("POST", url, body === undefined ? {} : body),
+  };
+
+  async function act(promise) {
+    try {
+      return await promise;
+    } catch (err) {
+      toast(t("Error: {reason}", { reason: err.message }));
+      return null;
+    }
+  }
+
+  function player() {
+    return (localStorage.getItem(PLAYER_KEY) || "").trim() || null;
+  }
+
+  // --- what a roll says -----------------------------------------------------
+  const SEED_WORDS = {
+    perfect: "Rolagem Perfeita!",
+    botch: "Falha Crítica",
+  };
+
+  /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test. */
+  function sidesOf(roll) {
+    if (roll && roll.sides) return roll.sides;
+    return roll && roll.system === "pool" ? 10 : 6;
+  }
+
+  /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
+  function describeRoll(roll) {
+    const result = roll.result || {};
+    if (!roll.complete) {
+      // A perfect roll is known before its extra dice are: say so while waiting.
+      return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+        detail: "", tone: roll.perfect ? "good" : "plain" };
+    }
+    if (roll.system === "pool") {
+      const out = { big: String(roll.successes), unit: t("successes"), outcome: "", detail: "" };
+      const details = [];
+      if (result.difficulty) {
+        details.push(t("difficulty {n}", { n: result.difficulty }) +
+          (result.difficulty_name ? " (" + result.difficulty_name + ")" : ""));
+      }
+      if (roll.outcome === "botch" || roll.botch) out.outcome = SEED_WORDS.botch;
+      else if (roll.outcome === "automatic failure") {
+        out.outcome = t("Automatic failure");
+        details.push(t("no dice left after penalties"));
+      } else if (roll.outcome === "success") {
+        const degree = result.degree_name;
+        out.outcome = degree ? "Sucesso " + degree : t("Success");
+        if (result.margin !== null && result.margin !== undefined) details.push(t("margin {n}", { n: result.margin }));
+      } else if (roll.outcome === "failure") out.outcome = t("Failure");
+      out.detail = details.join(" · ");
+      out.tone = roll.botch ? "bad" : roll.outcome === "success" ? "good" : "plain";
+      return out;
+    }
+    const out = { big: String(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
+    if (roll.perfect) { out.outcome = SEED_WORDS.perfect; out.tone = "good"; }
+    const details = [];
+    if (result.modifier) details.push(t("modifier {n}", { n: (result.modifier > 0 ? "+" : "") + result.modifier }));
+    out.detail = details.join(" · ");
+    return out;
+  }
+
+  function announceText(roll) {
+    const d = describeRoll(roll);
+    return [d.big, d.unit, d.outcome].filter(Boolean).join(" ");
+  }
+
+  /** The prompt in the page's language; the rules' English reason as a fallback. */
+  function needsText(needs) {
+    if (!needs) return "";
+    if (needs.kind === "D3" && /principal/.test(needs.reason || "")) return t("Roll the principal die again (counts as D3).");
+    if (needs.kind === "d10") return t("Reroll your 10s: {n} more dice.", { n: needs.count });
+    return t("Throw {n} more dice.", { n: needs.count });
+  }
+
+  /** Role words of a die: d6 roles, pool roles from the rules' breakdown. */
+  function dieTags(roll, die, index) {
+    const tags = [];
+    const pool = roll.system === "pool" ? ((roll.result || {}).dice || [])[index] : null;
+    if (pool) {
+      tags.push(pool.role);
+      if (pool.reroll) tags.push("reroll");
+    } else if (die.role) tags.push(die.role);
+    if (die.natural === null || die.natural === undefined) tags.push("cocked");
+    if (die.source === "hand") tags.push("by hand");
+    if (die.corrected) tags.push("corrected");
+    return tags;
+  }
+
+  function poolSummary(roll) {
+    const dice = (roll.result || {}).dice || [];
+    if (!dice.length) return "";
+    const count = (pred) => dice.filter(pred).length;
+    const parts = [
+      t("successes: {n}", { n: roll.successes === null ? "–" : roll.successes }),
+      t("cancelled: {n}", { n: count((d) => d.role === "cancelled" || d.role === "canceller") }),
+      t("tens: {n}", { n: count((d) => d.natural === 10 && !d.reroll) }),
+      t("rerolls: {n}", { n: count((d) => d.reroll) }),
+    ];
+    return parts.join(" · ");
+  }
+
+  // --- live page ------------------------------------------------------------
+  function livePage() {
+    const store = {
+      state: null,
+      presets: [],
+      rolls: new Map(),   // id → roll, the freshest seq wins
+      shownId: null,      // a roll the player tapped in the recent list; null = newest
+    };
+    let keypadSides = 6;
+    let keypadValues = [];
+    let fixing = null;
+
+    const playerInput = $("#player");
+    playerInput.value = player() || "";
+    playerInput.addEventListener("change", () => {
+      const name = playerInput.value.trim();
+      if (name) localStorage.setItem(PLAYER_KEY, name);
+      else localStorage.removeItem(PLAYER_KEY);
+    });
+
+    function newestId() {
+      let best = null;
+      for (const id of store.rolls.keys()) if (best === null || id > best) best = id;
+      return best;
+    }
+
+    /** Keep a roll unless a copy as new or newer is already here; true when it changed. */
+    function upsert(roll) {
+      if (!roll || roll.id === undefined) return false;
+      const known = store.rolls.get(roll.id);
+      if (known && known.seq >= roll.seq) return false;
+      store.rolls.set(roll.id, roll);
+      return known ? "changed" : "new";
+    }
+
+    function receive(roll, viaLive) {
+      const before = newestId();
+      const change = upsert(roll);
+      if (!change) return;
+      if (viaLive) {
+        if (change === "new" && (before === null || roll.id > before)) {
+          store.shownId = null;
+          const card = $("#current");
+          card.classList.remove("arrived");
+          void card.offsetWidth; // restart the arrival animation
+          card.classList.add("arrived");
+          announce(t("New roll: {result}", { result: announceText(roll) }));
+        } else if (change === "changed") {
+          announce(t("Roll {id} corrected: {result}", { id: roll.id, result: announceText(roll) }));
+        }
+      }
+      render();
+    }
+
+    function announce(text) {
+      // Re-setting the same text would be silent; clear first so readers speak it.
+      const box = $("#announce");
+      box.textContent = "";
+      setTimeout(() => { box.textContent = text; }, 50);
+    }
+
+    function presetOf(name) {
+      return store.presets.find((p) => p.name === name) || null;
+    }
+
+    function presetLabel(name) {
+      const preset = presetOf(name);
+      return preset ? preset.label || preset.name : name || "";
+    }
+
+    function renderCamera(camera) {
+      cameraPill(camera);
+      $("#throw").hidden = !(camera && camera.can_throw);
+    }
+
+    function renderState() {
+      const state = store.state;
+      if (!state) return;
+      renderCamera(state.camera);
+      const words = {
+        idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"),
+        reading: t("Reading the dice"), prompting: t("More dice needed"), resolved: t("Resolved"),
+      };
+      const line = [words[state.state] || state.state];
+      if (state.preset) line.push(presetLabel(state.preset));
+      if (state.roller) line.push(t("by {name}", { name: state.roller }));
+      $("#machine-state").textContent = line.join(" · ");
+      $("#machine-state").dataset.state = state.state;
+      const prompt = $("#prompt");
+      const promptText = state.needs ? needsText(state.needs) : state.prompt || "";
+      prompt.hidden = !promptText;
+      prompt.textContent = promptText;
+      for (const item of document.querySelectorAll("#presets button")) {
+        item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
+      }
+      renderOdds(state.odds, state.preset);
+    }
+
+    function renderOdds(odds, preset) {
+      const box = $("#odds");
+      if (!odds) { box.hidden = true; return; }
+      box.hidden = false;
+      $("#odds-heading").textContent = t("Odds of {preset}", { preset: presetLabel(preset) });
+      const figures = [];
+      let bars = [];
+      if (odds.system === "pool") {
+        figures.push(t("Success {p}", { p: percent(odds.p_success) }));
+        figures.push(t("Botch {p}", { p: percent(odds.p_botch) }));
+        if (odds.mean_successes !== undefined) figures.push(t("Average {n}", { n: number(odds.mean_successes, 2) }));
+        bars = (odds.successes || []).map((p, k) => [String(k), p]);
+      } else {
+        if (odds.mean !== undefined) figures.push(t("Average {n}", { n: number(odds.mean, 2) }));
+        if (odds.p_perfect !== undefined) figures.push(t("Perfect roll {p}", { p: percent(odds.p_perfect) }));
+        bars = Object.entries(odds.distribution || {}).filter(([, p]) => p >= 0.001);
+      }
+      $("#odds-figures").textContent = figures.join(" · ");
+      const top = Math.max(...bars.map(([, p]) => p), 0.0001);
+      $("#odds-bars").replaceChildren(...bars.slice(0, 24).map(([label, p]) =>
+        el("div", { class: "bar", title: label + ": " + percent(p) }, [
+          el("span", { class: "fill", style: "height:" + Math.round((p / top) * 100) + "%" }),
+          el("span", { class: "tick", text: label }),
+        ])));
+    }
+
+    function renderPresets() {
+      const list = $("#presets");
+      list.replaceChildren(...store.presets.map((preset) => el("li", {}, el("button", {
+        type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
+        text: preset.label || preset.name,
+        onclick: () => arm(preset.name),
+      }))));
+      renderState();
+    }
+
+    function shownRoll() {
+      const id = store.shownId !== null ? store.shownId : newestId();
+      return id === null ? null : store.rolls.get(id);
+    }
+
+    function renderRoll() {
+      const roll = shownRoll();
+      const big = $("#big");
+      if (!roll) {
+        big.textContent = "–";
+        $("#big-unit").textContent = "";
+        $("#outcome").textContent = t("No roll yet");
+        $("#outcome-detail").textContent = t("Pick a roll below, then throw the dice into the tray.");
+        $("#dice").replaceChildren();
+        $("#photo-box").hidden = true;
+        return;
+      }
+      const d = describeRoll(roll);
+      big.textContent = d.big;
+      big.dataset.rollId = roll.id;
+      $("#current").dataset.tone = d.tone || "plain";
+      $("#big-unit").textContent = d.unit;
+      $("#outcome").textContent = d.outcome;
+      $("#outcome-detail").textContent = d.detail;
+      const meta = [presetLabel(roll.preset)];
+      if (roll.roller) meta.push(t("by {name}", { name: roll.roller }));
+      meta.push(when(roll.finished || roll.started));
+      $("#roll-meta").textContent = meta.filter(Boolean).join(" · ");
+      renderDice(roll);
+      $("#summary").textContent = roll.system === "pool" ? poolSummary(roll)
+        : (roll.dice.some((die) => die.role === "extra")
+          ? t("extra dice: {n}", { n: roll.dice.filter((die) => die.role === "extra").length }) : "");
+      const photoBox = $("#photo-box");
+      if (roll.photo) {
+        const img = $("#photo");
+        const src = API.rolls + "/" + roll.id + "/photo?seq=" + roll.seq;
+        if (img.getAttribute("src") !== src) img.src = src;
+        img.alt = t("Photo of roll {id}", { id: roll.id });
+        photoBox.hidden = false;
+      } else photoBox.hidden = true;
+      const askPrincipal = roll.system === "d6" && roll.dice.length > 1 &&
+        !roll.dice.some((die) => die.role === "principal");
+      const pick = $("#pick-principal");
+      pick.hidden = !askPrincipal;
+      pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
+    }
+
+    function renderDice(roll) {
+      const list = $("#dice");
+      list.replaceChildren(...roll.dice.map((die, index) => {
+        const tags = dieTags(roll, die, index);
+        const cocked = die.natural === null || die.natural === undefined;
+        const counted = !cocked && die.value !== undefined && die.value !== null && die.value !== die.natural
+          ? el("span", { class: "counted", text: t("counts {n}", { n: die.value }) }) : null;
+        const label = [t("Die {n}", { n: index + 1 }), cocked ? t("cocked") : String(die.natural)]
+          .concat(tags.map((tag) => t(tag))).join(", ");
+        return el("li", {}, el("button", {
+          type: "button", class: "die", "aria-label": label,
+          dataset: { index: String(die.index !== undefined ? die.index : index), role: tags[0] || "", color: die.color || "" },
+          onclick: () => openFix(roll, die, index),
+        }, [
+          el("span", { class: "face", text: cocked ? "?" : String(die.natural) }),
+          counted,
+          el("span", { class: "tags", text: tags.map((tag) => t(tag)).join(" · ") }),
+        ]));
+      }));
+    }
+
+    function renderRecent() {
+      const rolls = [...store.rolls.values()].sort((a, b) => b.id - a.id).slice(0, 12);
+      $("#recent").replaceChildren(...rolls.map((roll) => {
+        const d = describeRoll(roll);
+        return el("li", { dataset: { rollId: String(roll.id) } }, el("button", {
+          type: "button", class: "recent-roll", "aria-current": roll.id === (shownRoll() || {}).id ? "true" : null,
+          onclick: () => { store.shownId = roll.id === newestId() ? null : roll.id; render(); window.scrollTo({ top: 0 }); },
+        }, [
+          el("span", { class: "recent-big", text: d.big }),
+          el("span", { class: "recent-text" }, [
+            el("strong", { text: [presetLabel(roll.preset), d.outcome].filter(Boolean).join(" · ") }),
+            el("span", { text: [roll.roller, when(roll.finished || roll.started)].filter(Boolean).join(" · ") }),
+          ]),
+        ]));
+      }));
+      const names = new Set([...store.rolls.values()].map((r) => r.roller).filter(Boolean));
+      $("#players").replaceChildren(...[...names].map((name) => el("option", { value: name })));
+    }
+
+    function render() {
+      renderRoll();
+      renderRecent();
+    }
+
+    async function arm(name) {
+      const state = await act(api.post(API.arm, { preset: name, roller: player() }));
+      if (state) { store.state = state; renderState(); }
+    }
+
+    // --- keypad for dice by hand ---------------------------------------------
+    function keypadButtons(sides, onPick) {
+      // A d10 shows 0 for ten (RULES P-1): its keypad reads 1–9 then 0.
+      const faces = sides === 10 ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 0] : Array.from({ length: sides }, (_, i) => i + 1);
+      return faces.map((face) => el("button", {
+        type: "button", class: "key", text: String(face),
+        "aria-label": sides === 10 && face === 0 ? "10" : String(face),
+        onclick: () => onPick(face === 0 ? 10 : face),
+      }));
+    }
+
+    function expectedCount() {
+      const state = store.state || {};
+      if (state.needs) return state.needs.count;
+      const preset = presetOf(state.preset);
+      return preset && preset.count ? preset.count : null;
+    }
+
+    function renderKeypad() {
+      const pad = $("#keypad");
+      pad.dataset.sides = keypadSides;
+      pad.replaceChildren(...keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
+      for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
+        chip.setAttribute("aria-checked", String(Number(chip.dataset.sides) === keypadSides));
+      }
+      $("#keypad-values").replaceChildren(...keypadValues.map((value, i) => el("li", {}, el("button", {
+        type: "button", class: "chip", text: String(value), "aria-label": t("Remove") + " " + value,
+        onclick: () => { keypadValues.splice(i, 1); renderKeypad(); },
+      }))));
+      const count = expectedCount();
+      const hints = [];
+      if (count) hints.push(t("Enter {n} dice", { n: count }));
+      if (keypadSides === 10) hints.push(t("0 = 10"));
+      $("#keypad-hint").textContent = hints.join(" · ");
+      $("#keypad-send").disabled = keypadValues.length === 0;
+    }
+
+    function openKeypad() {
+      const state = store.state || {};
+      const preset = presetOf(state.preset);
+      keypadSides = (state.needs && state.needs.sides) || (preset && preset.sides) || 6;
+      keypadValues = [];
+      renderKeypad();
+      $("#keypad-dialog").showModal();
+    }
+
+    for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
+      chip.addEventListener("click", () => { keypadSides = Number(chip.dataset.sides); keypadValues = []; renderKeypad(); });
+    }
+    $("#hand-open").addEventListener("click", openKeypad);
+    $("#keypad-clear").addEventListener("click", () => { keypadValues = []; renderKeypad(); });
+    $("#keypad-send").addEventListener("click", async () => {
+      const state = await act(api.post(API.dice, { values: keypadValues, roller: player() }));
+      if (state) {
+        $("#keypad-dialog").close();
+        store.state = state;
+        if (state.latest_roll) receive(state.latest_roll, true);
+        renderState();
+      }
+    });
+    $("#throw").addEventListener("click", async () => {
+      const state = await act(api.post(API.throw));
+      if (state) { store.state = state; renderState(); }
+    });
+
+    // --- corrections -----------------------------------------------------------
+    function openFix(roll, die, index) {
+      const dieIndex = die.index !== undefined ? die.index : index;
+      const askPrincipal = !$("#pick-principal").hidden;
+      if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
+      fixing = { roll, index: dieIndex };
+      const read = die.natural === null || die.natural === undefined ? t("cocked") : die.natural;
+      $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + t("read {n}", { n: read });
+      $("#fix-keypad").replaceChildren(...keypadButtons(sidesOf(roll), (value) => fix({ value })));
+      $("#fix-principal").hidden = roll.system !== "d6" || die.role === "principal" || die.role === "extra";
+      $("#fix-dialog").showModal();
+    }
+
+    async function fix(change) {
+      const { roll, index } = fixing;
+      const updated = await act(api.post(API.rolls + "/" + roll.id + "/dice/" + index,
+        Object.assign({ who: player() }, change)));
+      if (updated) { $("#fix-dialog").close(); receive(updated, false); }
+    }
+
+    async function setPrincipal(roll, index) {
+      const updated = await act(api.post(API.rolls + "/" + roll.id + "/principal", { index, who: player() }));
+      if (updated) { $("#fix-dialog").close(); receive(updated, false); }
+    }
+
+    $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
+    $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
+
+    // --- live updates ------------------------------------------------------------
+    const stream = liveStream({
+      roll: (roll) => receive(roll, true),
+      state: (state) => {
+        store.state = state;
+        if (state.latest_roll) receive(state.latest_roll, true);
+        renderState();
+      },
+      camera: (camera) => { if (store.state) store.state.camera = camera; renderCamera(camera); },
+      reopened: () => loadRecent(),
+    });
+
+    async function loadRecent() {
+      const page = await act(api.get(API.rolls + "?limit=12"));
+      if (page) { for (const roll of page.rolls) upsert(roll); render(); }
+    }
+
+    async function start() {
+      // The server put the state and the presets in the page; the stream and the
+      // recent rolls follow. Opening the stream first means nothing falls between.
+      const initial = JSON.parse($("#initial").textContent);
+      store.presets = initial.presets;
+      store.state = initial.state;
+      if (initial.state.latest_roll) upsert(initial.state.latest_roll);
+      renderPresets();
+      render();
+      stream.open();
+      await loadRecent();
+    }
+    start();
+    window.dicelens = { store, stream };
+  }
+
+  /** An EventSource that comes back by itself: the browser retries dropped
+   *  streams (sending Last-Event-ID, so the server replays missed rolls); when the
+   *  browser gives up, the phone goes offline or wakes up, a new stream is opened
+   *  with the last seq in the URL and the recent rolls are fetched again. */
+  function liveStream(handlers) {
+    let source = null;
+    let lastSeq = null;
+    let retryTimer = null;
+    let delay = 1000;
+    let everOpened = false;
+    const link = $("#link");
+
+    function setLink(status) {
+      link.dataset.link = status;
+      link.title = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") }[status] || "";
+      $(".text", link).textContent = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") }[status] || "";
+    }
+
+    function parse(event) {
+      if (event.lastEventId) {
+        const seq = Number(event.lastEventId);
+        if (!Number.isNaN(seq)) lastSeq = lastSeq === null ? seq : Math.max(lastSeq, seq);
+      }
+      try { return JSON.parse(event.data); } catch (err) { return null; }
+    }
+
+    function open() {
+      clearTimeout(retryTimer);
+      if (source) source.close();
+      const url = API.events + (lastSeq !== null ? "?last_event_id=" + lastSeq : "");
+      source = new EventSource(url);
+      source.addEventListener("open", () => {
+        delay = 1000;
+        setLink("live");
+        if (everOpened) handlers.reopened();
+        everOpened = true;
+      });
+      source.addEventListener("error", () => {
+        if (!navigator.onLine) { setLink("offline"); return; }
+        setLink("reconnecting");
+        if (source.readyState === EventSource.CLOSED) schedule();
+      });
+      for (const kind of ["roll", "state", "camera"]) {
+        source.addEventListener(kind, (event) => {
+          const data = parse(event);
+          if (data) handlers[kind](data);
+        });
+      }
+    }
+
+    function schedule() {
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(open, delay);
+      delay = Math.min(delay * 2, 15000);
+    }
+
+    function close(status) {
+      clearTimeout(retryTimer);
+      if (source) source.close();
+      source = null;
+      setLink(status);
+    }
+
+    window.addEventListener("offline", () => close("offline"));
+    window.addEventListener("online", () => { delay = 1000; open(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && (!source || source.readyState === EventSource.CLOSED)) open();
+    });
+    return { open, close, get lastSeq() { return lastSeq; }, get source() { return source; } };
+  }
+
+  // --- history page ------------------------------------------------------------
+  /** The history is rendered by the server (paged, filtered); here: local times,
+   *  filters that apply as soon as they change, and the camera status. */
+  function historyPage() {
+    for (const time of document.querySelectorAll("time[datetime]")) {
+      time.textContent = when(time.getAttribute("datetime"));
+    }
+    $("#filter-preset").addEventListener("change", () => $("#filters").requestSubmit());
+    act(api.get(API.state)).then((state) => { if (state) cameraPill(state.camera); });
+  }
+
+  /** The camera status in the header: ok, no camera or reconnecting, with its message as a title. */
+  function cameraPill(camera) {
+    const pill = $("#camera");
+    const status = (camera && camera.status) || "no camera";
+    pill.dataset.status = status.replace(/\s/g, "-");
+    pill.textContent = { ok: t("Camera ok"), reconnecting: t("Camera reconnecting") }[status] || t("No camera");
+    pill.title = (camera && camera.message) || "";
+  }
+
+  // --- settings page -------------------------------------------------------------
+  function settingsPage() {
+    let reading = null;
+    let frameSize = null;
+
+    function showSettings(settings) {
+      $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color || "–" });
+      $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
+      $("#pin-clear").disabled = !settings.pin_set;
+      const list = $("#preset-editor");
+      list.replaceChildren(...(settings.presets || []).map(presetRow));
+    }
+
+    function presetRow(preset) {
+      const row = $("#preset-row").content.firstElementChild.cloneNode(true);
+      const rest = Object.assign({}, preset);
+      delete rest.name;
+      delete rest.label;
+      $(".p-name", row).value = preset.name || "";
+      $(".p-label", row).value = preset.label || "";
+      $(".p-spec", row).value = JSON.stringify(rest);
+      $(".p-remove", row).addEventListener("click", () => row.remove());
+      return row;
+    }
+
+    async function loadFrame() {
+      // 404 until the camera has taken a frame: that is "no photo yet", not an error.
+      const frame = await api.get(API.frame).catch(() => null);
+      reading = frame && frame.reading;
+      const has = Boolean(frame && reading);
+      $("#frame-box").hidden = !has;
+      $("#frame-none").hidden = has;
+      if (has) { frameSize = { width: frame.width, height: frame.height }; $("#frame").src = frame.image; }
+    }
+
+    $("#frame").addEventListener("click", async (event) => {
+      const img = event.currentTarget;
+      const [width, height] = [frameSize.width, frameSize.height];
+      const x = (event.offsetX / img.clientWidth) * width;
+      const y = (event.offsetY / img.clientHeight) * height;
+      const die = reading.dice.find((d) => x >= d.box[0] && x <= d.box[2] && y >= d.box[1] && y <= d.box[3]);
+      if (!die) { toast(t("No die there: tap inside a die.")); return; }
+      const settings = await act(api.post(API.settings, { principal_color: die.color }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
+
+    $("#preset-add").addEventListener("click", () => {
+      $("#preset-editor").append(presetRow({ name: "", label: "", system: "d6", sides: 6, count: 2, spec: { count: 2, kind: "D6" } }));
+    });
+
+    $("#preset-save").addEventListener("click", async () => {
+      const presets = [];
+      for (const row of document.querySelectorAll("#preset-editor .preset-row")) {
+        let rest;
+        try { rest = JSON.parse($(".p-spec", row).value || "{}"); } catch (err) {
+          toast(t("Error: {reason}", { reason: err.message }));
+          $(".p-spec", row).focus();
+          return;
+        }
+        presets.push(Object.assign(rest, { name: $(".p-name", row).value.trim(), label: $(".p-label", row).value.trim() }));
+      }
+      const settings = await act(api.post(API.settings, { presets }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
+
+    $("#pin-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const pin = $("#pin-new").value;
+      const settings = await act(api.post(API.settings, { pin }));
+      if (settings) {
+        $("#pin-new").value = "";
+        showSettings(settings);
+        toast(t("Saved"));
+      }
+    });
+
+    $("#pin-clear").addEventListener("click", async () => {
+      const settings = await act(api.post(API.settings, { pin: null }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
+
+    $("#clear-history").addEventListener("click", async () => {
+      if (!window.confirm(t("Delete all rolls from the history?"))) return;
+      if (await act(api.post(API.clear))) toast(t("Saved"));
+    });
+
+    (async () => {
+      const [settings, state] = await Promise.all([act(api.get(API.settings)), act(api.get(API.state))]);
+      if (settings) showSettings(settings);
+      if (state) cameraPill(state.camera);
+      loadFrame();
+    })();
+  }
+
+  // --- every page ------------------------------------------------------------------
+  const select = $("#lang-select");
+  select.addEventListener("change", () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set("lang", select.value);
+    window.location.assign(url.toString());
+  });
+
+  const page = document.body.dataset.page;
+  if (page === "live") livePage();
+  else if (page === "history") historyPage();
+  else if (page === "settings") settingsPage();
+})();
