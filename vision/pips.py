@@ -28,7 +28,8 @@ class Pip:
     polarity: int
 
 
-def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int]) -> list[Pip]:
+def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
+              radii: tuple[float, float] = (0.0, float("inf"))) -> list[Pip]:
     """Pip candidates inside ``mask``.
 
     Each colour channel is searched: red pips on a smoke-black die barely show
@@ -37,10 +38,13 @@ def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int]) -> li
     :param crop: h×w×3 uint8 BGR crop around a region.
     :param mask: h×w uint8 0/255, where pips may lie.
     :param origin: (x, y) pixels of the crop's top-left corner in the photo.
+    :param radii: (smallest, largest) pip radius sought, pixels; only the scales
+        that can find such pips are computed.
     """
+    sigmas = [s for s in SIGMAS if radii[0] <= s * 1.41 <= radii[1]] or [SIGMAS[0]]
     responses = []
     for channel in cv2.split(crop.astype(np.float32)):
-        for sigma in SIGMAS:
+        for sigma in sigmas:
             blurred = cv2.GaussianBlur(channel, (0, 0), sigma)
             responses.append(-(sigma * sigma) * cv2.Laplacian(blurred, cv2.CV_32F))
     stack = np.stack(responses)  # positive where light blobs, negative where dark
@@ -53,7 +57,7 @@ def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int]) -> li
     for y, x in zip(ys, xs):
         k = scale[y, x]
         value = stack[k, y, x]
-        pips.append(Pip(float(x + origin[0]), float(y + origin[1]), SIGMAS[k % len(SIGMAS)] * 1.41,
+        pips.append(Pip(float(x + origin[0]), float(y + origin[1]), sigmas[k % len(sigmas)] * 1.41,
                         float(abs(value)), 1 if value > 0 else -1))
     return _suppress_overlaps(pips)
 

@@ -107,9 +107,11 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     sub = mask[y0 - origin[1]:y1 - origin[1], x0 - origin[0]:x1 - origin[0]]
     crop_mask[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0] = sub
     inside = cv2.distanceTransform(crop_mask, cv2.DIST_L2, 3)
-    pips = find_pips(image[cy0:cy1, cx0:cx1], crop_mask, (cx0, cy0))
+    radii = (_PIP_RADIUS[0] * side, _PIP_RADIUS[1] * side)
+    # one scale beyond the range either way, so an out-of-range blob is not read as a pip
+    pips = find_pips(image[cy0:cy1, cx0:cx1], crop_mask, (cx0, cy0), (radii[0] / 1.4, radii[1] * 1.4))
     pips = [p for p in pips
-            if _PIP_RADIUS[0] * side <= p.radius <= _PIP_RADIUS[1] * side
+            if radii[0] <= p.radius <= radii[1]
             and inside[int(p.y) - cy0, int(p.x) - cx0] >= _INSIDE * p.radius]
     pips = _top_face(pips)
     if not pips:
