@@ -7,3 +7,7 @@ class RulesError(Exception):
 
 class InvalidRoll(RulesError, ValueError):
     """A roll that cannot be resolved: a face its die does not have, no dice, an unknown kind."""
+
+
+class InvalidStep(RulesError, ValueError):
+    """A step an encounter cannot take: an unknown participant, a fighter who cannot act, nothing to undo."""
