@@ -69,8 +69,11 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_PAGE = 500
 MAX_OFFSET = 10**12
 MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
-MAX_DICE = 60
+MAX_DICE = 100
 MAX_PRESETS = 100
+# No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
+# would only make the exact odds take minutes.
+MAX_PRESET_NUMBER = 100
 EXPORT_PAGE = 200
 CSV_COLUMNS = (
     "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
@@ -364,6 +367,22 @@ def public_settings() -> dict:
     return {**settings, "pin_set": pin_set, "authorized": security.is_authorized()}
 
 
+def _check_preset_numbers(value: object, depth: int = 0) -> None:
+    """:raises BadRequest: for a number beyond ±100 or nesting deeper than a preset's."""
+    if depth > 3:
+        raise BadRequest(_("a preset is nested too deeply"))
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_preset_numbers(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_preset_numbers(item, depth + 1)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+        -MAX_PRESET_NUMBER <= value <= MAX_PRESET_NUMBER
+    ):
+        raise BadRequest(_("numbers in a preset go from -%(high)d to %(high)d", high=MAX_PRESET_NUMBER))
+
+
 @bp.get("/settings")
 def get_settings():
     return jsonify(public_settings())
@@ -386,6 +405,8 @@ def post_settings():
             isinstance(p, dict) for p in presets
         ):
             raise BadRequest(_("presets must be a list of at most %(count)d objects", count=MAX_PRESETS))
+        for preset in presets:
+            _check_preset_numbers(preset)
         changes["presets"] = presets
     new_pin = None
     if "pin" in body:

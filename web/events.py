@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext as _
@@ -85,6 +85,21 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
+def _catch_up(controller, seq: int) -> Generator[str, None, int]:
+    """Roll events for every roll with a seq above ``seq``; returns the highest seq sent.
+
+    ``rolls_since`` may answer in batches (the history's is 500 rolls), so it is
+    asked again until it has nothing newer.
+    """
+    while True:
+        batch = [roll for roll in controller.rolls_since(seq) if roll["seq"] > seq]
+        if not batch:
+            return seq
+        for roll in batch:
+            yield format_event("roll", roll, roll["seq"])
+        seq = max(roll["seq"] for roll in batch)
+
+
 def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
@@ -102,19 +117,14 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
             latest = state.get("latest_roll")
             last_id = latest["seq"] if latest else 0
         yield format_event("state", state, last_id)
-        sent = last_id
-        for roll in controller.rolls_since(last_id):
-            yield format_event("roll", roll, roll["seq"])
-            sent = max(sent, roll["seq"])
+        sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
         while True:
             event = subscription.get(timeout=heartbeat)
             if getattr(subscription, "dropped", 0) != dropped:
                 # The queue overflowed while this client was slow: fetch the rolls it lost.
                 dropped = subscription.dropped
-                for roll in controller.rolls_since(sent):
-                    yield format_event("roll", roll, roll["seq"])
-                    sent = max(sent, roll["seq"])
+                sent = yield from _catch_up(controller, sent)
             if event is None:
                 yield ": heartbeat\n\n"
             elif event.kind == "roll":

@@ -105,7 +105,7 @@ field_names = st.sampled_from(["preset", "roller", "values", "value", "cocked", 
                                "principal_color", "presets", "pin"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(url=st.sampled_from(POSTS), body=st.dictionaries(field_names, json_values, max_size=3))
 def test_random_bodies_never_answer_500(tmp_path, url, body):
     controller = FakeController(data_dir=tmp_path)

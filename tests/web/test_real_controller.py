@@ -1,0 +1,139 @@
+"""The API and the event stream over the real controller, history (SQLite) and vision."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
+from vision.synthetic import render_tray
+from web import create_app
+
+from .test_events import Stream
+from .test_malformed import BAD_FIELDS, POSTS, field_names, json_values
+
+
+@pytest.fixture
+def real(tmp_path):
+    with History(tmp_path) as history:
+        yield Controller(build_presets(), history)
+
+
+@pytest.fixture
+def client(real):
+    return create_app(real, {"TESTING": True, "HEARTBEAT_SECONDS": 0.05, "SECRET_KEY": "t"}).test_client()
+
+
+def camera_roll(controller, values=(3, 4), colors=("red", "white")):
+    """Arm 2D6 and hand the controller a settled synthetic tray, as the camera loop does."""
+    controller.arm("2d6", roller="Nara")
+    image, _ = render_tray(7, values=list(values), colors=list(colors), rotation=False)
+    controller.on_settled(image, time.monotonic() + 1)
+    return controller.state()
+
+
+def test_camera_roll_through_the_api(client, real):
+    state = camera_roll(real)
+    assert state["state"] == "resolved", state["prompt"]
+    roll = client.get("/api/rolls?limit=1").get_json()["rolls"][0]
+    assert roll["total"] == 7 and roll["roller"] == "Nara"
+    assert sorted(d["natural"] for d in roll["dice"]) == [3, 4]
+    with client.get(f"/api/rolls/{roll['id']}/photo") as photo:
+        assert photo.status_code == 200 and photo.data[:2] == b"\xff\xd8"
+    with client.get(f"/api/rolls/{roll['id']}/photo?annotated=0") as photo:
+        assert photo.status_code == 200
+    frame = client.get("/api/frame/latest").get_json()
+    assert {d["color"] for d in frame["reading"]["dice"]} == {"red", "white"}
+
+
+def test_correction_resolves_again_and_is_streamed(client, real):
+    roll = camera_roll(real)["latest_roll"]
+    stream = Stream(client, headers={"Last-Event-ID": str(roll["seq"])})
+    stream.next(), stream.next_event()
+    white = next(d["index"] for d in roll["dice"] if d["role"] == "secondary")
+    fixed = client.post(f"/api/rolls/{roll['id']}/dice/{white}", json={"value": 1, "who": "Lia"})
+    assert fixed.status_code == 200, fixed.get_json()
+    assert fixed.get_json()["total"] == 4
+    event = stream.next_event()
+    while event["event"] != "roll":
+        event = stream.next_event()
+    assert event["data"]["total"] == 4 and int(event["id"]) == fixed.get_json()["seq"]
+    correction = event["data"]["corrections"][-1]
+    assert (correction["from"], correction["to"], correction["who"]) == (4, 1, "Lia")
+    stream.close()
+
+
+def test_dice_by_hand_and_states(client):
+    assert client.post("/api/dice", json={"values": [3, 4]}).status_code == 409  # nothing armed
+    client.post("/api/arm", json={"preset": "pool5"})
+    assert client.post("/api/dice", json={"values": [1, 2]}).status_code == 400  # five dice needed
+    state = client.post("/api/dice", json={"values": [6, 7, 0, 2, 3], "roller": "Rui"}).get_json()
+    assert state["state"] in ("prompting", "resolved")
+    roll = client.get("/api/rolls?player=Rui").get_json()["rolls"][0]
+    assert {d["source"] for d in roll["dice"]} == {"hand"}
+
+
+def test_throw_without_a_throwing_camera_is_409(client):
+    client.post("/api/arm", json={"preset": "2d6"})
+    response = client.post("/api/throw")
+    assert response.status_code == 409 and "cannot throw" in response.get_json()["error"]
+
+
+def test_settings_and_pin_with_the_real_controller(client, real):
+    assert client.post("/api/settings", json={"principal_color": "blue"}).get_json()["principal_color"] == "blue"
+    assert client.post("/api/settings", json={"principal_color": "plaid"}).status_code == 400
+    assert client.post("/api/settings", json={"pin": "8642"}).get_json()["pin_set"] is True
+    assert real.settings()["pin"].startswith("pbkdf2:")
+    other = client.application.test_client()
+    assert other.post("/api/arm", json={"preset": "2d6"}).status_code == 401
+    assert other.post("/api/arm", json={"preset": "2d6"}, headers={"X-Dicelens-Pin": "8642"}).status_code == 200
+
+
+def test_exports_and_history_clear(client, real):
+    camera_roll(real)
+    exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))
+    assert len(exported) == 1 and exported[0]["total"] == 7
+    assert "2d6" in client.get("/api/rolls.csv").get_data(as_text=True)
+    client.post("/api/history/clear")
+    assert client.get("/api/rolls").get_json()["rolls"] == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(url=st.sampled_from(POSTS), body=st.dictionaries(field_names, json_values, max_size=3))
+def test_random_bodies_never_answer_500(url, body):
+    with tempfile.TemporaryDirectory() as folder, History(folder) as history:
+        controller = Controller(build_presets(), history)
+        controller.arm("2d6")
+        controller.enter_dice([3, 4])  # roll 1 exists for the roll URLs
+        client = create_app(controller, {"TESTING": True}).test_client()
+        response = client.post(url, data=json.dumps(body), content_type="application/json")
+        assert response.status_code < 500, (url, body, response.get_data()[:300])
+
+
+@pytest.mark.parametrize(("url", "body"), [(u, b) for u, bodies in BAD_FIELDS.items() for b in bodies])
+def test_wrong_fields_are_400(client, real, url, body):
+    real.arm("2d6")
+    real.enter_dice([3, 4])
+    response = client.post(url, json=body)
+    assert response.status_code == 400, (url, body, response.get_json())
+    assert isinstance(response.get_json()["error"], str)
+
+
+@pytest.mark.parametrize("presets", [
+    [{"name": "x", "system": "d6", "count": "two"}],
+    [{"name": "x", "system": "d6", "count": 2, "modifier": [1]}],
+    [{"name": "x", "system": "pool", "size": 10**30}],
+    [{"name": "x", "system": "pool", "size": 5, "difficulty": {"a": 1}}],
+    [{"name": "", "system": "d6", "count": 1}],
+    [{"name": "x", "system": "d20"}],
+])
+def test_bad_presets_are_400(client, presets):
+    response = client.post("/api/settings", json={"presets": presets})
+    assert response.status_code == 400, response.get_json()
