@@ -16,6 +16,7 @@ from collections.abc import Sequence
 _COMMAND_MODULES = (
     "device.cli_rules",
     "device.cli_read",
+    "device.serve",
 )
 
 

@@ -21,7 +21,6 @@ default::
     [web]
     host = "127.0.0.1"
     port = 8000
-    threads = 32            # waitress threads: one per open page (event stream) and then some
 
     [buttons]               # BCM pin numbers; a preset name bound to each button
     presets = { "2d6" = 17, "1d6" = 27, "free" = 22 }
@@ -80,7 +79,6 @@ class CameraConfig:
 class WebConfig:
     host: str = "127.0.0.1"
     port: int = 8000
-    threads: int = 32
 
 
 @dataclass(frozen=True)
@@ -174,8 +172,7 @@ def config_from_dict(data: dict) -> Config:
     host = web_table.get("host", "127.0.0.1")
     if not isinstance(host, str) or not host:
         raise ConfigError(f"web.host must be a host name or address such as 0.0.0.0 (got {host!r})")
-    web = WebConfig(host=host, port=web_table.integer("port", 8000, 1, 65535),
-                    threads=web_table.integer("threads", 32, 4, 1000))
+    web = WebConfig(host=host, port=web_table.integer("port", 8000, 1, 65535))
     web_table.done()
 
     buttons = _buttons(_Table(top.table("buttons"), "buttons."), names)
@@ -282,7 +279,7 @@ _ALLOWED = {
     "": ("data_folder", "pin", "principal_color", "settle_seconds", "chain_limit",
          "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets"),
     "camera.": ("source", "width", "height", "auto_throw"),
-    "web.": ("host", "port", "threads"),
+    "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),
     "house_rules.": ("rule_of_ten", "rule_of_one", "target_number"),
 }

@@ -106,8 +106,9 @@ class Controller:
         self._principal_color = history.setting("principal_color", principal_color)
         self._pin = history.setting("pin", pin)
         self._camera = {"status": "no camera", "message": "no camera attached", "can_throw": False}
-        self._throw_fn: Callable[[], None] | None = None
+        self._throw_fn: Callable[[int | None], None] | None = None
         self._read_now_fn: Callable[[], None] | None = None
+        self._can_throw: Callable[[], bool] = lambda: False
         self._state = "idle"
         self._preset: Preset | None = None
         self._roller: str | None = None
@@ -121,14 +122,22 @@ class Controller:
         self._frame: np.ndarray | None = None
         self._frame_reading: dict | None = None
         self._odds: dict[str, dict | None] = {}
+        self._closed = False
 
     # --- the camera loop's side ------------------------------------------------
-    def attach_camera(self, *, throw: Callable[[], None] | None = None,
-                      read_now: Callable[[], None] | None = None, can_throw: bool = False) -> None:
-        """Give the controller the camera loop's hooks: start a throw (sim/file), read now."""
+    def attach_camera(self, *, throw: Callable[[int | None], None] | None = None,
+                      read_now: Callable[[], None] | None = None,
+                      can_throw: bool | Callable[[], bool] = False) -> None:
+        """Give the controller the camera loop's hooks (``device.tray_loop.TrayLoop``).
+
+        :param throw: ``throw(count)`` starts a throw of ``count`` dice (None: the
+            camera's default) on a sim/file camera.
+        :param read_now: reads the tray at once (the frame comes to :meth:`on_settled`).
+        :param can_throw: whether the camera throws by itself now (a bool or a callable).
+        """
         with self._lock:
             self._throw_fn, self._read_now_fn = throw, read_now
-            self._camera = {**self._camera, "can_throw": bool(can_throw and throw)}
+            self._can_throw = can_throw if callable(can_throw) else (lambda: bool(can_throw))
             self._publish_state()
 
     def on_status(self, status: str, message: str | None = None) -> None:
@@ -148,7 +157,7 @@ class Controller:
         :param t: when the tray settled, seconds on the controller's clock.
         """
         with self._lock:
-            wanted = (self._state in _TAKING and self._preset is not None
+            wanted = (not self._closed and self._state in _TAKING and self._preset is not None
                       and self._preset.sides in CAMERA_SIDES and t >= self._fresh_after)
             if wanted:
                 generation = self._generation
@@ -205,17 +214,26 @@ class Controller:
             return copy.deepcopy(self._state_dict())
 
     def throw(self) -> None:
-        """Start a throw on a camera that throws itself (sim, file).
+        """Start a throw on a camera that throws itself (sim, file), of the dice the
+        roll wants now; after a finished roll, the same preset is armed again.
 
-        :raises ThrowUnsupported: for a real camera, or none.
+        :raises ThrowUnsupported: for a real camera (or none), or dice read by hand.
         """
         with self._lock:
             throw = self._throw_fn
-            if throw is None or not self._camera["can_throw"]:
+            if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
-            if self._state in ("armed", "prompting"):
-                self._set_state("waiting", prompt=self._prompt)
-        throw()
+            count = None
+            if self._preset is not None:
+                if self._preset.sides not in CAMERA_SIDES:
+                    raise ThrowUnsupported(f"{self._preset.label}: the camera cannot read these "
+                                           "dice yet; enter them by hand")
+                if self._state == "resolved":
+                    self.arm(self._preset.name, self._roller)
+                if self._state in _TAKING:
+                    count = self._open_step()[1]
+                    self._set_state("waiting", prompt=self._prompt)
+        throw(count)
 
     def read_now(self) -> None:
         """Read the tray now, without waiting for it to settle.
@@ -387,6 +405,11 @@ class Controller:
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""
         return self._hub.subscribe()
+
+    def close(self) -> None:
+        """Stop taking frames (the camera loop may still deliver one); idempotent."""
+        with self._lock:
+            self._closed = True
 
     # --- inside: frames and steps ------------------------------------------------
     def _take_frame(self, reading, reading_dict: dict, photos: tuple[bytes, bytes]) -> None:
@@ -625,7 +648,7 @@ class Controller:
             "roller": self._roller,
             "prompt": self._prompt,
             "needs": self._needs,
-            "camera": dict(self._camera),
+            "camera": {**self._camera, "can_throw": bool(self._throw_fn and self._can_throw())},
             "latest_roll": self._latest,
             "odds": self._preset_odds(preset) if preset else None,
         }

@@ -277,12 +277,21 @@ def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
     with pytest.raises(CameraUnavailable):
         controller.read_now()
     thrown = []
-    controller.attach_camera(throw=lambda: thrown.append(1), read_now=lambda: None, can_throw=True)
+    controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True)
     controller.on_status("ok")
     controller.arm("2d6")
     controller.throw()
-    assert thrown == [1] and controller.state()["state"] == "waiting"
+    assert thrown == [2] and controller.state()["state"] == "waiting"
     assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True}
+    controller.arm("pool5")
+    with pytest.raises(ThrowUnsupported):
+        controller.throw()
+    controller.arm("1d6")
+    controller.enter_dice([6])
+    controller.throw()  # the extra die: one die
+    controller.enter_dice([1])
+    controller.throw()  # after the result: 1d6 again
+    assert thrown == [2, 1, 1] and controller.state()["state"] == "waiting"
 
 
 def test_camera_status_is_published_once_per_change(controller):

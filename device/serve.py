@@ -1,0 +1,259 @@
+"""``dicelens serve``: camera, tray loop, buttons, controller and the web app, until stopped.
+
+Everything is opened in an :class:`contextlib.ExitStack` and closed in reverse
+order when waitress returns: on SIGTERM (systemd stopping the unit) and on
+Ctrl-C alike. The config is read and checked before anything starts; a bad
+key, value or camera name ends with exit status 2 and one line on stderr.
+
+Data folder: ``--data``, else the config's ``data_folder``, else
+``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``). It holds the
+history database, the photos and ``secret_key`` (phones stay logged in
+across restarts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import secrets
+import signal
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from device.config import Config, check_camera_source, load_config
+from device.controller import Controller
+from device.errors import CameraUnavailable, DeviceError
+from device.history import History
+
+log = logging.getLogger(__name__)
+
+#: What the status LED shows for each controller state (device.buttons.LED_PATTERNS keys).
+LED_FOR_STATE = {"idle": "off", "armed": "armed", "waiting": "armed", "reading": "armed",
+                 "prompting": "waiting", "resolved": "done"}
+
+
+def register(subparsers) -> None:
+    """Add ``serve`` to the ``dicelens`` command line."""
+    parser = subparsers.add_parser("serve", help="run the companion: camera, buttons and the page",
+                                   description=__doc__.splitlines()[0])
+    parser.add_argument("--camera", help="sim | file:PATH | usb:N | picamera2 (default: the config's, else sim)")
+    parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
+    parser.add_argument("--port", type=int, help="port of the page (default 8000; 0 picks a free one)")
+    parser.add_argument("--data", type=Path, help="data folder (default ~/.local/share/dicelens)")
+    parser.add_argument("--auto-throw", type=float, metavar="N",
+                        help="sim/file camera: throw every N seconds (re-arming the last preset)")
+    parser.set_defaults(func=run)
+
+
+def settings_from(args: argparse.Namespace) -> Config:
+    """The config file with the command line's overrides, checked.
+
+    :raises ConfigError: (a ValueError) naming the bad key or option.
+    """
+    config = load_config(args.config)
+    camera = config.camera
+    if args.camera is not None:
+        camera = replace(camera, source=check_camera_source(args.camera, "--camera"))
+    if args.auto_throw is not None:
+        if not 0 <= args.auto_throw <= 3600:
+            raise ValueError(f"--auto-throw must be 0 to 3600 seconds (got {args.auto_throw:g})")
+        camera = replace(camera, auto_throw=args.auto_throw)
+    web = config.web
+    if args.host is not None:
+        web = replace(web, host=args.host)
+    if args.port is not None:
+        if not 0 <= args.port <= 65535:
+            raise ValueError(f"--port must be 0 to 65535 (got {args.port})")
+        web = replace(web, port=args.port)
+    data = args.data.expanduser() if args.data is not None else config.data_folder
+    return replace(config, camera=camera, web=web, data_folder=data)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run until SIGTERM or Ctrl-C; returns the exit status."""
+    config = settings_from(args)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with contextlib.ExitStack() as stack:
+            app = build(config, stack)
+            import web
+            log.info("dicelens: camera %s, data in %s", config.camera.source, config.data_folder)
+            web.serve(app, host=config.web.host, port=config.web.port)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    log.info("dicelens stopped")
+    return 0
+
+
+def build(config: Config, stack: contextlib.ExitStack):
+    """Open every part in ``stack`` and return the web app.
+
+    :raises ValueError: for a camera name that names no source (a folder with no photos).
+    """
+    from device.cameras import open_camera
+    from device.settle import SettleDetector
+    from device.tray_loop import TrayLoop
+    import web
+    from web.security import hash_pin
+
+    source = config.camera.source
+    options = _camera_options(config)
+    try:
+        camera = open_camera(source, **options)  # a name that names nothing stops us here
+    except CameraUnavailable as exc:  # the loop keeps trying; the page and dice by hand work
+        log.warning("camera %s: %s; retrying", source, exc)
+        camera = None
+    if camera is not None:
+        stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
+
+    config.data_folder.mkdir(parents=True, exist_ok=True)
+    history = stack.enter_context(History(config.data_folder, int(config.photo_cap_mb * 2**20)))
+    controller = Controller(config.presets, history, principal_color=config.principal_color,
+                            pin=hash_pin(config.pin) if config.pin else None,
+                            chain_limit=config.chain_limit, house_rules=config.house_rules)
+    stack.callback(controller.close)
+    loop = TrayLoop(lambda: open_camera(source, **options), controller.on_settled,
+                    controller.on_status, camera=camera,
+                    detector=SettleDetector(config.settle_seconds))
+    stack.callback(loop.close)
+    controller.attach_camera(throw=loop.throw, read_now=loop.read_now,
+                             can_throw=lambda: loop.can_throw)
+    controller.on_status(*loop.status)
+    loop.start()
+
+    buttons = _buttons(config, controller)
+    if buttons is not None:
+        stack.callback(buttons.close)
+        _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
+    if config.camera.auto_throw:
+        _every(config.camera.auto_throw, lambda: _auto_throw(controller), stack)
+    return web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)})
+
+
+def _camera_options(config: Config) -> dict:
+    kind = config.camera.source.partition(":")[0]
+    size = (config.camera.width, config.camera.height)
+    if kind in ("usb", "picamera2"):
+        return {"size": size}
+    if kind == "sim":
+        return {"principal_color": config.principal_color}
+    return {}
+
+
+def _buttons(config: Config, controller: Controller):
+    """The GPIO buttons: gpiozero's own pins on a Pi, MockFactory pins elsewhere."""
+    from device.buttons import RollButtons
+
+    bound = config.buttons
+    if not bound.presets and bound.read_now is None and bound.led is None:
+        return None
+    factory = None
+    if not _on_raspberry_pi():
+        from gpiozero.pins.mock import MockFactory
+        log.info("not a Raspberry Pi: the buttons are simulated (gpiozero MockFactory)")
+        factory = MockFactory()
+
+    def press(name: str) -> None:
+        try:
+            controller.arm(name)
+        except KeyError as exc:  # the preset was removed on the page
+            log.warning("button: %s", exc)
+
+    def read() -> None:
+        try:
+            controller.read_now()
+        except DeviceError as exc:
+            log.warning("read button: %s", exc)
+
+    return RollButtons({pin: name for name, pin in bound.presets.items()}, on_preset=press,
+                       on_read=read if bound.read_now is not None else None,
+                       read_pin=bound.read_now, led_pin=bound.led, pin_factory=factory,
+                       bounce_time=bound.bounce_time)
+
+
+def _led_state(state: dict) -> str:
+    if state["camera"]["status"] != "ok" and state["state"] not in ("idle", "resolved"):
+        return "error"
+    if state["state"] == "prompting" and state["needs"] is None:
+        return "error"  # a problem to fix on the page, not more dice
+    return LED_FOR_STATE[state["state"]]
+
+
+def _follow(controller: Controller, stack: contextlib.ExitStack, name: str, show) -> None:
+    """Call ``show(state)`` on a thread for every state event, until the stack closes."""
+    subscription = controller.subscribe()
+    stop = threading.Event()
+
+    def follow() -> None:
+        show(controller.state())
+        while not stop.is_set():
+            event = subscription.get(timeout=0.5)
+            if event is not None and event.kind == "state":
+                try:
+                    show(event.data)
+                except Exception:  # the LED must never stop the companion
+                    log.exception("%s failed", name)
+
+    thread = threading.Thread(target=follow, name=name, daemon=True)
+    thread.start()
+    stack.callback(subscription.close)
+    stack.callback(thread.join, 2)
+    stack.callback(stop.set)
+
+
+def _every(seconds: float, action, stack: contextlib.ExitStack) -> None:
+    stop = threading.Event()
+
+    def repeat() -> None:
+        while not stop.wait(seconds):
+            action()
+
+    thread = threading.Thread(target=repeat, name="auto-throw", daemon=True)
+    thread.start()
+    stack.callback(thread.join, 2)
+    stack.callback(stop.set)
+
+
+def _auto_throw(controller: Controller) -> None:
+    """One throw of the demo: the dice the armed roll wants (a finished roll is re-armed)."""
+    state = controller.state()
+    if state["preset"] is None or state["by_hand"] or state["state"] == "reading":
+        return
+    try:
+        controller.throw()
+    except DeviceError as exc:
+        log.info("auto-throw: %s", exc)
+
+
+def _secret_key(folder: Path) -> str:
+    path = folder / "secret_key"
+    key = path.read_text().strip() if path.exists() else ""
+    if not key:
+        path.touch(mode=0o600)
+        key = secrets.token_hex(32)
+        path.write_text(key)
+    return key
+
+
+def _on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def _close_quietly(thing) -> None:
+    try:
+        thing.close()
+    except Exception:
+        log.exception("closing %s", thing)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt  # waitress and the ExitStack end cleanly, as on Ctrl-C

@@ -1,0 +1,95 @@
+"""`dicelens serve` as a subprocess: starts on a free port, answers, stops on SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start(tmp_path, *options):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--port", "0",
+         "--data", str(tmp_path / "data"), *options],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump():
+        for line in process.stderr:
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=pump, daemon=True).start()
+    return process, lines
+
+
+def wait_for(lines, pattern, seen, timeout=60):
+    while True:
+        line = lines.get(timeout=timeout)
+        seen.append(line)
+        if not line:
+            raise AssertionError("serve ended early:\n" + "".join(seen))
+        if match := re.search(pattern, line):
+            return match
+
+
+def call(url, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, json.loads(response.read())
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_serve_answers_then_stops_cleanly(tmp_path, stop):
+    process, lines = start(tmp_path)
+    seen: list[str] = []
+    try:
+        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+        status, state = call(base + "/api/state")
+        assert status == 200 and state["state"] == "idle"
+        assert state["camera"]["can_throw"] is True
+        status, state = call(base + "/api/arm", {"preset": "2d6"})
+        assert status == 200 and state["preset"] == "2d6"
+        process.send_signal(stop)
+        wait_for(lines, r"dicelens stopped", seen)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert "Traceback" not in "".join(seen)
+    assert (tmp_path / "data" / "history.sqlite3").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--camera", "webcam"], "--camera must be one of sim, file:PATH, usb:N, picamera2 (got 'webcam')"),
+    (["--port", "99999"], "--port must be 0 to 65535"),
+    (["--camera", "file:/nonexistent/photos"], "/nonexistent/photos"),
+])
+def test_bad_options_exit_2_before_anything_starts(tmp_path, capsys, argv, message):
+    assert main(["serve", "--data", str(tmp_path / "data"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "data").exists()
+
+
+def test_bad_config_exits_2_naming_the_key(tmp_path, capsys):
+    config = tmp_path / "dicelens.toml"
+    config.write_text("[camera]\nresolution = '4k'\n")
+    assert main(["serve", "--config", str(config), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown key camera.resolution in [camera]; allowed: source, width, height, auto_throw" in err
+    assert not (tmp_path / "data").exists()
