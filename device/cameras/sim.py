@@ -62,9 +62,12 @@ class SimCamera(ReplayCamera):
         return image
 
     def _moving(self, before: np.ndarray, after: np.ndarray) -> list[Callable[[], np.ndarray]]:
-        # The dice of the new throw rolling in over the first second, as render_motion draws them.
+        # The end of render_motion's one-second roll, when the dice are in view (at most
+        # ~60 px from where they land): every frame shows them elsewhere, so no two frames
+        # of a throw look still.
         n = self._moving_frames
-        return [partial(_motion_frame, (k + 1) / (n + 1), self._throw_options) for k in range(n)]
+        times = [0.8] if n == 1 else [0.72 + 0.2 * k / (n - 1) for k in range(n)]
+        return [partial(_motion_frame, t, self._throw_options) for t in times]
 
 
 def _motion_frame(t: float, options: dict) -> np.ndarray:

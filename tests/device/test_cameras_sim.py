@@ -95,3 +95,17 @@ def test_a_throw_of_too_many_dice_is_refused():
     camera = open_camera("sim")
     with pytest.raises(ValueError, match="1 to 8"):
         camera.throw(12)
+
+
+def test_every_frame_of_a_throw_is_seen_moving():
+    # Were two frames of a throw alike, a slow loop could take the throw as settled mid-roll.
+    camera = open_camera("sim", seed=7, size=(320, 320))
+    detector = SettleDetector()
+    detector.update(camera.capture_preview(), -1.0)  # the empty tray
+    for n in range(12):
+        camera.throw(count=n % 3 + 1)
+        for k in range(3):  # the fourth frame is the dice coming to rest
+            detector.update(camera.capture_preview(), n * 10 + k / 5)
+            assert detector.moving, (n, k)
+        for k in range(3, 10):
+            detector.update(camera.capture_preview(), n * 10 + k / 5)
