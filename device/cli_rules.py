@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 from rules.d6 import KINDS, D6Spec, resolve_d6
 from rules.d6_odds import odds_d6
+from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+from rules.destiny_odds import attack_odds
 from rules.errors import InvalidRoll
 from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, resolve_pool
 from rules.pool_odds import pool_odds
@@ -163,9 +165,108 @@ def add_odds_pool(systems: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_odds_pool)
 
 
+def die_sides(text: str) -> int:
+    """Parse a die as ``"d8"`` or ``"8"`` into its sides; the rules check which dice are allowed."""
+    digits = text.strip().lower().removeprefix("d")
+    try:
+        return int(digits)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8") from None
+
+
+def _attack_spec(args: argparse.Namespace) -> AttackSpec:
+    return AttackSpec(
+        attacker_die=args.attacker_die, defence_die=args.defence_die, ranged=args.ranged, weapon=args.weapon,
+        armour=args.armour, shield=args.shield, attack_bonus=args.attack_bonus, defence_bonus=args.defence_bonus,
+        damage_bonus=args.damage_bonus, defender=args.defender,
+        options=DestinyOptions(ties_favour_defender=args.ties_favour_defender))
+
+
+def _add_attack_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--attacker-die", type=die_sides, required=True,
+                        help="the attacking characteristic: Body for melee, Mind for ranged, d4-d12")
+    parser.add_argument("--defence-die", type=die_sides, required=True,
+                        help="a hero's Body die or an enemy's Defence die, d4-d12")
+    parser.add_argument("--ranged", action="store_true", help="a ranged weapon: a Destiny 1 misses (RULES DD-7)")
+    parser.add_argument("--weapon", choices=[*WEAPONS, "unarmed"],
+                        help="damage +1/+2/+3, or unarmed: die - 1, at least 1 (RULES DD-8)")
+    parser.add_argument("--armour", type=whole_number, default=0, help="added to the defence (RULES DD-4)")
+    parser.add_argument("--shield", type=whole_number, default=0, help="added to the defence (RULES DD-4)")
+    parser.add_argument("--attack-bonus", type=whole_number, default=0, help="added to the attack, e.g. help")
+    parser.add_argument("--defence-bonus", type=whole_number, default=0, help="added to the defence, e.g. help")
+    parser.add_argument("--damage-bonus", type=whole_number, default=0, help="magic weapons, active skills")
+    parser.add_argument("--defender", choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
+    parser.add_argument("--ties-favour-defender", action="store_true",
+                        help="an attack equal to the defence is blocked (RULES DD-5 option)")
+
+
+def _throw(args: argparse.Namespace, die: str, d20: str) -> tuple[int, ...]:
+    value, destiny = getattr(args, die), getattr(args, d20)
+    if value is None and destiny is not None:
+        raise InvalidRoll(f"--{d20.replace('_', '-')} given without --{die}: the die comes first")
+    return tuple(v for v in (value, destiny) if v is not None)
+
+
+def _resolve_attack(args: argparse.Namespace) -> int:
+    spec = _attack_spec(args)
+    damage = () if args.damage is None else (args.damage,)
+    outcome = resolve_attack(spec, _throw(args, "attack", "attack_d20"), _throw(args, "defence", "defence_d20"), damage)
+    return _print_json(outcome.to_dict())
+
+
+def add_resolve_attack(systems: argparse._SubParsersAction) -> None:
+    """``dicelens resolve attack --attacker-die d8 --attack 7 --attack-d20 12 --defence-die d6 --defence 4
+    --defence-d20 9 [--damage 5] …`` (RULES DD-4 … DD-8); missing dice come back as ``needs``."""
+    parser = systems.add_parser("attack", help="a Destiny Dice attack: hit, effects, damage")
+    _add_attack_options(parser)
+    parser.add_argument("--attack", type=whole_number, help="the attacker's characteristic die")
+    parser.add_argument("--attack-d20", type=whole_number, help="the attacker's Destiny d20")
+    parser.add_argument("--defence", type=whole_number, help="the defender's die, before armour and shield")
+    parser.add_argument("--defence-d20", type=whole_number, help="the defender's Destiny d20")
+    parser.add_argument("--damage", "--damage-roll", type=whole_number, help="on a hit: the attacker's die again")
+    parser.set_defaults(func=_resolve_attack)
+
+
+def initiative_value(text: str) -> tuple[str, int]:
+    """Parse ``"Nara=6"`` into a name and a Mind die result."""
+    name, sep, value = text.rpartition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    return name.strip(), whole_number(value)
+
+
+def _resolve_initiative(args: argparse.Namespace) -> int:
+    entries = [(name, "hero", value) for name, value in args.hero] + [
+        (name, "enemy", value) for name, value in args.enemy]
+    if not entries:
+        raise InvalidRoll("give at least one --hero NAME=VALUE or --enemy NAME=VALUE")
+    order = initiative_order(entries)
+    return _print_json({"order": [entry.name for entry in order], "entries": [entry.to_dict() for entry in order]})
+
+
+def add_resolve_initiative(systems: argparse._SubParsersAction) -> None:
+    """``dicelens resolve initiative --hero Nara=6 --enemy "Rival 1=6" …`` (RULES DD-1)."""
+    parser = systems.add_parser("initiative", help="Destiny Dice initiative order, heroes first on ties")
+    parser.add_argument("--hero", type=initiative_value, action="append", default=[], help="NAME=VALUE")
+    parser.add_argument("--enemy", type=initiative_value, action="append", default=[], help="NAME=VALUE")
+    parser.set_defaults(func=_resolve_initiative)
+
+
+def _odds_attack(args: argparse.Namespace) -> int:
+    return _print_json(attack_odds(_attack_spec(args)))
+
+
+def add_odds_attack(systems: argparse._SubParsersAction) -> None:
+    """``dicelens odds attack --attacker-die d8 --defence-die d6 [--armour 1] …``: exact chance of a hit."""
+    parser = systems.add_parser("attack", help="exact odds of a Destiny Dice attack")
+    _add_attack_options(parser)
+    parser.set_defaults(func=_odds_attack)
+
+
 # One entry per rules system; each adds its parser under `resolve` / `odds`.
-RESOLVE_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_resolve_d6, add_resolve_pool)
-ODDS_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_odds_d6, add_odds_pool)
+RESOLVE_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
+    add_resolve_d6, add_resolve_pool, add_resolve_attack, add_resolve_initiative)
+ODDS_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_odds_d6, add_odds_pool, add_odds_attack)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

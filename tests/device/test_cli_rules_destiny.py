@@ -1,0 +1,103 @@
+"""``dicelens resolve attack`` / ``resolve initiative`` / ``odds attack`` through a real subprocess (RULES §3)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+BRANN = ("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1", "--weapon", "medium")
+
+
+def _dicelens(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def _json(*args):
+    done = _dicelens(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def test_brann_hits_the_saqueador_for_7():
+    result = _json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9",
+                   "--damage", "5")
+    assert result["complete"] is True and result["needs"] is None
+    assert result["hit"] is True and result["damage"] == 7
+    assert result["effects"] == ["hit"]
+    assert result["damage_parts"]["weapon_bonus"] == 2
+    assert result["points"] == 2 and result["points_name"] == "PC"
+    assert result["defence"]["total"] == 5
+
+
+def test_each_missing_step_comes_back_as_needs():
+    attacker = _json(*BRANN)
+    assert attacker["complete"] is False and attacker["hit"] is None and attacker["damage"] is None
+    assert attacker["needs"] == {"count": 2, "sides": 8, "kind": "d8+d20", "dice": [8, 20], "who": "attacker",
+                                 "reason": "Attacker: roll Body d8 and the Destiny d20"}
+    defender = _json(*BRANN, "--attack", "7", "--attack-d20", "14")
+    assert defender["needs"]["reason"] == "Defender: roll Defence d6 and the Destiny d20"
+    damage = _json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9")
+    assert damage["hit"] is True and damage["damage"] is None
+    assert damage["needs"]["reason"] == "Attacker: hit! roll Body d8 again for damage"
+
+
+def test_rex_unarmed_with_the_damage_roll_alias():
+    result = _json("resolve", "attack", "--attacker-die", "8", "--defence-die", "6", "--weapon", "unarmed",
+                   "--attack", "6", "--attack-d20", "10", "--defence", "4", "--defence-d20", "5",
+                   "--damage-roll", "1")
+    assert result["damage"] == 1 and "unarmed minimum" in result["effects"]
+
+
+@pytest.mark.parametrize(("option", "hit", "effects"), [
+    ((), True, ["hit"]),
+    (("--ties-favour-defender",), False, ["miss", "Defensa Perfecta"]),
+])
+def test_zara_7_against_7(option, hit, effects):
+    result = _json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d8", "--shield", "2",
+                   "--defender", "hero", "--attack", "7", "--attack-d20", "11", "--defence", "5",
+                   "--defence-d20", "20", *option)
+    assert result["hit"] is hit and result["effects"] == effects
+
+
+def test_a_shooting_1_is_an_automatic_miss():
+    result = _json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--ranged",
+                   "--attack", "8", "--attack-d20", "1")
+    assert result["complete"] is True and result["hit"] is False and result["damage"] == 0
+    assert result["effects"] == ["miss", "automatic miss"]
+
+
+def test_initiative_of_the_seed():
+    result = _json("resolve", "initiative", "--enemy", "Rival 1=6", "--enemy", "Rival 2=3", "--hero", "Nara=6")
+    assert result["order"] == ["Nara", "Rival 1", "Rival 2"]
+    assert [entry["group"] for entry in result["entries"]] == [0, 1, 2]
+
+
+def test_odds_of_brann_against_the_saqueador():
+    result = _json("odds", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1")
+    assert result["p_hit"] == pytest.approx(27 / 48)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("resolve", "attack", "--attacker-die", "d7", "--defence-die", "d6"), "must be a d4, d6, d8, d10 or d12"),
+    (("resolve", "attack", "--attacker-die", "x", "--defence-die", "d6"), "not a die such as d8"),
+    (("resolve", "attack", "--defence-die", "d6"), "--attacker-die"),
+    ((*BRANN, "--attack", "9", "--attack-d20", "3"), "shows 1 to 8, not 9"),
+    ((*BRANN, "--attack-d20", "3"), "without --attack"),
+    ((*BRANN, "--attack", "2", "--attack-d20", "3", "--defence", "6", "--defence-d20", "4", "--damage", "3"),
+     "the attack missed"),
+    (("resolve", "attack", "--attacker-die", "d6", "--defence-die", "d6", "--weapon", "heavy"), "at least d8"),
+    (("resolve", "initiative", "--hero", "Nara"), "not NAME=VALUE"),
+    (("resolve", "initiative",), "at least one --hero"),
+    (("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3"), "twice"),
+])
+def test_bad_input_is_exit_2_with_one_line(args, message):
+    done = _dicelens(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and message in done.stderr
