@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Install dicelens from this checkout as a systemd service, on Raspberry Pi OS
+# (or any Debian with systemd). Running it again updates the installation and
+# keeps the settings; --uninstall removes it and keeps the roll history.
+#
+#   sudo systemd/install.sh                 install or update, start at boot
+#   sudo systemd/install.sh --uninstall     remove the service and its venv
+#   sudo systemd/install.sh --uninstall --purge   also the settings, history, user
+#   systemd/install.sh --root DIR           dry run: write every file under DIR,
+#                                           print the user and systemctl commands
+#
+# Environment: PYTHON (default /usr/bin/python3, whose system packages such as
+# python3-picamera2 the venv sees); DICELENS_PIP_OPTIONS, more options for
+# pip install (e.g. "--no-deps" or "--no-index --find-links DIR" offline).
+set -euo pipefail
+
+readonly USER_NAME=dicelens
+readonly GROUPS_WANTED="video gpio" # own the camera and GPIO devices on Raspberry Pi OS
+readonly APP_DIR=/opt/dicelens
+readonly VENV_DIR=$APP_DIR/venv
+readonly CONFIG_DIR=/etc/dicelens
+readonly STATE_DIR=/var/lib/dicelens
+readonly UNIT=dicelens.service
+readonly UNIT_DIR=/etc/systemd/system
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+checkout=$(dirname "$here")
+python=${PYTHON:-/usr/bin/python3}
+read -r -a pip_options <<<"${DICELENS_PIP_OPTIONS:-}"
+root=""
+mode=install
+purge=no
+
+usage() {
+  sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+fail() {
+  echo "install.sh: $*" >&2
+  exit 1
+}
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --root)
+      [ $# -ge 2 ] || fail "--root needs a folder"
+      root=$(realpath -m "$2")
+      shift 2
+      ;;
+    --uninstall) mode=uninstall; shift ;;
+    --purge) purge=yes; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; fail "unknown option: $1" ;;
+  esac
+done
+[ "$purge" = no ] || [ "$mode" = uninstall ] || fail "--purge goes with --uninstall"
+if [ -z "$root" ] && [ "$(id -u)" -ne 0 ]; then
+  fail "run it as root: sudo $0 $*"
+fi
+
+# A command that changes the real system's users or services: run it, or with
+# --root print it, since a dry run must leave the real system alone.
+system() {
+  if [ -n "$root" ]; then
+    printf 'would run:'
+    printf ' %q' "$@"
+    printf '\n'
+  else
+    "$@"
+  fi
+}
+
+say() {
+  echo "dicelens: $*"
+}
+
+install_user() {
+  if id -u "$USER_NAME" >/dev/null 2>&1; then
+    say "user $USER_NAME exists"
+  else
+    say "creating the system user $USER_NAME"
+    system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+      --shell /usr/sbin/nologin --comment "dicelens service" "$USER_NAME"
+  fi
+  local group
+  for group in $GROUPS_WANTED; do
+    if getent group "$group" >/dev/null; then
+      system usermod --append --groups "$group" "$USER_NAME"
+    else
+      say "warning: no group $group here (Raspberry Pi OS has it: it owns the camera or GPIO devices)"
+    fi
+  done
+}
+
+# Keep numpy's major version at the system's: Debian's compiled packages
+# (picamera2 needs simplejpeg) break with a numpy 2 in the venv on a numpy 1 system.
+numpy_constraint() {
+  local major
+  major=$("$python" -c 'import numpy; print(numpy.__version__.split(".")[0])' 2>/dev/null) || return 0
+  echo "numpy<$((major + 1))"
+}
+
+install_venv() {
+  local venv=$root$VENV_DIR constraints source
+  if [ ! -x "$venv/bin/python" ]; then
+    say "creating the venv $VENV_DIR (with the system's packages, for python3-picamera2)"
+    "$python" -m venv --system-site-packages "$venv"
+  fi
+  constraints=$(mktemp)
+  numpy_constraint >"$constraints"
+  # Built from a clean copy: setuptools would leave build/ in the checkout and
+  # package whatever stale files it held.
+  source=$(mktemp -d)
+  tar -C "$checkout" --exclude=.git --exclude=.venv --exclude=build --exclude=data \
+    --exclude='*.egg-info' --exclude=__pycache__ -cf - . | tar -C "$source" -xf -
+  say "installing dicelens from $checkout"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
+    --constraint "$constraints" ${pip_options[@]+"${pip_options[@]}"} "$source"
+  rm -rf "$constraints" "$source"
+}
+
+write_default_config() {
+  local config=$root$CONFIG_DIR/config.toml
+  if [ -e "$config" ]; then
+    say "keeping the settings in $CONFIG_DIR/config.toml"
+    return
+  fi
+  say "writing the default settings to $CONFIG_DIR/config.toml"
+  install -d -m 0755 "$root$CONFIG_DIR"
+  cat >"$config" <<'EOF'
+# dicelens settings; every key and its default: device/config.py.
+# After a change: sudo systemctl restart dicelens
+pin = ""                  # 4 to 12 digits to guard the settings and clearing the history
+principal_color = "red"   # colour of the principal die
+
+[camera]
+source = "picamera2"
+
+[web]
+host = "0.0.0.0"          # every phone on the local network may open the page
+port = 8000
+
+[buttons]                 # BCM pin numbers (see the wiring table in README.md)
+presets = { "2d6" = 17, "1d6" = 27, "free" = 22 }
+read_now = 23
+led = 24
+EOF
+  # It may hold the PIN: readable by the service, not by every user.
+  chmod 0640 "$config"
+  system chown "root:$USER_NAME" "$CONFIG_DIR/config.toml"
+}
+
+install_unit() {
+  say "installing $UNIT_DIR/$UNIT"
+  install -d -m 0755 "$root$UNIT_DIR"
+  install -m 0644 "$here/$UNIT" "$root$UNIT_DIR/$UNIT"
+  system systemctl daemon-reload
+  system systemctl enable "$UNIT"
+  system systemctl reset-failed "$UNIT"
+  system systemctl restart "$UNIT"
+}
+
+web_port() {
+  "$root$VENV_DIR/bin/python" - "$root$CONFIG_DIR/config.toml" <<'EOF' 2>/dev/null || echo 8000
+import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    print(tomllib.load(file).get("web", {}).get("port", 8000))
+EOF
+}
+
+install_all() {
+  install_user
+  install_venv
+  write_default_config
+  install_unit
+  local host
+  host=$(uname -n)
+  say "installed. Open http://${host%%.*}.local:$(web_port) on a phone on the same network."
+  say "status: systemctl status dicelens    log: journalctl -u dicelens"
+}
+
+uninstall_all() {
+  if [ -e "$root$UNIT_DIR/$UNIT" ]; then
+    say "stopping and removing the service"
+    system systemctl disable --now "$UNIT"
+    rm -f "$root$UNIT_DIR/$UNIT"
+    system systemctl daemon-reload
+  fi
+  rm -rf "$root$APP_DIR"
+  if [ "$purge" = yes ]; then
+    say "removing the settings, the roll history and the user $USER_NAME"
+    rm -rf "$root$CONFIG_DIR" "$root$STATE_DIR"
+    if id -u "$USER_NAME" >/dev/null 2>&1 || [ -n "$root" ]; then
+      system userdel "$USER_NAME"
+    fi
+  else
+    say "kept the settings ($CONFIG_DIR) and the roll history ($STATE_DIR): --purge removes them"
+  fi
+  say "uninstalled"
+}
+
+if [ "$mode" = install ]; then
+  install_all
+else
+  uninstall_all
+fi
