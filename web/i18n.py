@@ -57,6 +57,8 @@ def select_locale() -> str:
 
 
 def _remember_lang(response):
+    # Pages and API errors differ by language: a cache must not mix them up.
+    response.vary.update(("Accept-Language", "Cookie"))
     locale = normalize(request.args.get("lang"))
     if locale and request.cookies.get(LANG_COOKIE) != locale:
         response.set_cookie(LANG_COOKIE, locale, max_age=_COOKIE_SECONDS, samesite="Lax")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 
 import pytest
 
@@ -189,3 +190,24 @@ def test_an_open_stream_does_not_block_a_page_load(controller):
         api.close()
         for connection in streams:
             connection.close()
+
+
+def test_a_phone_walking_away_frees_its_subscription_on_a_real_server(controller):
+    app = create_app(controller, {"HEARTBEAT_SECONDS": 0.05})
+    with live_server(app, threads=3) as port:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/api/events")
+        assert connection.getresponse().readline() == b"retry: 2000\n"
+        assert controller.subscribers == 1
+        connection.close()
+        freed = threading.Event()
+
+        streams = app.extensions["dicelens.streams"]
+
+        def watch():
+            while controller.subscribers or streams.open:
+                time.sleep(0.01)
+            freed.set()
+
+        threading.Thread(target=watch, daemon=True).start()
+        assert freed.wait(10)  # noticed at the next heartbeat write

@@ -48,3 +48,17 @@ def test_template_context_names_the_locales(app):
         assert context["current_locale"] == "es" and context["html_lang"] == "es"
         assert ("pt_BR", "Português (Brasil)") in context["locales"]
         assert context["api"]["events"] == "/api/events"
+
+
+@pytest.mark.parametrize(("headers", "query", "error"), [
+    ({"Accept-Language": "pt-BR,pt;q=0.9"}, "", "rolagem desconhecida: 9d9"),
+    ({"Accept-Language": "pt-BR"}, "?lang=es", "tirada desconocida: 9d9"),
+    ({"Accept-Language": "en-GB"}, "", "unknown preset: 9d9"),
+])
+def test_api_errors_speak_the_players_language(client, headers, query, error):
+    response = client.post("/api/arm" + query, json={"preset": "9d9"}, headers=headers)
+    assert response.status_code == 400 and response.get_json()["error"] == error
+
+
+def test_answers_vary_by_language(client):
+    assert {"Accept-Language", "Cookie"} <= set(client.get("/api/state").vary)
