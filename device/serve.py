@@ -2,7 +2,9 @@
 
 Everything is opened in an :class:`contextlib.ExitStack` and closed in reverse
 order when waitress returns: on SIGTERM (systemd stopping the unit) and on
-Ctrl-C alike. The config is read and checked before anything starts; a bad
+Ctrl-C alike. Under systemd (``Type=notify``) it sends READY=1 once the app is
+built, the camera's status as STATUS=, and WATCHDOG=1 from every turn of the
+camera loop (device/watchdog.py). The config is read and checked before anything starts; a bad
 key, value or camera name ends with exit status 2 and one line on stderr.
 
 Data folder: ``--data``, else the config's ``data_folder``, else
@@ -26,6 +28,8 @@ from device.config import Config, check_camera_source, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError
 from device.history import History
+from device.tray_loop import TrayLoop
+from device.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with contextlib.ExitStack() as stack:
-            app = build(config, stack)
+            watchdog = Watchdog()
+            stack.callback(watchdog.close)
+            app = build(config, stack, watchdog)
             import web
             log.info("dicelens: camera %s, data in %s", config.camera.source, config.data_folder)
+            watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
             web.serve(app, host=config.web.host, port=config.web.port)
     except KeyboardInterrupt:
         pass
@@ -91,14 +98,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build(config: Config, stack: contextlib.ExitStack):
+def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None = None):
     """Open every part in ``stack`` and return the web app.
 
     :raises ValueError: for a camera name that names no source (a folder with no photos).
     """
     from device.cameras import open_camera
     from device.settle import SettleDetector
-    from device.tray_loop import TrayLoop
     import web
     from web.security import hash_pin
 
@@ -118,13 +124,19 @@ def build(config: Config, stack: contextlib.ExitStack):
                             pin=hash_pin(config.pin) if config.pin else None,
                             chain_limit=config.chain_limit, house_rules=config.house_rules)
     stack.callback(controller.close)
-    loop = TrayLoop(lambda: open_camera(source, **options), controller.on_settled,
-                    controller.on_status, camera=camera,
-                    detector=SettleDetector(config.settle_seconds))
+    watchdog = watchdog or Watchdog()
+
+    def on_status(status: str, message: str | None) -> None:
+        controller.on_status(status, message)
+        watchdog.status(f"camera {status}" + (f": {message}" if message else ""))
+
+    loop = WatchedTrayLoop(lambda: open_camera(source, **options), controller.on_settled,
+                           on_status, camera=camera, detector=SettleDetector(config.settle_seconds),
+                           watchdog=watchdog)
     stack.callback(loop.close)
     controller.attach_camera(throw=loop.throw, read_now=loop.read_now,
                              can_throw=lambda: loop.can_throw)
-    controller.on_status(*loop.status)
+    on_status(*loop.status)
     loop.start()
 
     buttons = _buttons(config, controller)
@@ -134,6 +146,18 @@ def build(config: Config, stack: contextlib.ExitStack):
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, lambda: _auto_throw(controller), stack)
     return web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)})
+
+
+class WatchedTrayLoop(TrayLoop):
+    """The tray loop feeding systemd's watchdog on every turn: a hung loop gets the service restarted."""
+
+    def __init__(self, *args, watchdog: Watchdog, **options) -> None:
+        super().__init__(*args, **options)
+        self._watchdog = watchdog
+
+    def step(self) -> float:
+        self._watchdog.alive()
+        return super().step()
 
 
 def _camera_options(config: Config) -> dict:

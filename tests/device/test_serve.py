@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import queue
 import re
 import signal
@@ -19,11 +21,11 @@ from device.cli import main
 REPO = Path(__file__).resolve().parents[2]
 
 
-def start(tmp_path, *options):
+def start(tmp_path, *options, env=None):
     process = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--port", "0",
          "--data", str(tmp_path / "data"), *options],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     lines: queue.Queue[str] = queue.Queue()
 
     def pump():
@@ -72,6 +74,32 @@ def test_serve_answers_then_stops_cleanly(tmp_path, stop):
         process.stderr.close()
     assert "Traceback" not in "".join(seen)
     assert (tmp_path / "data" / "history.sqlite3").exists()
+
+
+def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):
+    path = tmp_path / "notify"
+    systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    systemd.bind(str(path))
+    systemd.settimeout(30)
+    env = {**os.environ, "NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"}
+    env.pop("WATCHDOG_PID", None)
+    process, lines = start(tmp_path, env=env)
+    seen: list[str] = []
+    messages: list[str] = []
+    try:
+        wait_for(lines, r"Serving on", seen)
+        while not any(m.startswith("READY=1") for m in messages) or "WATCHDOG=1" not in messages:
+            messages.append(systemd.recv(4096).decode())
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+        while "STOPPING=1" not in messages:
+            messages.append(systemd.recv(4096).decode())
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+        systemd.close()
+    assert any(m.startswith("STATUS=camera ok") for m in messages)
 
 
 @pytest.mark.parametrize(("argv", "message"), [
