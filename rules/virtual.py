@@ -10,6 +10,7 @@ from __future__ import annotations
 import random as _random
 
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
+from rules.destiny import AttackOutcome, AttackSpec, resolve_attack
 from rules.pool import SIDES, PoolOutcome, PoolSpec, resolve_pool
 
 
@@ -45,4 +46,21 @@ def roll_pool(spec: PoolSpec, rng: _random.Random) -> PoolOutcome:
     outcome = resolve_pool(spec, first)
     if outcome.needs is not None:
         outcome = resolve_pool(spec, first, [rng.randint(1, SIDES) for _ in range(outcome.needs.count)])
+    return outcome
+
+
+def roll_attack(spec: AttackSpec, rng: _random.Random) -> AttackOutcome:
+    """Roll a Destiny Dice attack step by step, each throw the dice ``needs`` asks for.
+
+    # RULES DD-4 (attacker, then defender, each with the Destiny d20), DD-8 (damage on a hit).
+
+    :param spec: the attack to make.
+    :param rng: the source of every die; seed it for a repeatable roll.
+    :returns: a complete outcome.
+    """
+    throws: list[list[int]] = []  # attack, defence, damage: one throw per step
+    outcome = resolve_attack(spec)
+    while outcome.needs is not None:
+        throws.append([rng.randint(1, sides) for sides in outcome.needs.dice])
+        outcome = resolve_attack(spec, *throws)
     return outcome
