@@ -102,27 +102,28 @@ class FakeController:
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
 
     # --- what the tests drive -------------------------------------------------
-    def throw_dice(self, values: list[int], source: str = "camera") -> dict:
+    def throw_dice(self, values: list[int], source: str = "camera",
+                   principal_seen: bool = True) -> dict:
         """The tray settled showing these natural values (d6: principal first).
 
         Continues the roll that is waiting for more dice, else starts a roll of
-        the armed preset (2D6 when none is armed).
+        the armed preset (2D6 when none is armed). ``principal_seen=False``: no
+        die had the principal colour, and the players must point at it.
         """
         with self._lock:
             if self._pending is not None:
                 roll = self._rolls[self._pending]
                 self._throws[roll["id"]].append(list(values))
-                self._add_dice(roll, values, source, role="extra")
+                self._add_dice(roll, values, source, step=len(self._throws[roll["id"]]) - 1)
             else:
                 roll = self._new_roll(self._state["preset"] or "2d6", values,
                                       self._state["roller"], source)
+                if not principal_seen:
+                    roll["dice"][0]["principal"] = False
             self._resolve(roll)
             self._pending = None if roll["complete"] else roll["id"]
             self._store(roll)
-            needs = roll["result"]["needs"]
-            self._state.update(state="prompting" if needs else "resolved",
-                               prompt=needs["reason"] if needs else None, needs=needs)
-            self._publish_state()
+            self._prompt_for(roll)
             return copy.deepcopy(roll)
 
     def set_camera(self, status: str, message: str | None = None) -> None:
@@ -202,16 +203,17 @@ class FakeController:
     def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
         with self._lock:
             roll = self._get(roll_id)
-            first = self._throws[roll_id][0]
-            if not 0 <= index < len(first):
+            if not 0 <= index < len(self._throws[roll_id][0]):
                 raise ValueError("the principal die is one of the first throw")
-            order = [index] + [i for i in range(len(first)) if i != index]
-            self._throws[roll_id][0] = [first[i] for i in order]
-            roll["dice"][:len(first)] = [roll["dice"][i] for i in order]
-            for position, die in enumerate(roll["dice"]):
-                die["index"] = position
+            for die in roll["dice"]:
+                die["principal"] = die["index"] == index
+            roll["corrections"].append({"index": index, "from": "secondary", "to": "principal",
+                                        "who": who, "at": _now()})
             self._resolve(roll)
             self._store(roll)
+            if self._pending == roll_id:
+                self._pending = None if roll["complete"] else roll_id
+                self._prompt_for(roll)
             return copy.deepcopy(roll)
 
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
@@ -288,13 +290,14 @@ class FakeController:
 
     def _new_roll(self, preset: str, values: list[int], roller, source: str) -> dict:
         roll = {"id": next(self._ids), "seq": 0, "preset": preset,
+                "label": self._preset(preset)["label"],
                 "system": self._preset(preset)["system"], "roller": roller,
                 "started": _now(), "finished": None, "dice": [], "readings": [],
                 "corrections": [], "note": None, "photo": False}
         self._throws[roll["id"]] = [list(values)]
-        self._add_dice(roll, values, source, role="secondary")
+        self._add_dice(roll, values, source, step=0)
         if roll["system"] == "d6":
-            roll["dice"][0]["color"] = "red"
+            roll["dice"][0].update(color="red", principal=True)
         if source == "camera":
             image, _ = _draw_tray(roll["dice"], annotated=True)
             cv2.imwrite(str(self._data_dir / f"roll-{roll['id']}.jpg"), image)
@@ -302,29 +305,44 @@ class FakeController:
         return roll
 
     @staticmethod
-    def _add_dice(roll: dict, values: list[int], source: str, role: str) -> None:
+    def _add_dice(roll: dict, values: list[int], source: str, step: int) -> None:
         for value in values:
             index = len(roll["dice"])
-            roll["dice"].append({"index": index, "natural": value, "value": value, "role": role,
-                                 "source": source, "color": "white",
+            roll["dice"].append({"index": index, "step": step, "natural": value, "value": value,
+                                 "role": None, "principal": False, "source": source, "color": "white",
                                  "box": [40 + 110 * (index % 5), 120 + 130 * (index // 5),
                                          140 + 110 * (index % 5), 220 + 130 * (index // 5)],
                                  "corrected": False})
 
+    def _prompt_for(self, roll: dict) -> None:
+        needs = (roll["result"] or {}).get("needs")
+        if roll["complete"]:
+            prompt = None
+        elif needs:
+            prompt = needs["reason"]
+        else:
+            prompt = "no principal die found: tap the principal die on the page"
+        self._state.update(state="resolved" if roll["complete"] else "prompting",
+                           prompt=prompt, needs=needs)
+        self._publish_state()
+
     def _resolve(self, roll: dict) -> None:
-        """Resolve with the real rules; a cocked die (no value) leaves the roll waiting."""
+        """Resolve with the real rules; a cocked die (no value) or a D6 roll without
+        its principal die leaves the roll waiting."""
         throws = self._throws[roll["id"]]
-        if any(v is None for throw in throws for v in throw):
-            roll.update(complete=False, total=None, successes=None, outcome=None)
-            roll["result"] = dict(roll.get("result") or {}, complete=False, total=None,
-                                  successes=None, outcome=None)
+        no_principal = roll["system"] == "d6" and len(throws[0]) > 1 and not any(
+            d["principal"] for d in roll["dice"] if d["step"] == 0)
+        if no_principal or any(v is None for throw in throws for v in throw):
+            roll.update(complete=False, total=None, successes=None, outcome=None, result=None,
+                        perfect=False, botch=False)
             return
+        # The rules take the principal die first (RULES D6-2); the dice keep their order.
+        ordered = sorted(roll["dice"], key=lambda d: (d["step"], not d["principal"]))
+        throws = [[d["natural"] for d in ordered if d["step"] == step] for step in range(len(throws))]
         outcome = rules.resolve(_spec(self._preset(roll["preset"])), throws)
         result = outcome.to_dict()
-        for die, ruled in zip(roll["dice"], result["dice"]):
-            die["value"] = ruled.get("value", die["natural"])
-            if roll["system"] == "d6":
-                die["role"] = ruled["role"]
+        for die, ruled in zip(ordered, result["dice"]):
+            die.update(value=ruled.get("value", die["natural"]), role=ruled["role"])
         roll.update(result=result, complete=result["complete"],
                     total=result.get("total"), successes=result.get("successes"),
                     outcome=result.get("outcome"), perfect=bool(result.get("perfect")),

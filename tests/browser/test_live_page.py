@@ -188,3 +188,29 @@ def test_screenshot_of_the_live_page(phone, controller):
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOT, animations="disabled")
     assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    roll = controller.throw_dice([2, 5], principal_seen=False)
+    expect(page.locator("#prompt")).to_have_text("No principal die found: tap the principal die.")
+    expect(page.locator("#pick-principal")).to_be_visible()
+    expect(page.locator("#big")).to_have_text("…")
+
+    page.locator("#dice .die").nth(1).click()        # the 5 is the principal die
+    expect(page.locator("#big")).to_have_text("7")
+    expect(page.locator("#dice .die").nth(1)).to_contain_text("principal")
+    expect(page.locator("#pick-principal")).to_be_hidden()
+    assert controller.roll(roll["id"])["complete"]
+
+
+def test_a_cocked_die_marked_on_the_page(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    controller.throw_dice([4, 3])
+    page.locator("#dice .die").nth(1).click()
+    page.get_by_role("button", name="Cocked: throw it again").click()
+    expect(page.locator("#big")).to_have_text("…")
+    expect(page.locator("#dice .die").nth(1)).to_contain_text("?")
+    expect(page.locator("#dice .die").nth(1)).to_contain_text("cocked")

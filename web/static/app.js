@@ -181,7 +181,25 @@
     return [d.big, d.unit, d.outcome].filter(Boolean).join(" ");
   }
 
-  /** The prompt in the page's language; the rules' English reason as a fallback. */
+  /** What the controller asks of the players, in the page's language. The
+   *  controller words it in English; known prompts are recognised and translated,
+   *  anything else is shown as it comes rather than hidden. */
+  function promptText(state) {
+    const prompt = state.prompt || "";
+    let match;
+    if (state.needs && (!prompt || prompt === state.needs.reason)) return needsText(state.needs);
+    if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
+    if ((match = /^die (\d+) \((.*?)\) is (.+?): throw it again/.exec(prompt))) {
+      return t("Die {n} is {why}: throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
+    }
+    if (state.state === "armed" || state.state === "waiting") {
+      const label = state.label || state.preset || "";
+      return state.by_hand ? t("{label}: throw the dice and enter them by hand.", { label })
+        : t("{label}: throw the dice.", { label });
+    }
+    return prompt;
+  }
+
   function needsText(needs) {
     if (!needs) return "";
     if (needs.kind === "D3" && /principal/.test(needs.reason || "")) return t("Roll the principal die again (counts as D3).");
@@ -189,15 +207,14 @@
     return t("Throw {n} more dice.", { n: needs.count });
   }
 
-  /** Role words of a die: d6 roles, pool roles from the rules' breakdown. */
+  /** Role words of a die (principal, extra, success, cancelled…), then how it was read. */
   function dieTags(roll, die, index) {
     const tags = [];
-    const pool = roll.system === "pool" ? ((roll.result || {}).dice || [])[index] : null;
-    if (pool) {
-      tags.push(pool.role);
-      if (pool.reroll) tags.push("reroll");
-    } else if (die.role) tags.push(die.role);
-    if (die.natural === null || die.natural === undefined) tags.push("cocked");
+    const ruled = ((roll.result || {}).dice || [])[index] || {};
+    if (die.role) tags.push(die.role);
+    else if (die.principal) tags.push("principal");
+    if (ruled.reroll) tags.push("reroll");
+    if (die.natural === null || die.natural === undefined) tags.push(die.unreadable || "cocked");
     if (die.source === "hand") tags.push("by hand");
     if (die.corrected) tags.push("corrected");
     return tags;
@@ -281,9 +298,9 @@
       return store.presets.find((p) => p.name === name) || null;
     }
 
-    function presetLabel(name) {
+    function presetLabel(name, fallback) {
       const preset = presetOf(name);
-      return preset ? preset.label || preset.name : name || "";
+      return preset ? preset.label || preset.name : fallback || name || "";
     }
 
     function renderCamera(camera) {
@@ -305,9 +322,10 @@
       $("#machine-state").textContent = line.join(" · ");
       $("#machine-state").dataset.state = state.state;
       const prompt = $("#prompt");
-      const promptText = state.needs ? needsText(state.needs) : state.prompt || "";
-      prompt.hidden = !promptText;
-      prompt.textContent = promptText;
+      const text = state.prompt || state.needs || state.state === "armed" ? promptText(state) : "";
+      prompt.hidden = !text;
+      prompt.textContent = text;
+      prompt.dataset.urgent = String(state.state === "prompting");
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
@@ -374,7 +392,7 @@
       $("#big-unit").textContent = d.unit;
       $("#outcome").textContent = d.outcome;
       $("#outcome-detail").textContent = d.detail;
-      const meta = [presetLabel(roll.preset)];
+      const meta = [presetLabel(roll.preset, roll.label)];
       if (roll.roller) meta.push(t("by {name}", { name: roll.roller }));
       meta.push(when(roll.finished || roll.started));
       $("#roll-meta").textContent = meta.filter(Boolean).join(" · ");
@@ -390,8 +408,10 @@
         img.alt = t("Photo of roll {id}", { id: roll.id });
         photoBox.hidden = false;
       } else photoBox.hidden = true;
-      const askPrincipal = roll.system === "d6" && roll.dice.length > 1 &&
-        !roll.dice.some((die) => die.role === "principal");
+      // The controller could not tell the principal die (RULES D6-2): the player points at it.
+      const first = roll.dice.filter((die) => !die.step);
+      const askPrincipal = roll.system === "d6" && !roll.complete && first.length > 1 &&
+        !first.some((die) => die.principal || die.role === "principal");
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
@@ -521,7 +541,8 @@
       const read = die.natural === null || die.natural === undefined ? t("cocked") : die.natural;
       $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + t("read {n}", { n: read });
       $("#fix-keypad").replaceChildren(...keypadButtons(sidesOf(roll), (value) => fix({ value })));
-      $("#fix-principal").hidden = roll.system !== "d6" || die.role === "principal" || die.role === "extra";
+      $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
+        die.principal || die.role === "principal" || die.role === "extra";
       $("#fix-dialog").showModal();
     }
 

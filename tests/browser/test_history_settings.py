@@ -1,0 +1,93 @@
+"""The history and settings pages in headless Chromium at a phone viewport."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+from werkzeug.security import check_password_hash
+
+
+def test_history_newest_first_paged_and_filtered(phone, controller):
+    controller.arm("2d6", "Ana")
+    for _ in range(3):
+        controller.throw_dice([2, 3])
+    controller.arm("pool5", "Bruno")
+    controller.throw_dice([7, 8, 2, 3, 4])
+
+    page = phone("/history?limit=2")
+    rows = page.locator("#history li")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-roll-id", "4")
+    expect(rows.first).to_contain_text("Sucesso Superior")
+    expect(rows.first).to_contain_text("Bruno")
+    page.get_by_role("link", name="Older").click()
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-roll-id", "2")
+
+    page.goto("/history")
+    page.select_option("#filter-preset", "pool5")     # applies at once
+    expect(rows).to_have_count(1)
+    expect(page.locator("#export-csv")).to_have_attribute("href", "/api/rolls.csv?preset=pool5")
+    page.goto("/history")
+    page.fill("#filter-player", "Ana")
+    page.get_by_role("button", name="Filter").click()
+    expect(rows).to_have_count(3)
+
+    with page.expect_download() as download:
+        page.locator("#export-json").click()
+    rolls = json.loads(download.value.path().read_text())
+    assert [r["roller"] for r in rolls] == ["Ana", "Ana", "Ana"]
+
+
+def test_settings_principal_colour_by_tapping_the_die_on_the_photo(phone, controller):
+    controller.arm("2d6")
+    controller.throw_dice([3, 5])                    # die 2 is white, at box [150, 120, 250, 220]
+    page = phone("/settings")
+    frame = page.locator("#frame")
+    expect(frame).to_be_visible()
+    box = frame.bounding_box()
+    scale = box["width"] / 640
+    frame.click(position={"x": 200 * scale, "y": 170 * scale})
+    expect(page.locator("#principal-color")).to_have_text("Principal colour: white")
+    assert controller.settings()["principal_color"] == "white"
+    frame.click(position={"x": 600 * scale, "y": 450 * scale})   # the felt, no die
+    expect(page.locator("#toast")).to_have_text("No die there: tap inside a die.")
+
+
+def test_settings_edit_presets(phone, controller):
+    page = phone("/settings")
+    rows = page.locator("#preset-editor .preset-row")
+    expect(rows).to_have_count(3)
+    rows.nth(1).locator(".p-label").fill("Dano leve")
+    page.get_by_role("button", name="Save the rolls").click()
+    expect(page.locator("#toast")).to_have_text("Saved")
+    assert [p["label"] for p in controller.presets()] == ["2D6", "Dano leve", "pool 5 · difficulty 2"]
+
+    rows.nth(2).locator(".p-spec").fill("{not json")
+    page.get_by_role("button", name="Save the rolls").click()
+    expect(page.locator("#toast")).to_contain_text("Error")
+    assert len(controller.presets()) == 3             # nothing sent
+
+
+def test_pin_set_then_asked_for_control_actions_then_cleared(phone, controller):
+    page = phone("/settings")
+    page.fill("#pin-new", "4321")
+    page.get_by_role("button", name="Set the PIN").click()
+    expect(page.locator("#pin-state")).to_have_text("PIN set")
+    assert check_password_hash(controller.settings()["pin"], "4321")
+
+    other = phone("/")                               # another phone: no session yet
+    other.get_by_role("button", name="2D6").click()
+    expect(other.locator("#pin-dialog")).to_be_visible()
+    other.fill("#pin-input", "1111")
+    other.locator("#pin-dialog").get_by_role("button", name="OK").click()
+    expect(other.locator("#pin-dialog .pin-error")).to_be_visible()   # asked again
+    other.fill("#pin-input", "4321")
+    other.locator("#pin-dialog").get_by_role("button", name="OK").click()
+    expect(other.get_by_role("button", name="2D6")).to_have_attribute("aria-pressed", "true")
+    assert controller.state()["preset"] == "2d6"
+
+    page.get_by_role("button", name="Clear the PIN").click()
+    expect(page.locator("#pin-state")).to_have_text("No PIN")
+    assert controller.settings()["pin"] is None
