@@ -218,9 +218,13 @@ class Controller:
         roll wants now; after a finished roll, the same preset is armed again.
 
         :raises ThrowUnsupported: for a real camera (or none), or dice read by hand.
+        :raises CameraUnavailable: while the camera is away.
         """
         with self._lock:
             throw = self._throw_fn
+            if throw is not None and self._camera["status"] != "ok":
+                raise CameraUnavailable(f"the camera is away ({self._camera['message']}): "
+                                        "enter the dice by hand meanwhile")
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
             count = None
