@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,23 +28,57 @@ REFERENCE_BGR: dict[str, tuple[int, int, int]] = {
     "gold": (30, 86, 124),
 }
 
-# Hue sectors (degrees of the CIELAB hue angle, h = atan2(b*, a*)) and the lightness line
-# between the dark and the light colour of a sector. Set by looking at the distributions of
-# the byler tray dice (see benchmarks/vision_colors.py); the sector edges sit in the gaps.
-_HUE_SECTORS: tuple[tuple[float, float, str], ...] = (
-    (350.0, 360.0, "red"),
-    (0.0, 52.0, "red"),
-    (52.0, 112.0, "gold"),  # "yellow" when light, see _YELLOW_L
-    (112.0, 218.0, "green"),  # teal counts as green, as in the dataset labels
-    (218.0, 308.0, "blue"),
-    (308.0, 350.0, "purple"),
-)
-_YELLOW_L = 51.0  # L* above which a gold-hued die is yellow
-_WHITE_L = 50.0  # L* above which an achromatic die is white
-_GREY_CHROMA = 9.0  # C* below which a die is achromatic (white or black)
-_WARM_DARK_CHROMA = 17.0  # ... for dark dice of warm hue: smoke dice look brownish red
-_WARM_DARK_L = 26.0
-_LIGHT_CHROMA = 30.0  # ... for light dice: ivory white dice are yellowish
+@dataclass(frozen=True)
+class ColorRules:
+    """Where the palette names meet, in CIELAB of the white-balanced die body.
+
+    ``chroma`` below is the 75th percentile of the body's per-pixel chroma C* (a marbled die
+    is named by its coloured part), ``hue`` the CIELAB hue angle h = atan2(b*, a*) in degrees
+    of the main hue of its coloured pixels, ``lightness`` the median L* (0–100). Hue edges go
+    counter-clockwise: red | gold/yellow | green | blue | purple | red. The defaults were
+    fitted to the development photos (``benchmarks/vision_colors.py --fit``); the figures
+    reported for them come from cross-validation by photo.
+    """
+
+    white_l: float = 60.0  # L* above which an achromatic die is white, else black
+    yellow_l: float = 51.0  # L* above which a gold-hued die is yellow
+    light_chroma: float = 15.0  # a die lighter than white_l is white below this chroma
+    bright_chroma: float = 32.0  # ... lighter than L* 88: a clipped channel fakes chroma
+    cool_chroma: float = 8.0  # ... a dark die of green/blue/purple hue is black below this
+    warm_dark: float = 28.0  # ... of red/gold hue, at L* 10 (smoke dice look brownish red)
+    warm_light: float = 8.0  # ... of red/gold hue, at L* 40 (in between: linear)
+    red_gold: float = 50.0
+    gold_green: float = 112.0  # teal counts as green, as in the dataset labels
+    green_blue: float = 218.0
+    blue_purple: float = 308.0
+    purple_red: float = 345.0
+
+    def name(self, lightness: float, chroma: float, hue: float) -> str:
+        """Palette name of a body of this lightness (L*), chroma (C*) and hue (degrees)."""
+        hue %= 360.0
+        red = hue >= self.purple_red or hue < self.red_gold
+        if lightness > _CLIPPED_L:
+            least = self.bright_chroma
+        elif lightness > self.white_l:
+            least = self.light_chroma
+        elif red or hue < self.gold_green:
+            share = min(max((lightness - 10.0) / 30.0, 0.0), 1.0)
+            least = self.warm_dark + (self.warm_light - self.warm_dark) * share
+        else:
+            least = self.cool_chroma
+        if chroma < least:
+            return "white" if lightness > self.white_l else "black"
+        if red:
+            return "red"
+        if hue < self.gold_green:
+            return "yellow" if lightness > self.yellow_l else "gold"
+        if hue < self.green_blue:
+            return "green"
+        return "blue" if hue < self.blue_purple else "purple"
+
+
+RULES = ColorRules()
+_CLIPPED_L = 88.0  # L* above which some channel of a body is likely clipped at 255
 
 
 def _as_image(image: np.ndarray) -> np.ndarray:
@@ -109,63 +144,91 @@ def _lab(pixels: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rgb[None], cv2.COLOR_BGR2LAB)[0]
 
 
-def _body(lab: np.ndarray) -> np.ndarray:
-    """Drop the pips and highlights: keep the pixels between the 20th and 80th L* percentile.
-
-    Pips are far lighter or far darker than the body and cover well under a fifth of a
-    face's centre; trimming both ends works for dark pips on light dice and the reverse.
-    """
-    lo, hi = np.percentile(lab[:, 0], [20, 80])
+def _trim(lab: np.ndarray) -> np.ndarray:
+    """Keep the pixels between the 10th and 90th L* percentile (glare, pip edges, shadow)."""
+    lo, hi = np.percentile(lab[:, 0], [10, 90])
     keep = (lab[:, 0] >= lo) & (lab[:, 0] <= hi)
     return lab[keep] if keep.sum() >= 5 else lab
 
 
-def classify_lab(lightness: float, a: float, b: float, chroma: float) -> str:
-    """Palette name of a body colour given in CIELAB (white-balanced).
+_PIP_CONTRAST = 28  # grey levels (0–255): less spread than this in a face, no pip shows
+_PIP_AREA = 0.15  # largest blob taken for a pip, fraction of the die's area (a pip: 0.02–0.06)
+_PIP_EXTENT = 0.6  # least share of its bounding box a pip fills (a disc: 0.79; a streak less)
+_PIP_ASPECT = 1.6  # longest over shortest side of a pip's bounding box
 
-    :param lightness: median L* of the body, 0–100.
-    :param a: mean a* of the body.
-    :param b: mean b* of the body.
-    :param chroma: median C* (per-pixel chroma) of the body; for marbled dice it is above
-        the chroma of the mean colour.
-    :returns: a name from ``PALETTE``.
+
+def _body_pixels(patch: np.ndarray, region: np.ndarray, side: float) -> np.ndarray:
+    """The body pixels of a die: ``region`` of ``patch`` less the pips, (N, 3) uint8 BGR."""
+    smooth, body = _body_mask(patch, region, side)
+    return smooth[body]
+
+
+def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
+    """The blobs of ``part`` (h×w bool) shaped like a pip: round, no bigger than a big pip."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(part.astype(np.uint8), connectivity=8)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    round_ = (area >= _PIP_EXTENT * w * h) & (np.maximum(w, h) <= _PIP_ASPECT * np.minimum(w, h))
+    pip_like = round_ & (area <= _PIP_AREA * side * side)
+    pip_like[0] = False  # the background label
+    return pip_like[labels]
+
+
+def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """``region`` less the pips: (the patch smoothed, h×w bool body mask).
+
+    The region's pixels are split in two by lightness (Otsu). Pips are lighter or darker
+    than the body whatever their colour (white, black, red or yellow), so they fall in
+    the smaller part, as blobs of a pip's size and round shape; those blobs go, with a
+    one-pixel rim (their blurred edge). Streaks of a marbled die fall there too, but are
+    long or large and stay.
+
+    :param patch: h×w×3 uint8 BGR around the die.
+    :param region: h×w bool, the part of the patch on the die.
+    :param side: the die's side, pixels (sets the size of a pip).
     """
-    hue = math.degrees(math.atan2(b, a)) % 360.0
-    warm = hue < 75.0 or hue >= 345.0
-    if lightness > _WHITE_L:
-        grey = chroma < _LIGHT_CHROMA
-    elif warm and lightness < _WARM_DARK_L:
-        grey = chroma < _WARM_DARK_CHROMA
+    patch = cv2.blur(patch, (3, 3), borderType=cv2.BORDER_REPLICATE)  # noise reads as chroma
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    values = gray[region]
+    if len(values) < 8 or int(values.max()) - int(values.min()) < _PIP_CONTRAST:
+        return patch, region  # no contrast: no pip in view
+    level, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = region & (gray > level)
+    pips = _round_blobs(light, side) | _round_blobs(region & ~light, side)
+    rimmed = region & ~cv2.dilate(pips.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return patch, rimmed if rimmed.sum() >= max(8, 0.2 * region.sum()) else region & ~pips
+
+
+def body_features(lab: np.ndarray) -> tuple[float, float, float]:
+    """(lightness, chroma, hue) of a die body from its pixels in CIELAB, shape (N, 3).
+
+    Lightness is the median L*, chroma the 75th percentile of per-pixel C*, hue the mean
+    hue of the pixels around the peak of a chroma-weighted hue histogram (20° wide), so a
+    few leftover pip pixels of another hue do not drag it.
+    """
+    lab = _trim(lab)
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1])) % 360.0
+    coloured = chroma > _HUE_CHROMA
+    if coloured.sum() >= 3:
+        weights = np.bincount((hue[coloured] // 10).astype(int) % 36, weights=chroma[coloured],
+                              minlength=36)
+        peak = int(np.argmax(weights + np.roll(weights, 1) + np.roll(weights, -1))) * 10 + 5
+        near = coloured & (np.abs((hue - peak + 180.0) % 360.0 - 180.0) <= 25.0)
+        a, b = lab[near, 1].mean(), lab[near, 2].mean()
     else:
-        grey = chroma < _GREY_CHROMA
-    if grey:
-        return "white" if lightness > _WHITE_L else "black"
-    for lo, hi, name in _HUE_SECTORS:
-        if lo <= hue < hi:
-            if name == "gold" and lightness > _YELLOW_L:
-                return "yellow"
-            return name
-    raise AssertionError(f"hue {hue} outside every sector")  # the sectors cover [0, 360)
+        a, b = lab[:, 1].mean(), lab[:, 2].mean()
+    return (float(np.median(lab[:, 0])), float(np.percentile(chroma, 75)),
+            float(math.degrees(math.atan2(b, a)) % 360.0))
 
 
-def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None) -> str:
-    """Name a die's body colour from the palette.
+_HUE_CHROMA = 8.0  # C* above which a pixel's hue means something
 
-    The pixels under ``mask`` are white-balanced (against ``white_reference``, or the floor
-    estimated by :func:`estimate_white` from the pixels outside the mask), the pips and
-    highlights are trimmed off by lightness, and the median lightness, chroma and mean hue
-    of what is left pick the name (:func:`classify_lab`).
 
-    :param image: H×W×3 uint8 BGR.
-    :param mask: H×W bool or uint8, non-zero on the die's body (pips may be included, they
-        are trimmed; the floor should not be).
-    :param white_reference: BGR of the tray floor (a neutral surface) as the camera sees it,
-        or ``None`` to estimate it from the image outside the mask. When the estimate is
-        not a plausible colour cast (a coloured floor) no correction is made.
-    :returns: a name from ``PALETTE``.
-    :raises ValueError: image not H×W×3 uint8, mask of another size or empty, a
-        white_reference that is not three positive numbers.
-    """
+def mask_features(image: np.ndarray, mask: np.ndarray, *, white_reference=None
+                  ) -> tuple[float, float, float]:
+    """(lightness, chroma, hue) of the die body under ``mask``, see :func:`name_color`."""
     image = _as_image(image)
     mask = np.asarray(mask)
     if mask.shape != image.shape[:2]:
@@ -182,46 +245,77 @@ def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None) -> 
     inner = cv2.erode(crop, np.ones((3, 3), np.uint8))  # off the edge, where the floor bleeds in
     if inner.sum() >= 20:
         crop = inner
-    return _name_pixels(_smooth(image[y0:y1, x0:x1])[crop.astype(bool)], gains)
+    side = math.sqrt(crop.sum())
+    pixels = _body_pixels(image[y0:y1, x0:x1], crop.astype(bool), side)
+    return body_features(_lab(pixels, gains))
 
 
-def _smooth(patch: np.ndarray) -> np.ndarray:
-    """3×3 mean: sensor noise on dark dice otherwise reads as colour (chroma per pixel)."""
-    return cv2.blur(patch, (3, 3), borderType=cv2.BORDER_REPLICATE)
+def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None,
+               rules: ColorRules = RULES) -> str:
+    """Name a die's body colour from the palette.
 
-
-def _name_pixels(pixels: np.ndarray, gains: np.ndarray) -> str:
-    body = _body(_lab(pixels, gains))
-    chroma = np.hypot(body[:, 1], body[:, 2])
-    return classify_lab(float(np.median(body[:, 0])), float(body[:, 1].mean()),
-                        float(body[:, 2].mean()), float(np.median(chroma)))
-
-
-def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=None) -> str:
-    """Name the colour of the die in ``box``, from the middle of the box.
-
-    The middle half of the box (a quarter of its area) lies on the die's top face at any
-    rotation when the box is around the whole die seen from above, so no floor gets in.
-    Without a white reference, the floor is estimated from the image outside the box.
+    The pixels under ``mask`` are white-balanced (against ``white_reference``, or the floor
+    estimated by :func:`estimate_white` from the pixels outside the mask), the pips are
+    found as round blobs lighter or darker than the body and left out, highlights and
+    shadow are trimmed off by lightness, and the lightness, chroma and hue of what is left
+    (:func:`body_features`) pick the name (:class:`ColorRules`).
 
     :param image: H×W×3 uint8 BGR.
-    :param box: [x0, y0, x1, y1] pixels around the die, x1/y1 exclusive; clipped to the image.
-    :param white_reference: as in :func:`name_color`.
+    :param mask: H×W bool or uint8, non-zero on the die's body (pips may be included; the
+        floor should not be).
+    :param white_reference: BGR of the tray floor (a neutral surface) as the camera sees it,
+        or ``None`` to estimate it from the image outside the mask. When the estimate is
+        not a plausible colour cast (a coloured floor) no correction is made.
+    :param rules: where the names meet; the fitted defaults unless you refit them.
     :returns: a name from ``PALETTE``.
-    :raises ValueError: bad image, a box with no pixel inside the image.
+    :raises ValueError: image not H×W×3 uint8, mask of another size or empty, a
+        white_reference that is not three positive numbers.
     """
+    return rules.name(*mask_features(image, mask, white_reference=white_reference))
+
+
+def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
+                 ) -> tuple[float, float, float]:
+    """(lightness, chroma, hue) of the die in ``box``, see :func:`name_color_box`."""
     image = _as_image(image)
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (int(round(v)) for v in box)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"box {list(box)} has no pixel inside the {w}×{h} image")
-    qx, qy = (x1 - x0) / 4, (y1 - y0) / 4
-    ix0, iy0 = int(x0 + qx), int(y0 + qy)
-    ix1, iy1 = max(int(math.ceil(x1 - qx)), ix0 + 1), max(int(math.ceil(y1 - qy)), iy0 + 1)
     if white_reference is None:
         outside = np.zeros((h, w), bool)
         outside[y0:y1, x0:x1] = True
         white_reference = estimate_white(image, exclude=outside)
     gains = np.ones(3) if white_reference is None else _gains(white_reference)
-    return _name_pixels(_smooth(image[iy0:iy1, ix0:ix1]).reshape(-1, 3), gains)
+    bw, bh = x1 - x0, y1 - y0
+    yy, xx = np.mgrid[0:bh, 0:bw]
+    radius = _DISC * min(bw, bh)
+    disc = (xx - (bw - 1) / 2) ** 2 + (yy - (bh - 1) / 2) ** 2 <= radius**2
+    if disc.sum() < 4:
+        disc = np.ones((bh, bw), bool)
+    side = min(bw, bh) / 1.2  # between a square die (side = box) and one at 45° (box / 1.41)
+    return body_features(_lab(_body_pixels(image[y0:y1, x0:x1], disc, side), gains))
+
+
+_DISC = 0.34  # radius of the disc read in a box, fraction of the box side: inside the die
+#               at any rotation (a die at 45° holds a disc of radius 0.354 × box side)
+
+
+def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=None,
+                   rules: ColorRules = RULES) -> str:
+    """Name the colour of the die in ``box``, from a disc in the middle of the box.
+
+    The disc (radius 0.34 × the box side) lies on the die at any rotation when the box is
+    around the whole die seen from above, so no floor gets in. Otherwise as
+    :func:`name_color`; without a white reference, the floor is estimated from the image
+    outside the box.
+
+    :param image: H×W×3 uint8 BGR.
+    :param box: [x0, y0, x1, y1] pixels around the die, x1/y1 exclusive; clipped to the image.
+    :param white_reference: as in :func:`name_color`.
+    :param rules: as in :func:`name_color`.
+    :returns: a name from ``PALETTE``.
+    :raises ValueError: bad image, a box with no pixel inside the image, a bad white_reference.
+    """
+    return rules.name(*box_features(image, box, white_reference=white_reference))
