@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from device.cameras.base import Camera
-from device.errors import CameraUnavailable
+from device.errors import CameraUnavailable, ThrowUnsupported
 
 
 class VideoCamera(Camera):
@@ -43,6 +43,9 @@ class VideoCamera(Camera):
 
     def __str__(self) -> str:
         return f"file camera {self.path}"
+
+    def throw(self, count: int | None = None) -> None:
+        raise ThrowUnsupported(f"the {self} is a video: its throws are the ones recorded in it")
 
     def capture(self) -> np.ndarray:
         with self._lock:

@@ -180,7 +180,7 @@ def test_a_video_plays_in_real_time_and_loops(tmp_path):
     clock = FakeClock(0.0)
     with open_camera(f"file:{tmp_path / 'tray.avi'}", clock=clock) as camera:
         assert not camera.can_throw
-        with pytest.raises(ThrowUnsupported):
+        with pytest.raises(ThrowUnsupported, match="is a video: its throws are the ones recorded"):
             camera.throw()
         levels = []
         for t in (0.0, 0.05, 0.5, 1.0, 1.95, 2.0, 2.35):
