@@ -58,6 +58,23 @@ def check_face(value: object, sides: int, what: str) -> int:
     return value
 
 
+def check_weapon(weapon: object, die: int, ranged: bool, who: str = "the attacker") -> None:
+    """A weapon class the attacking die can wield (RULES DD-8): light needs d4,
+    medium d6, heavy d8; unarmed is melee only; ``None`` is no weapon class.
+
+    :param die: the sides of the attacking characteristic (Body melee, Mind ranged).
+    :raises InvalidRoll: for an unknown class or one the die cannot wield.
+    """
+    if weapon is not None and weapon != UNARMED and weapon not in WEAPONS:
+        raise InvalidRoll(f"unknown weapon {weapon!r}: light, medium, heavy or unarmed")
+    if weapon in WEAPONS and die < WEAPONS[weapon][1]:
+        characteristic = "Mind" if ranged else "Body"
+        raise InvalidRoll(f"a {weapon} weapon needs a {characteristic} die of at least d{WEAPONS[weapon][1]}: "
+                          f"{who} has d{die}")
+    if weapon == UNARMED and ranged:
+        raise InvalidRoll("an unarmed attack is melee: it cannot be ranged")
+
+
 @dataclass(frozen=True)
 class DestinyOptions:
     """House rules a table may choose; the defaults are RULES.md's readings.
@@ -126,14 +143,7 @@ class AttackSpec:
         check_characteristic(self.defence_die, "the defender's die")
         if not isinstance(self.ranged, bool):
             raise InvalidRoll(f"ranged must be true or false, not {self.ranged!r}")
-        if self.weapon is not None and self.weapon != UNARMED and self.weapon not in WEAPONS:
-            raise InvalidRoll(f"unknown weapon {self.weapon!r}: light, medium, heavy or unarmed")
-        if self.weapon in WEAPONS and self.attacker_die < WEAPONS[self.weapon][1]:
-            needed = WEAPONS[self.weapon][1]
-            raise InvalidRoll(f"a {self.weapon} weapon needs a {self.characteristic} die of at least "
-                              f"d{needed}, not d{self.attacker_die}")
-        if self.weapon == UNARMED and self.ranged:
-            raise InvalidRoll("an unarmed attack is melee: it cannot be ranged")
+        check_weapon(self.weapon, self.attacker_die, self.ranged)
         for name in ("armour", "shield", "damage_bonus"):
             value = getattr(self, name)
             if not _is_int(value) or value < 0:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from rules.destiny import (
     CHARACTERISTIC_SIDES, AttackOutcome, AttackSpec, DestinyOptions, check_characteristic, check_face,
-    initiative_order,
+    check_weapon, initiative_order,
 )
 from rules.errors import InvalidRoll, InvalidStep
 from rules.outcome import Needs
@@ -133,7 +133,8 @@ class Participant:
     :param shield: added to the defence result.
     :param weapon: ``"light"``, ``"medium"``, ``"heavy"``, ``"unarmed"`` or ``None`` (no weapon class).
     :param ranged: the weapon shoots: attacks use Mind (RULES DD-4, DD-7).
-    :param energy: EC, EM, EA now; :param energy_max: EC, EM, EA at full (RULES DD-10).
+    :param energy: EC, EM, EA now (energy of Body, Mind, Soul, RULES DD-10).
+    :param energy_max: EC, EM, EA at full.
     :param conditions: conditions borne (RULES DD-11).
     :param help_bonus: an ally's help carried to the next roll (RULES DD-2).
     :param points: points earned by hits, ``{"PC", "PM"}`` (RULES DD-8).
@@ -182,8 +183,7 @@ class Participant:
         _check_count(self.shield, f"{self.name}'s shield")
         if not isinstance(self.ranged, bool):
             raise InvalidStep(f"ranged must be true or false, not {self.ranged!r}")
-        # The weapon check of an attack, once, when the fighter is set up (RULES DD-8).
-        AttackSpec(self.attack_die(), CHARACTERISTIC_SIDES[0], ranged=self.ranged, weapon=self.weapon)
+        check_weapon(self.weapon, self.attack_die(), self.ranged, self.name)
         for name in ("energy", "energy_max"):
             values = getattr(self, name)
             if not isinstance(values, Mapping) or set(values) != set(ENERGY):

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.destiny import CHARACTERISTIC_SIDES, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+from rules.destiny import CHARACTERISTIC_SIDES, EFFECTS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
 
 relaxed = settings(deadline=None)
 
@@ -46,6 +46,7 @@ def full(spec, attack, defence, damage):
 def test_a_hit_deals_at_least_1(case):  # RULES DD-8
     outcome = full(*case)
     assert outcome.complete
+    assert set(outcome.effects) <= set(EFFECTS)
     if outcome.hit:
         assert outcome.damage >= 1 and outcome.points == 2
 
