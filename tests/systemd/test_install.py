@@ -4,6 +4,7 @@ a second run that keeps the settings, the uninstall; and shellcheck on it."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import socket
 import stat
@@ -12,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from device.cli import build_parser
 from device.config import load_config
+from device.serve import settings_from
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
@@ -65,6 +68,20 @@ def test_default_config_is_valid_and_serves_the_network(installed):
     assert (config.buttons.read_now, config.buttons.led) == (23, 24)
 
 
+def test_the_units_command_line_with_the_default_config(installed):
+    """ExecStart's arguments parse, and with the default config give the Pi's settings."""
+    root, _ = installed
+    unit = (root / "etc/systemd/system/dicelens.service").read_text()
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    args = build_parser().parse_args(shlex.split(exec_start.removeprefix("ExecStart="))[1:])
+    assert args.config == Path("/etc/dicelens/config.toml")
+    args.config = root / "etc/dicelens/config.toml"
+    config = settings_from(args)
+    assert config.camera.source == "picamera2"
+    assert config.data_folder == Path("/var/lib/dicelens")
+    assert (config.web.host, config.web.port) == ("0.0.0.0", 8000)
+
+
 def test_prints_the_system_commands_instead_of_running_them(installed):
     _, output = installed
     commands = would_run(output)
@@ -85,9 +102,9 @@ def test_prints_the_address_to_open(installed):
     assert f"Open http://{host}.local:8000 on a phone" in output
 
 
-def test_second_run_keeps_the_settings_then_uninstall(tmp_path):
-    root = tmp_path / "root"
-    run("--root", str(root))
+def test_second_run_keeps_the_settings_then_uninstall(installed):
+    # Last of the tests on the shared installation: it changes and then removes it.
+    root, _ = installed
     config = root / "etc/dicelens/config.toml"
     config.write_text(config.read_text().replace("port = 8000", "port = 8123"))
     (root / "var/lib/dicelens").mkdir(parents=True)  # what the service would have made
