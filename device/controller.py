@@ -582,8 +582,7 @@ class Controller:
             spec = {"system": "free"}
         else:
             spec = _spec_dict(preset.make_spec(preset.count or 1, roller=self._roller))
-        return {"id": None, "seq": None, "preset": preset.name, "label": preset.label,
-                "system": preset.system, "roller": self._roller, "started": _now(),
+        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller, "started": _now(),
                 "finished": None, "complete": False, "result": None, "total": None,
                 "successes": None, "outcome": None, "perfect": False, "botch": False,
                 "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
@@ -602,7 +601,7 @@ class Controller:
     def _after_edit(self, roll: dict) -> dict:
         if roll is self._roll:
             self._advance()
-            return copy.deepcopy(self._roll)
+            return copy.deepcopy(self._latest)
         problem = self._problem(roll)
         if problem is None:
             outcome = self._resolve(roll)
@@ -611,7 +610,7 @@ class Controller:
         else:
             roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
                         perfect=False, botch=False, note=problem)
-        saved = self._history.save(_stored(roll))
+        saved = self._history.save(roll)
         self._publish_roll(saved)
         return saved
 
@@ -624,7 +623,7 @@ class Controller:
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)
-        saved = self._history.save(_stored(self._roll), photo=photo, annotated=annotated)
+        saved = self._history.save(self._roll, photo=photo, annotated=annotated)
         self._roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
         self._publish_roll(saved)
 
@@ -773,7 +772,3 @@ def _flatten_preset(table: dict) -> dict:
         spec.pop("principal_known", None)
     flat.update(spec)
     return flat
-
-
-def _stored(roll: dict) -> dict:
-    return {key: value for key, value in roll.items() if key != "label"}

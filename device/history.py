@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS rolls (
 );
 CREATE INDEX IF NOT EXISTS rolls_by_roller ON rolls (roller, id);
 CREATE INDEX IF NOT EXISTS rolls_by_preset ON rolls (preset, id);
+CREATE INDEX IF NOT EXISTS rolls_with_photo ON rolls (id) WHERE photo IS NOT NULL;
 CREATE TABLE IF NOT EXISTS corrections (
     roll_id INTEGER NOT NULL REFERENCES rolls (id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
