@@ -275,7 +275,7 @@ class Encounter:
     Steps (each undoable once, see :meth:`undo`): :meth:`add`, :meth:`remove`,
     :meth:`roll_initiative`, :meth:`reorder`, :meth:`next_turn`, :meth:`poison_roll`,
     :meth:`apply_attack`, :meth:`help`, :meth:`use_help`, :meth:`damage`, :meth:`heal`,
-    :meth:`add_condition`, :meth:`cure`, :meth:`short_rest`, :meth:`long_rest`,
+    :meth:`add_condition`, :meth:`cure`, :meth:`spend_energy`, :meth:`short_rest`, :meth:`long_rest`,
     :meth:`end_scene`. Errors are :class:`rules.errors.InvalidStep` or
     :class:`rules.errors.InvalidRoll` (both ``ValueError``) with one plain sentence.
 
@@ -346,13 +346,15 @@ class Encounter:
         return groups
 
     def attack_spec(self, attacker: str, defender: str, *, ranged: bool | None = None,
-                    damage_bonus: int = 0) -> AttackSpec:
+                    attack_modifier: int = 0, damage_bonus: int = 0) -> AttackSpec:
         """The attack of ``attacker`` on ``defender`` from their sheets (RULES DD-2, DD-4, DD-8).
 
         The help bonus each carries is added to their roll; it is spent when the
         attack is applied.
 
         :param ranged: override the attacker's weapon (``None``: the weapon decides).
+        :param attack_modifier: the narrator's modifier to the attack, e.g. −2 for
+            a Ciego attacker who shoots (RULES DD-11).
         :param damage_bonus: magic weapons and active skills (RULES DD-8).
         :raises InvalidStep: for an unknown name, an attack on oneself, or a fighter
             out of the fight.
@@ -368,7 +370,7 @@ class Encounter:
         return AttackSpec(
             attacker_die=hitter.attack_die(shoots), defence_die=target.defence_die, ranged=shoots,
             weapon=hitter.weapon, armour=target.armour, shield=target.shield,
-            attack_bonus=hitter.help_bonus, defence_bonus=target.help_bonus, damage_bonus=damage_bonus,
+            attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus, damage_bonus=damage_bonus,
             defender=target.side, attacker_name=attacker, defender_name=defender, options=self.options)
 
     # ------------------------------------------------------------ setting up
@@ -626,6 +628,21 @@ class Encounter:
             raise InvalidStep(f"{name} is not {condition}")
         participant.conditions.remove(borne)
         self._note("condition", f"{name} is no longer {borne.label}")
+
+    @_step
+    def spend_energy(self, name: str, energy: str, amount: int = 1) -> None:
+        """Spend EC, EM or EA (energy of Body, Mind, Soul) on a skill or a spell.
+
+        :raises InvalidStep: for an unknown energy or more than is left.
+        """
+        participant = self.get(name)
+        if energy not in ENERGY:
+            raise InvalidStep(f"energy is EC, EM or EA, not {energy!r}")
+        _check_count(amount, "energy spent", 1)
+        if amount > participant.energy[energy]:
+            raise InvalidStep(f"{name} has {participant.energy[energy]} {energy}, not {amount}")
+        participant.energy[energy] -= amount
+        self._note("energy", f"{name} spends {amount} {energy}: {participant.energy[energy]} left")
 
     # ------------------------------------------------------------ rests and the end of a scene
 

@@ -300,3 +300,19 @@ def test_a_broken_save_is_refused_in_one_sentence(fight, change):
 def test_invalid_participants(changes, message):
     with pytest.raises(ValueError, match=message):
         hero("X", **changes)
+
+
+def test_energy_is_spent_and_a_short_rest_gives_1_of_each_back(fight):  # RULES DD-10
+    fight.spend_energy("Nara", "EA", 2)
+    assert fight.get("Nara").energy == {"EC": 1, "EM": 1, "EA": 1}
+    with pytest.raises(InvalidStep, match="has 1 EC, not 2"):
+        fight.spend_energy("Nara", "EC", 2)
+    with pytest.raises(InvalidStep, match="EC, EM or EA"):
+        fight.spend_energy("Nara", "PV")
+    fight.short_rest("Nara", 1)
+    assert fight.get("Nara").energy == {"EC": 2, "EM": 2, "EA": 2}
+
+
+def test_the_narrator_may_modify_an_attack(fight):  # RULES DD-11 Ciego
+    fight.help("Brann", "Nara")
+    assert fight.attack_spec("Nara", "Rival 1", attack_modifier=-2).attack_bonus == -1

@@ -49,6 +49,7 @@ steps = st.one_of(
     st.tuples(st.just("cure"), names, st.sampled_from(["Ciego", "Envenenado", "Derribado"])),
     st.tuples(st.just("short_rest"), names, st.integers(1, 4)),
     st.tuples(st.just("long_rest"), names),
+    st.tuples(st.just("spend_energy"), names, st.sampled_from(["EC", "EM", "EA"]), st.integers(1, 2)),
 )
 
 
