@@ -25,7 +25,9 @@ every POST must be same-origin.
 ``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
 ``GET  /api/frame/latest``               latest frame ``{"image": JPEG data URL, "width",
-                                         "height", "reading": tray reading|null}``; 404 none yet
+                                         "height", "reading": tray reading|null}``; 404 none yet;
+                                         width/height: the frame's pixels (the space of the
+                                         reading's boxes); the image is scaled to ≤ 1280 px
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list), ``pin`` (4–12 digits, or null/""
@@ -71,6 +73,7 @@ MAX_OFFSET = 10**12
 MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
 MAX_DICE = 100
 MAX_PRESETS = 100
+FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
 # would only make the exact odds take minutes.
 MAX_PRESET_NUMBER = 100
@@ -346,10 +349,13 @@ def latest_frame():
     image, reading = controller().latest_frame()
     if image is None:
         raise NotFound(_("no frame from the camera yet"))
+    height, width = image.shape[:2]
+    scale = FRAME_MAX_SIDE / max(width, height)
+    if scale < 1:  # a full-resolution Pi frame would be megabytes on a phone
+        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise Conflict(_("the latest frame could not be encoded"))
-    height, width = image.shape[:2]
     return jsonify(
         image="data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
         width=width,

@@ -141,6 +141,8 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
 @bp.get("/events")
 def events():
     last_id = _last_event_id()
+    if request.method == "HEAD":  # no stream: nothing would ever notice the client leaving
+        return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
     counter: StreamCounter = current_app.extensions["dicelens.streams"]
     if not counter.acquire():
         raise Unavailable(_("too many open pages; try again shortly"))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
 
+import cv2
 import numpy as np
 
 
@@ -182,6 +184,15 @@ def test_latest_frame(client, controller):
     assert frame["image"].startswith("data:image/jpeg;base64,")
     assert (frame["width"], frame["height"]) == (64, 48)
     assert frame["reading"]["dice"][0]["color"] == "red"
+
+
+def test_latest_frame_is_scaled_for_a_phone_with_the_reading_size_kept(client, controller):
+    controller.frame = np.zeros((3040, 4056, 3), np.uint8)
+    frame = client.get("/api/frame/latest").get_json()
+    assert (frame["width"], frame["height"]) == (4056, 3040)
+    jpeg = base64.b64decode(frame["image"].split(",", 1)[1])
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[:2] == (959, 1280)
 
 
 def test_settings_hide_the_pin(client, controller):

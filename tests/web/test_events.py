@@ -211,3 +211,9 @@ def test_a_phone_walking_away_frees_its_subscription_on_a_real_server(controller
 
         threading.Thread(target=watch, daemon=True).start()
         assert freed.wait(10)  # noticed at the next heartbeat write
+
+
+def test_head_opens_no_stream(client, controller):
+    response = client.head("/api/events")
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert controller.subscribers == 0 and client.application.extensions["dicelens.streams"].open == 0
