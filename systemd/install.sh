@@ -101,7 +101,7 @@ numpy_constraint() {
 }
 
 install_venv() {
-  local venv=$root$VENV_DIR constraints source
+  local venv=$root$VENV_DIR constraints source problem
   if [ ! -x "$venv/bin/python" ]; then
     say "creating the venv $VENV_DIR (with the system's packages, for python3-picamera2)"
     "$python" -m venv --system-site-packages "$venv"
@@ -117,6 +117,11 @@ install_venv() {
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
     --constraint "$constraints" ${pip_options[@]+"${pip_options[@]}"} "$source"
   rm -rf "$constraints" "$source"
+  # A real import, so that a numpy the system's picamera2 cannot load shows up too.
+  if ! problem=$("$venv/bin/python" -c 'import picamera2' 2>&1); then
+    say "warning: the venv cannot import picamera2 (${problem##*$'\n'});" \
+      "on the Pi: sudo apt install python3-picamera2 --no-install-recommends, then run this again"
+  fi
 }
 
 write_default_config() {

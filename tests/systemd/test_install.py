@@ -96,6 +96,15 @@ def test_prints_the_system_commands_instead_of_running_them(installed):
                 or f"no group {group} here" in output)
 
 
+def test_warns_when_the_venv_cannot_import_picamera2(installed):
+    _, output = installed
+    system_has_it = subprocess.run(["/usr/bin/python3", "-c", "import picamera2"],
+                                   capture_output=True).returncode == 0
+    assert ("the venv cannot import picamera2" in output) == (not system_has_it)
+    if not system_has_it:
+        assert "sudo apt install python3-picamera2 --no-install-recommends" in output
+
+
 def test_prints_the_address_to_open(installed):
     _, output = installed
     host = socket.gethostname().split(".")[0]
