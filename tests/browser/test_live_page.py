@@ -131,7 +131,7 @@ def test_tapping_a_preset_arms_it_for_the_named_player(phone, controller):
 def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     page = live(phone("/"))
     controller.arm("pool5")
-    page.get_by_role("button", name="By hand").click()
+    page.get_by_role("button", name="By hand", exact=True).click()
     keypad = page.locator("#keypad")
     expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
     for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
