@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.errors import InvalidImage
+
 PALETTE: tuple[str, ...] = ("white", "black", "red", "green", "blue", "purple", "yellow", "gold")
 
 #: Typical body colour of each palette name under neutral light, BGR uint8. The synthetic
@@ -86,7 +88,7 @@ def _as_image(image: np.ndarray) -> np.ndarray:
             or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
         shape = getattr(image, "shape", None)
         dtype = getattr(image, "dtype", type(image).__name__)
-        raise ValueError(f"image must be an H×W×3 uint8 BGR array, got shape {shape} {dtype}")
+        raise InvalidImage(f"image must be an H×W×3 uint8 BGR array, got shape {shape} {dtype}")
     return image
 
 
@@ -102,7 +104,8 @@ def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.n
     :param image: H×W×3 uint8 BGR.
     :param exclude: H×W bool/uint8, non-zero on pixels not to use (the dice), or ``None``.
     :returns: BGR float array of shape (3,), or ``None``.
-    :raises ValueError: image not H×W×3 uint8, or exclude of another size.
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    :raises ValueError: exclude of another size.
     """
     image = _as_image(image)
     h, w = image.shape[:2]
@@ -268,8 +271,9 @@ def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None,
         not a plausible colour cast (a coloured floor) no correction is made.
     :param rules: where the names meet; the fitted defaults unless you refit them.
     :returns: a name from ``PALETTE``.
-    :raises ValueError: image not H×W×3 uint8, mask of another size or empty, a
-        white_reference that is not three positive numbers.
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    :raises ValueError: mask of another size or empty, a white_reference that is not three
+        positive numbers.
     """
     return rules.name(*mask_features(image, mask, white_reference=white_reference))
 
@@ -316,6 +320,7 @@ def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=Non
     :param white_reference: as in :func:`name_color`.
     :param rules: as in :func:`name_color`.
     :returns: a name from ``PALETTE``.
-    :raises ValueError: bad image, a box with no pixel inside the image, a bad white_reference.
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    :raises ValueError: a box with no pixel inside the image, a bad white_reference.
     """
     return rules.name(*box_features(image, box, white_reference=white_reference))

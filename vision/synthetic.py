@@ -47,6 +47,7 @@ class _Die:
     pips: tuple[float, float, float]
     cocked: bool
     other: int  # second face seen on a cocked die
+    marble: tuple | None = None  # (BGR, streaks: list of (k, 2) face-unit polylines, width)
 
 
 def _rounded_square(n_arc: int = 4) -> np.ndarray:
@@ -141,6 +142,27 @@ def _draw_pips(img, view: _View, die: _Die, value: int, local_to_face, shade: fl
                     angle, 0, 360, color, -1, cv2.LINE_AA, _SHIFT)
 
 
+def _draw_marble(img: np.ndarray, die: _Die, view: _View, face: np.ndarray, light: float) -> None:
+    """Streaks of a second colour across the top face of a marbled die, clipped to it."""
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(face.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(face.max(axis=0)).astype(int) + 2, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    layer = roi.copy()
+    color, streaks, width = die.marble
+    thickness = max(1, int(round(width * die.side / 2)))
+    for line in streaks:
+        points = view.face(die, line) - (x0, y0)
+        cv2.polylines(layer, [_fixed(points)], False, _shade(color, light), thickness,
+                      cv2.LINE_AA, _SHIFT)
+    inside = np.zeros(roi.shape[:2], np.uint8)
+    _poly(inside, face - (x0, y0), 255)
+    alpha = (inside.astype(np.float32) / 255.0)[:, :, None]
+    roi[:] = (layer * alpha + roi * (1.0 - alpha)).astype(np.uint8)
+
+
 def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
     """Draw one die into a uint8 BGR image in place."""
     body = _shade(die.body, light)
@@ -159,7 +181,10 @@ def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
     if view.lift > 0:
         _poly(img, _hull(np.vstack([top, view.base(top, die.side)])), _shade(body, 0.62))
     _poly(img, top, _shade(body, 0.82))  # bevel
-    _poly(img, view.face(die, _OUTLINE, scale=0.93), body)
+    face = view.face(die, _OUTLINE, scale=0.93)
+    _poly(img, face, body)
+    if die.marble is not None:
+        _draw_marble(img, die, view, face, light)
     _draw_pips(img, view, die, die.value, lambda p: p, 1.0)
 
 
@@ -184,6 +209,7 @@ class _Scene:
     shadow_offset: tuple[float, float]
     glare_center: tuple[float, float]
     glare_corner: tuple[float, float]
+    rim: int = 0  # pixels
 
 
 def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
@@ -238,7 +264,7 @@ def _make_die(rng, center, side, angle, value, color, cocked) -> _Die:
 
 
 def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotation,
-            perspective, floor, cocked) -> tuple[_Scene, np.random.Generator]:
+            perspective, floor, cocked, marbled=0.0, rim=False) -> tuple[_Scene, np.random.Generator]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     w, h = (int(v) for v in size)
@@ -251,6 +277,9 @@ def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotatio
         raise ValueError(f"perspective must be in [0, 1], got {perspective}")
     if isinstance(cocked, bool) or cocked < 0:
         raise ValueError(f"cocked must be a count ≥ 0, got {cocked!r}")
+    if not 0 <= marbled <= 1:
+        raise ValueError(f"marbled must be in [0, 1], got {marbled}")
+    rim_px = int(round(_RIM * min(w, h))) if rim else 0
     rng = np.random.default_rng(seed)
     values, colors = _choose(rng, count, values, colors)
     if floor is None:
@@ -269,17 +298,40 @@ def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotatio
         is_cocked = i >= flat
         s = side * rng.uniform(0.95, 1.05)
         die = _place(rng, placed, s, value, color, is_cocked, (w, h), view, rotation,
-                     touching and not is_cocked and i < flat)
+                     touching and not is_cocked and i < flat, rim_px)
         placed.append(die)
+    if marbled > 0:
+        # A generator of its own, so asking for marbled dice moves nothing else.
+        looks = np.random.default_rng([int(seed), 3])
+        placed = [replace(d, marble=_marble(looks, d.color)) if looks.random() < marbled else d
+                  for d in placed]
     light = _illumination(rng, (w, h))
     angle = rng.uniform(0, 2 * math.pi)
     scene = _Scene(
-        size=(w, h), floor=floor, light=light, dice=tuple(placed), view=view,
+        size=(w, h), floor=floor, light=light, dice=tuple(placed), view=view, rim=rim_px,
         shadow_offset=(math.cos(angle), math.sin(angle)),
         glare_center=(rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h),
         glare_corner=(rng.choice([-0.45, 0.45]), rng.choice([-0.45, 0.45])),
     )
     return scene, rng
+
+
+_RIM = 0.07  # width of the tray's dark rim, fraction of the image's shorter side
+_RIM_BGR = (44, 40, 42)
+# Streak colour of marbled dice, per body colour (the dataset's marbled dice: teal with
+# dark streaks, blue/black, gold/brown, yellow/orange).
+_MARBLE_BGR = {"white": (150, 160, 165), "black": (90, 88, 86), "red": (30, 25, 110),
+               "green": (60, 90, 20), "blue": (40, 20, 12), "purple": (50, 14, 40),
+               "yellow": (20, 120, 235), "gold": (18, 50, 80)}
+
+
+def _marble(rng: np.random.Generator, color: str) -> tuple:
+    streaks = []
+    for _ in range(int(rng.integers(2, 5))):
+        start = rng.uniform(-1, 1, 2)
+        steps = rng.normal(0, 0.45, (4, 2))
+        streaks.append(np.clip(start + np.cumsum(steps, axis=0), -1.2, 1.2))
+    return (_MARBLE_BGR[color], streaks, float(rng.uniform(0.12, 0.3)))
 
 
 def _reach(die_side: float, view: _View, cocked: bool) -> float:
@@ -288,9 +340,9 @@ def _reach(die_side: float, view: _View, cocked: bool) -> float:
     return math.hypot(half, die_side / 2) + die_side * view.lift
 
 
-def _place(rng, placed, s, value, color, cocked, size, view, rotation, touching) -> _Die:
+def _place(rng, placed, s, value, color, cocked, size, view, rotation, touching, rim) -> _Die:
     w, h = size
-    r = _reach(s, view, cocked)
+    r = _reach(s, view, cocked) + rim
     for _ in range(400):
         angle = rng.uniform(0, 2 * math.pi) if rotation else float(rng.integers(0, 4)) * math.pi / 2
         if touching and placed and len(placed) % 2 == 1 and not placed[-1].cocked:
@@ -342,6 +394,13 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
         sigma = max(1.0, 0.12 * float(np.mean([d.side for d in dice])))
         mask = cv2.GaussianBlur(mask, (0, 0), sigma)
         light = light * (1.0 - (0.55 * shadow / 255.0) * mask.astype(np.float32))
+    if scene.rim:
+        r = scene.rim
+        band = np.ones((h, w), bool)
+        band[r:h - r, r:w - r] = False
+        floor[band] = _RIM_BGR
+        floor[r:h - r, r:w - r][:2] = floor[r:h - r, r:w - r][-2:] = np.float32(235)  # wall top
+        floor[r:h - r, r:w - r][:, :2] = floor[r:h - r, r:w - r][:, -2:] = np.float32(235)
     img = np.clip(floor * light[:, :, None], 0, 255).astype(np.uint8)
     for die in sorted(dice, key=lambda d: d.center[1]):  # far dice first: near ones hide them
         x = int(min(max(die.center[0], 0), w - 1))
@@ -450,6 +509,7 @@ def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | 
                 noise: float = 0.0, blur: float = 0.0, perspective: float = 0.0,
                 floor: tuple[float, float, float] | None = None, cocked: int = 0,
                 white_balance: tuple[float, float, float] | None = None,
+                marbled: float = 0.0, rim: bool = False,
                 ) -> tuple[np.ndarray, list[dict]]:
     """Draw a settled tray of six-sided pip dice with known truth.
 
@@ -474,6 +534,8 @@ def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | 
     :param cocked: number of extra dice resting on an edge (two faces show); their truth value
         is ``None``.
     :param white_balance: BGR gains of a camera colour cast, e.g. ``(0.8, 1.0, 1.25)`` warm.
+    :param marbled: share in [0, 1] of the dice drawn marbled (streaks of a second colour).
+    :param rim: draw the tray's dark rim around the frame (dice stay inside it).
     :returns: ``(image, truth)``: image H×W×3 uint8 BGR; truth one dict per die,
         ``{"value": int | None, "sides": 6, "box": [x0, y0, x1, y1], "color": str,
         "cocked": bool}``, box in pixels around the whole visible die (top and side faces),
@@ -485,7 +547,8 @@ def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | 
     _check_effects(glare, shadow, noise, blur, white_balance)
     scene, rng = _layout(seed, count=count, values=values, colors=colors, size=size,
                          die_px=die_px, touching=touching, rotation=rotation,
-                         perspective=perspective, floor=floor, cocked=cocked)
+                         perspective=perspective, floor=floor, cocked=cocked,
+                         marbled=marbled, rim=rim)
     image = _paint(scene, scene.dice, glare=glare, shadow=shadow, blur=blur, noise=noise,
                    white_balance=white_balance, noise_rng=rng)
     return image, _truth(scene, scene.dice)
@@ -518,7 +581,8 @@ def render_motion(seed: int, t: float, *, throw_seconds: float = 1.0, exposure: 
                **effects}
     _check_effects(**effects)
     defaults = dict(count=None, values=None, colors=None, size=(640, 640), die_px=(36, 60),
-                    touching=False, rotation=True, perspective=0.0, floor=None, cocked=0)
+                    touching=False, rotation=True, perspective=0.0, floor=None, cocked=0,
+                    marbled=0.0, rim=False)
     unknown = set(options) - set(defaults)
     if unknown:
         raise TypeError(f"unknown option(s) {sorted(unknown)}")

@@ -20,6 +20,7 @@ def _dice_mask(image: np.ndarray, floor: tuple[int, int, int]) -> np.ndarray:
     {},
     {"count": 12, "touching": True, "glare": 0.6, "shadow": 0.7, "noise": 6, "blur": 1.2},
     {"perspective": 0.7, "cocked": 2, "white_balance": (0.8, 1.0, 1.25)},
+    {"marbled": 0.5, "rim": True},
 ])
 def test_same_seed_same_picture(options):
     first, truth = render_tray(7, **options)
@@ -28,6 +29,23 @@ def test_same_seed_same_picture(options):
     assert np.array_equal(first, again) and truth == truth_again
     assert not np.array_equal(first, other)
     assert first.dtype == np.uint8 and first.shape == (640, 640, 3)
+
+
+def test_marbling_moves_no_die():
+    plain, truth = render_tray(12, count=8)
+    marbled, marbled_truth = render_tray(12, count=8, marbled=1.0)
+    assert marbled_truth == truth
+    assert not np.array_equal(plain, marbled)
+
+
+def test_dice_stay_inside_the_rim():
+    rim = round(0.07 * 480)
+    for seed in range(4):
+        image, truth = render_tray(seed, count=10, rim=True, size=(640, 480))
+        assert image[5, 5].max() < 80  # the dark rim
+        for t in truth:
+            x0, y0, x1, y1 = t["box"]
+            assert rim <= x0 and rim <= y0 and x1 <= 640 - rim and y1 <= 480 - rim
 
 
 def test_size_is_width_by_height():
@@ -103,6 +121,7 @@ def test_cocked_dice_are_extra_and_have_no_value():
     ({"count": 200}, "cannot place"),
     ({"glare": 2.0}, "glare"),
     ({"perspective": -0.1}, "perspective"),
+    ({"marbled": 1.5}, "marbled"),
 ])
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
