@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from device.cli import main
+
 BRANN = ("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1", "--weapon", "medium")
 
 
@@ -96,8 +98,16 @@ def test_odds_of_brann_against_the_saqueador():
     (("resolve", "initiative",), "at least one --hero"),
     (("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3"), "twice"),
 ])
-def test_bad_input_is_exit_2_with_one_line(args, message):
-    done = _dicelens(*args)
+def test_bad_input_is_exit_2_with_one_line(args, message, capsys):
+    # In process, to keep the suite fast; the subprocess case below checks the same path end to end.
+    assert main(list(args)) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_bad_input_through_a_real_process():
+    done = _dicelens(*BRANN, "--attack", "9", "--attack-d20", "3")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert len(done.stderr.splitlines()) == 1 and message in done.stderr
+    assert done.stderr == "dicelens: the attacker's Body die is a d8: it shows 1 to 8, not 9\n"
