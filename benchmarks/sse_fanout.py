@@ -7,7 +7,8 @@ stamped with CLOCK_MONOTONIC (shared by both processes) at the moment of
 ``publish``. Every client records when the roll's ``data:`` line arrives.
 
 Prints the median, p99 and maximum publish→receipt delay in milliseconds over
-all clients and rolls, and whether every client got every roll exactly once.
+all clients and rolls, whether every client got every roll exactly once, and how
+long a plain API request takes while all the streams are open.
 
     .venv/bin/python benchmarks/sse_fanout.py                  # 50 clients, 20 rolls
     .venv/bin/python benchmarks/sse_fanout.py --clients 100 --rolls 50
@@ -95,8 +96,12 @@ def serve(clients: int, rolls: int, interval: float) -> None:
     server.run()
 
 
-def measure(port: int, clients: int, rolls: int, timeout: float) -> tuple[list[float], list[list[int]]]:
-    """Open the streams, read until each saw every roll; returns delays (s) and seqs per client."""
+def measure(port: int, clients: int, rolls: int, timeout: float):
+    """Open the streams, read until each saw every roll.
+
+    :returns: delays (seconds), the seqs each client received, and the selector
+        holding the still-open streams (the caller closes them).
+    """
     selector = selectors.DefaultSelector()
     buffers, seqs = {}, []
     for number in range(clients):
@@ -121,10 +126,25 @@ def measure(port: int, clients: int, rolls: int, timeout: float) -> tuple[list[f
                     roll = json.loads(line[6:])
                     delays.append(received - roll["published"])
                     seqs[key.data].append(roll["seq"])
-    for key in list(selector.get_map().values()):
-        key.fileobj.close()
-    selector.close()
-    return delays, seqs
+    return delays, seqs, selector
+
+
+def page_loads(port: int, count: int = 20) -> list[float]:
+    """Seconds each of ``count`` plain ``GET /api/state`` requests takes (streams still open)."""
+    import http.client
+
+    times = []
+    for _ in range(count):
+        start = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/api/state")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        if response.status != 200:
+            raise SystemExit(f"GET /api/state answered {response.status} with the streams open")
+        times.append(time.monotonic() - start)
+    return times
 
 
 def main() -> int:
@@ -144,7 +164,11 @@ def main() -> int:
     )
     try:
         port = int(child.stdout.readline())
-        delays, seqs = measure(port, args.clients, args.rolls, timeout=30 + args.rolls * args.interval)
+        delays, seqs, streams = measure(port, args.clients, args.rolls, timeout=30 + args.rolls * args.interval)
+        loads = sorted(t * 1000 for t in page_loads(port))
+        for key in list(streams.get_map().values()):
+            key.fileobj.close()
+        streams.close()
     finally:
         child.terminate()
         child.wait(10)
@@ -155,6 +179,8 @@ def main() -> int:
     print(f"clients {args.clients}, rolls {args.rolls}, deliveries {len(ms)} of {args.clients * args.rolls}")
     print(f"publish->receipt delay: median {statistics.median(ms):.2f} ms, p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
     print(f"clients with every roll exactly once, in order: {complete} of {args.clients}")
+    print(f"GET /api/state with the {args.clients} streams open: median {statistics.median(loads):.2f} ms, "
+          f"max {loads[-1]:.2f} ms ({len(loads)} requests)")
     return 0 if complete == args.clients else 1
 
 
