@@ -17,6 +17,7 @@ long a plain API request takes while all the streams are open.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import selectors
 import socket
@@ -131,8 +132,6 @@ def measure(port: int, clients: int, rolls: int, timeout: float):
 
 def page_loads(port: int, count: int = 20) -> list[float]:
     """Seconds each of ``count`` plain ``GET /api/state`` requests takes (streams still open)."""
-    import http.client
-
     times = []
     for _ in range(count):
         start = time.monotonic()
