@@ -21,10 +21,12 @@ An explicit state machine (``state()["state"]``)::
   preset is armed again (a button press or a tap).
 
 Only a frame that *arrives* while the controller waits for one, and was
-settled after the prompt, is used (RULES T-2). A follow-up throw is told from
-the dice left in the tray by comparing with the previous frame: dice at the
-same place with the same face are old, the others are new. Every rule is
-``rules.resolve``'s; the controller only sorts dice into throws.
+settled after the prompt, is used (RULES T-2). Dice at the same place with the
+same face as before were not thrown: a follow-up throw takes only the dice that
+moved since the previous frame, and a first throw needs some die to have moved
+since the preset was armed (a bump of the tray is not a throw; "read now"
+reads the tray as it is). Every rule is ``rules.resolve``'s; the controller
+only sorts dice into throws.
 
 A roll is saved to the history at each step (so its photo and dice can be
 corrected on the page while it waits) and once more when finished; each save
@@ -118,7 +120,9 @@ class Controller:
         self._latest: dict | None = history.latest()
         self._fresh_after = 0.0                 # frames settled before this are stale (T-2)
         self._generation = 0                    # bumped when a reading in flight goes stale
-        self._before: list[dict] | None = None  # the dice of the previous frame of the roll
+        self._before: list[dict] | None = None  # the dice of the last frame read: the tray as it was
+        self._read_requested = False            # the next frame is read as it is (read now)
+        self._armed_before: list[dict] | None = None  # the tray when the preset was armed
         self._frame: np.ndarray | None = None
         self._frame_reading: dict | None = None
         self._odds: dict[str, dict | None] = {}
@@ -177,6 +181,7 @@ class Controller:
         with self._lock:
             self._frame, self._frame_reading = frame, reading_dict
             if not wanted:
+                self._before = [_die_from_reading(d) for d in reading.dice]
                 return
             if self._generation != generation:  # armed again or dice by hand meanwhile
                 return
@@ -203,7 +208,7 @@ class Controller:
             self._abandon(f"{chosen.label} was armed before this roll was complete")
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
-            self._roll, self._before, self._needs = None, None, None
+            self._roll, self._needs, self._armed_before = None, None, self._before
             self._fresh_after = self._clock()
             if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
                 self._roll = self._new_roll()
@@ -248,6 +253,7 @@ class Controller:
             read_now = self._read_now_fn
             if read_now is None:
                 raise CameraUnavailable("no camera to read from")
+            self._read_requested = True
         read_now()
 
     def enter_dice(self, values: list[int], roller: str | None = None) -> dict:
@@ -418,19 +424,30 @@ class Controller:
     # --- inside: frames and steps ------------------------------------------------
     def _take_frame(self, reading, reading_dict: dict, photos: tuple[bytes, bytes]) -> None:
         dice = [_die_from_reading(d) for d in reading.dice]
+        before, self._before = self._before, dice
+        asked, self._read_requested = self._read_requested, False
         step, expected, _ = self._open_step()
+        # RULES T-2: dice lying where they lay, showing what they showed, were not thrown
+        # (a bump of the tray, a hand reaching in); "read now" reads the tray as it is.
+        # The first throw is compared with the tray when the roll was armed (taking a die
+        # out of it is fine), each later throw with the frame before it.
+        reference = self._armed_before if step == 0 else before
+        new = dice if reference is None else _new_dice(dice, reference)
         problem = None
         taken = dice
-        if not dice:
-            problem = f"no dice seen: {self._first_prompt() if step == 0 else self._prompt}"
-        elif step > 0 and expected is not None and len(dice) != expected:
-            new = _new_dice(dice, self._before) if self._before is not None else None
-            if new is not None and len(new) == expected:
+        if not dice or (not new and not asked):
+            wanted = self._first_prompt() if step == 0 else self._prompt
+            why = "no dice seen" if not dice else "no die has moved since the last reading"
+            self._fresh_after = self._clock()  # no roll starts and no photo is replaced
+            self._set_state(self._state, prompt=f"{why}: {wanted}")
+            return
+        if step > 0 and expected is not None and not (asked and len(dice) == expected):
+            if len(new) == expected:
                 taken = new
             else:
-                moved = "" if new is None else f", {len(new)} of them moved"
-                problem = (f"{_dice(len(dice))} seen{moved}; {_dice(expected)} needed: throw only "
-                           f"{'that die' if expected == 1 else 'those dice'} (or clear the tray first)")
+                problem = (f"{_dice(len(dice))} seen, {len(new)} of them moved; {_dice(expected)} "
+                           f"needed: throw only {'that die' if expected == 1 else 'those dice'} "
+                           "(or clear the tray first)")
         elif expected is not None and len(dice) != expected:
             label = self._preset.label
             if len(dice) > expected:
@@ -445,15 +462,9 @@ class Controller:
             elif len(principals) > 1:
                 for die in taken:
                     die["principal"] = False
-        if not dice:  # an empty tray starts no roll and replaces no photo
-            self._before = dice
-            self._fresh_after = self._clock()
-            self._set_state(self._state, prompt=problem)
-            return
         if self._roll is None:
             self._roll = self._new_roll()
         self._roll["readings"].append({**reading_dict, "step": step, "problem": problem, "at": _now()})
-        self._before = dice
         self._fresh_after = self._clock()
         if problem is not None:
             self._save(photos)

@@ -376,3 +376,27 @@ def test_threads_arming_reading_and_entering_at_once(controller, reader, clock):
     assert errors == []
     for roll in controller.rolls(limit=500):
         assert roll["complete"] or roll["note"] or roll["finished"] is None
+
+
+def test_a_bump_of_the_tray_is_not_a_throw_but_read_now_reads_it(controller, reader, clock):
+    controller.arm("1d6")
+    settle(controller, clock, reader.frame(die(4, "red", 100, 100)))
+    first = controller.state()["latest_roll"]
+    controller.arm("1d6")  # the button is on the tray: pressing it shakes the dice a little
+    state = settle(controller, clock, reader.frame(die(4, "red", 104, 98)))
+    assert state["state"] == "armed" and state["latest_roll"]["id"] == first["id"]
+    assert state["prompt"] == "no die has moved since the last reading: 1D6: throw 1 six-sided die"
+    controller.attach_camera(read_now=lambda: None)
+    controller.read_now()  # "read the tray as it is"
+    state = settle(controller, clock, reader.frame(die(4, "red", 104, 98)))
+    assert state["state"] == "resolved" and state["latest_roll"]["id"] != first["id"]
+
+
+def test_an_extra_die_must_come_from_a_new_throw(controller, reader, clock):
+    controller.arm("1d6")
+    settle(controller, clock, reader.frame(die(6, "red", 100, 100)))
+    state = settle(controller, clock, reader.frame(die(6, "red", 100, 100)))  # not thrown again
+    assert state["state"] == "prompting" and state["prompt"].startswith("no die has moved")
+    assert state["needs"]["kind"] == "D3"
+    state = settle(controller, clock, reader.frame(die(2, "red", 300, 300)))
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 1
