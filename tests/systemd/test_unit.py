@@ -72,9 +72,20 @@ def test_notify_with_a_watchdog_longer_than_the_camera_retry(unit):
 
 def test_restarts_without_a_storm(unit):
     assert unit["Restart"] == ["on-failure"]
+    assert unit["RestartPreventExitStatus"] == ["2"]  # dicelens's status for a bad config
     assert int(unit["RestartSec"][0]) >= 5
     assert int(unit["StartLimitBurst"][0]) * int(unit["RestartSec"][0]) < int(
         unit["StartLimitIntervalSec"][0])
+
+
+def test_a_bad_config_exits_with_the_status_that_is_not_retried(unit, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "webcam"\n')
+    program = Path(sys.executable).with_name("dicelens")
+    result = subprocess.run([str(program), "serve", "--config", str(config), "--data",
+                             str(tmp_path / "data")], capture_output=True, text=True, timeout=120)
+    assert str(result.returncode) in unit["RestartPreventExitStatus"]
+    assert "camera.source" in result.stderr  # the one line the journal shows
 
 
 def test_hardened_but_camera_and_gpio_allowed(unit):
