@@ -691,7 +691,7 @@
     let frameSize = null;
 
     function showSettings(settings) {
-      $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color || "–" });
+      $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color ? t(settings.principal_color) : "–" });
       $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
