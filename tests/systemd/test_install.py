@@ -61,6 +61,7 @@ def test_default_config_is_valid_and_serves_the_network(installed):
     root, _ = installed
     path = root / "etc/dicelens/config.toml"
     assert stat.S_IMODE(path.stat().st_mode) == 0o640  # may hold the PIN
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o755  # the service user passes through
     config = load_config(path)
     assert config.camera.source == "picamera2"
     assert config.web.host == "0.0.0.0" and config.web.port == 8000

@@ -59,6 +59,8 @@ def test_runs_the_venv_dicelens_with_the_pi_camera(unit):
                                  "--config /etc/dicelens/config.toml --data /var/lib/dicelens"]
     assert unit["StateDirectory"] == ["dicelens"]
     assert unit["ConfigurationDirectory"] == ["dicelens"]
+    # systemd makes /etc/dicelens root's: a mode without "x" for others would lock the service out.
+    assert "ConfigurationDirectoryMode" not in unit
     assert unit["WorkingDirectory"] == ["/var/lib/dicelens"]  # lgpio writes its pipes there
     assert unit["User"] == ["dicelens"]
 
