@@ -13,6 +13,7 @@
 # python3-picamera2 the venv sees); DICELENS_PIP_OPTIONS, more options for
 # pip install (e.g. "--no-deps" or "--no-index --find-links DIR" offline).
 set -euo pipefail
+umask 022 # the venv and the unit must be readable by the service user
 
 readonly USER_NAME=dicelens
 readonly GROUPS_WANTED="video gpio" # own the camera and GPIO devices on Raspberry Pi OS
@@ -117,11 +118,16 @@ install_venv() {
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
     --constraint "$constraints" ${pip_options[@]+"${pip_options[@]}"} "$source"
   rm -rf "$constraints" "$source"
-  # A real import, so that a numpy the system's picamera2 cannot load shows up too.
-  if ! problem=$("$venv/bin/python" -c 'import picamera2' 2>&1); then
-    say "warning: the venv cannot import picamera2 (${problem##*$'\n'});" \
-      "on the Pi: sudo apt install python3-picamera2 --no-install-recommends, then run this again"
-  fi
+  # Real imports, so that a numpy the system's picamera2 cannot load shows up too.
+  local module package
+  for module in picamera2:python3-picamera2 lgpio:python3-lgpio; do
+    package=${module#*:}
+    module=${module%%:*}
+    if ! problem=$("$venv/bin/python" -c "import $module" 2>&1); then
+      say "warning: the venv cannot import $module (${problem##*$'\n'});" \
+        "on the Pi: sudo apt install $package --no-install-recommends, then run this again"
+    fi
+  done
 }
 
 write_default_config() {

@@ -97,13 +97,14 @@ def test_prints_the_system_commands_instead_of_running_them(installed):
                 or f"no group {group} here" in output)
 
 
-def test_warns_when_the_venv_cannot_import_picamera2(installed):
+@pytest.mark.parametrize("module", ["picamera2", "lgpio"])
+def test_warns_when_the_venv_cannot_import_the_pi_libraries(installed, module):
     _, output = installed
-    system_has_it = subprocess.run(["/usr/bin/python3", "-c", "import picamera2"],
+    system_has_it = subprocess.run(["/usr/bin/python3", "-c", f"import {module}"],
                                    capture_output=True).returncode == 0
-    assert ("the venv cannot import picamera2" in output) == (not system_has_it)
+    assert (f"the venv cannot import {module}" in output) == (not system_has_it)
     if not system_has_it:
-        assert "sudo apt install python3-picamera2 --no-install-recommends" in output
+        assert f"sudo apt install python3-{module} --no-install-recommends" in output
 
 
 def test_prints_the_address_to_open(installed):
