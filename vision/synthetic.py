@@ -294,12 +294,17 @@ def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotatio
     faces = values + extra
     tints = colors + [PALETTE[i] for i in rng.integers(0, len(PALETTE), int(cocked))]
     placed: list[_Die] = []
-    for i, (value, color) in enumerate(zip(faces, tints)):
+    i = 0
+    while i < len(faces):
         is_cocked = i >= flat
-        s = side * rng.uniform(0.95, 1.05)
-        die = _place(rng, placed, s, value, color, is_cocked, (w, h), view, rotation,
-                     touching and not is_cocked and i < flat, rim_px)
-        placed.append(die)
+        sides = [side * rng.uniform(0.95, 1.05)]
+        pair = touching and i + 1 < flat
+        if pair:
+            sides.append(side * rng.uniform(0.95, 1.05))
+        dice = _place(rng, placed, sides, faces[i:i + len(sides)], tints[i:i + len(sides)],
+                      is_cocked, (w, h), view, rotation, rim_px)
+        placed.extend(dice)
+        i += len(dice)
     if marbled > 0:
         # A generator of its own, so asking for marbled dice moves nothing else.
         looks = np.random.default_rng([int(seed), 3])
@@ -340,31 +345,58 @@ def _reach(die_side: float, view: _View, cocked: bool) -> float:
     return math.hypot(half, die_side / 2) + die_side * view.lift
 
 
-def _place(rng, placed, s, value, color, cocked, size, view, rotation, touching, rim) -> _Die:
+def _footprint(center, side, angle, cocked, view: _View) -> np.ndarray:
+    """Convex outline (N, 2) float32 of a die's image, grown by 1.5 px all round."""
+    die = _Die(center=center, side=side, angle=angle, value=1, color="white", body=(0, 0, 0),
+               pips=(0, 0, 0), cocked=cocked, other=1)
+    hull = _hull(_outline_points(die, view))
+    middle = hull.mean(axis=0)
+    away = hull - middle
+    away /= np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-9)
+    return (hull + 1.5 * away).astype(np.float32)
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> bool:
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return area <= 0
+
+
+def _place(rng, placed, sides, values, colors, cocked, size, view, rotation, rim) -> list[_Die]:
+    """Place one die, or two touching face against face, clear of the dice placed so far.
+
+    Candidates are drawn at random; first they must be clear by circles around each die
+    (a roomy tray), then, if that fails, by the dice's outlines (a crowded tray).
+    """
     w, h = size
-    r = _reach(s, view, cocked) + rim
-    for _ in range(400):
+    reach = [_reach(s, view, cocked) for s in sides]
+    for attempt in range(800):
+        exact = attempt >= 400
         angle = rng.uniform(0, 2 * math.pi) if rotation else float(rng.integers(0, 4)) * math.pi / 2
-        if touching and placed and len(placed) % 2 == 1 and not placed[-1].cocked:
-            # Pair this die with the one before: same orientation, face against face.
-            anchor = placed[-1]
-            angle = anchor.angle
+        m = reach[0] + rim + 2
+        centers = [(rng.uniform(m, w - m), rng.uniform(m, h - m))]
+        if len(sides) == 2:
+            # Same orientation, the second die against one of the first's faces.
             axis = rng.integers(0, 4) * math.pi / 2 + angle
-            slide = rng.uniform(-0.3, 0.3) * s
-            gap = (anchor.side + s) / 2 * 0.99
+            slide = rng.uniform(-0.3, 0.3) * sides[1]
+            gap = (sides[0] + sides[1]) / 2 * 0.99
             dx = gap * math.cos(axis) - slide * math.sin(axis)
             dy = gap * math.sin(axis) + slide * math.cos(axis)
-            center = (anchor.center[0] + dx, anchor.center[1] + dy * view.squash)
-            others = placed[:-1]
-        else:
-            center = (rng.uniform(r + 2, w - r - 2), rng.uniform(r + 2, h - r - 2))
-            others = placed
-        if not (r < center[0] < w - r and r < center[1] < h - r):
+            centers.append((centers[0][0] + dx, centers[0][1] + dy * view.squash))
+        if not all(r + rim < x < w - r - rim and r + rim < y < h - r - rim
+                   for (x, y), r in zip(centers, reach)):
             continue
-        if all(math.dist(center, d.center) > r + _reach(d.side, view, d.cocked) + 2 for d in others):
-            return _make_die(rng, center, s, angle, value, color, cocked)
-    raise ValueError(f"cannot place {len(placed) + 1} dice of {s:.0f} px in a {w}×{h} tray; "
-                     "ask for fewer or smaller dice")
+        if exact:
+            mine = [_footprint(c, s, angle, cocked, view) for c, s in zip(centers, sides)]
+            clear = all(_apart(f, _footprint(d.center, d.side, d.angle, d.cocked, view))
+                        for f in mine for d in placed)
+        else:
+            clear = all(math.dist(c, d.center) > r + _reach(d.side, view, d.cocked) + 2
+                        for c, r in zip(centers, reach) for d in placed)
+        if clear:
+            return [_make_die(rng, c, s, angle, v, col, cocked)
+                    for c, s, v, col in zip(centers, sides, values, colors)]
+    raise ValueError(f"cannot place {len(placed) + len(sides)} dice of {sides[0]:.0f} px in a "
+                     f"{w}×{h} tray; ask for fewer or smaller dice")
 
 
 def _truth(scene: _Scene, dice: Sequence[_Die]) -> list[dict]:
@@ -383,8 +415,6 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
            motion: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     w, h = scene.size
     view = scene.view
-    floor = np.empty((h, w, 3), np.float32)
-    floor[:] = scene.floor
     light = scene.light
     if shadow > 0 and dice:
         mask = np.zeros((h, w), np.uint8)
@@ -394,14 +424,14 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
         sigma = max(1.0, 0.12 * float(np.mean([d.side for d in dice])))
         mask = cv2.GaussianBlur(mask, (0, 0), sigma)
         light = light * (1.0 - (0.55 * shadow / 255.0) * mask.astype(np.float32))
+    floor = light[:, :, None] * np.asarray(scene.floor, np.float32)
     if scene.rim:
         r = scene.rim
-        band = np.ones((h, w), bool)
-        band[r:h - r, r:w - r] = False
-        floor[band] = _RIM_BGR
-        floor[r:h - r, r:w - r][:2] = floor[r:h - r, r:w - r][-2:] = np.float32(235)  # wall top
-        floor[r:h - r, r:w - r][:, :2] = floor[r:h - r, r:w - r][:, -2:] = np.float32(235)
-    img = np.clip(floor * light[:, :, None], 0, 255).astype(np.uint8)
+        inner = floor[r:h - r, r:w - r].copy()
+        inner[:2] = inner[-2:] = inner[:, :2] = inner[:, -2:] = 235.0  # top of the tray wall
+        floor[:] = light[:, :, None] * np.asarray(_RIM_BGR, np.float32)
+        floor[r:h - r, r:w - r] = inner
+    img = cv2.convertScaleAbs(floor)  # saturating cast to uint8
     for die in sorted(dice, key=lambda d: d.center[1]):  # far dice first: near ones hide them
         x = int(min(max(die.center[0], 0), w - 1))
         y = int(min(max(die.center[1], 0), h - 1))
@@ -418,42 +448,35 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
     if white_balance is not None:
         out *= np.asarray(white_balance, np.float32)
     if noise > 0:
-        out += _noise_field(noise_rng, out.shape) * np.float32(noise)
-    return np.clip(out, 0, 255).astype(np.uint8)
+        out = cv2.scaleAdd(_noise_field(noise_rng, h, w), float(noise), out)
+    np.clip(out, 0, 255, out=out)
+    return out.astype(np.uint8)
 
 
-_NOISE_TILE = 512
+_NOISE_SHIFT = 256  # distinct offsets per axis into the noise tile
 
 
-def _noise_field(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-    """Unit gaussian noise of ``shape`` (H, W, 3), float32.
+def _noise_field(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Unit gaussian noise, (h, w, 3) float32.
 
-    Drawing a million normals takes longer than the whole picture, so the field is cut at a
-    random offset from a fixed tile of them (rolled and flipped per frame); neighbouring
-    pixels stay independent, which is what sensor noise looks like.
+    Drawing a million normals takes longer than the whole picture, so the field is a window
+    at a random offset into a fixed, larger tile of them: neighbouring pixels stay
+    independent, which is what sensor noise looks like, and frames differ.
     """
-    tile = _tile()
-    h, w = shape[:2]
-    oy, ox = (int(v) for v in rng.integers(0, _NOISE_TILE, 2))
-    flip = int(rng.integers(0, 4))
-    ys = (np.arange(h) + oy) % _NOISE_TILE
-    xs = (np.arange(w) + ox) % _NOISE_TILE
-    field = tile[ys[:, None], xs[None, :]]
-    if flip & 1:
-        field = field[::-1]
-    if flip & 2:
-        field = field[:, :, ::-1]
-    return field
+    oy, ox = (int(v) for v in rng.integers(0, _NOISE_SHIFT, 2))
+    return _tile(h, w)[oy:oy + h, ox:ox + w]
 
 
-_TILE_CACHE: list[np.ndarray] = []
+_TILES: dict[tuple[int, int], np.ndarray] = {}
 
 
-def _tile() -> np.ndarray:
-    if not _TILE_CACHE:
+def _tile(h: int, w: int) -> np.ndarray:
+    if (h, w) not in _TILES:
+        if len(_TILES) >= 4:  # a few frame sizes at most (photo, preview)
+            _TILES.pop(next(iter(_TILES)))
         fixed = np.random.default_rng(0x5EED)
-        _TILE_CACHE.append(fixed.standard_normal((_NOISE_TILE, _NOISE_TILE, 3), dtype=np.float32))
-    return _TILE_CACHE[0]
+        _TILES[h, w] = fixed.standard_normal((h + _NOISE_SHIFT, w + _NOISE_SHIFT, 3), dtype=np.float32)
+    return _TILES[h, w]
 
 
 def _add_glare(out: np.ndarray, scene: _Scene, dice: Sequence[_Die], glare: float) -> np.ndarray:
@@ -475,20 +498,16 @@ def _add_glare(out: np.ndarray, scene: _Scene, dice: Sequence[_Die], glare: floa
 
 
 def _motion_blur(img: np.ndarray, motion: tuple[float, float]) -> np.ndarray:
-    """Smear the frame along ``motion`` (dx, dy) pixels, the travel during one exposure."""
-    length = math.hypot(*motion)
-    if length < 1.5:
+    """Smear the frame along ``motion`` (dx, dy) pixels, the travel during one exposure.
+
+    A box blur stretched along the two axes of the motion: a line-shaped kernel at an
+    angle costs ten times more and the settle detector only needs frames to differ.
+    """
+    kx = int(round(abs(motion[0])))
+    ky = int(round(abs(motion[1])))
+    if max(kx, ky) < 2:
         return img
-    k = int(math.ceil(length)) | 1
-    kernel = np.zeros((k, k), np.float32)
-    c = k // 2
-    ux, uy = motion[0] / length, motion[1] / length
-    half = length / 2
-    cv2.line(kernel, (int(round((c - ux * half) * _ONE)), int(round((c - uy * half) * _ONE))),
-             (int(round((c + ux * half) * _ONE)), int(round((c + uy * half) * _ONE))),
-             1.0, 1, cv2.LINE_AA, _SHIFT)
-    kernel /= kernel.sum()
-    return cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return cv2.blur(img, (max(kx, 1), max(ky, 1)), borderType=cv2.BORDER_REPLICATE)
 
 
 def _check_effects(glare, shadow, noise, blur, white_balance) -> None:
