@@ -91,3 +91,32 @@ def test_pin_set_then_asked_for_control_actions_then_cleared(phone, controller):
     page.get_by_role("button", name="Clear the PIN").click()
     expect(page.locator("#pin-state")).to_have_text("No PIN")
     assert controller.settings()["pin"] is None
+
+
+
+def test_home_screen_manifest_and_icons(phone):
+    page = phone("/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.request.get(href).json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        answer = page.request.get(icon["src"])
+        assert answer.ok and answer.headers["content-type"].startswith(icon["type"])
+
+
+def test_dark_scheme_and_reduced_motion_follow_the_phone(phone, controller):
+    light = phone("/", color_scheme="light", reduced_motion="no-preference")
+    dark = phone("/", color_scheme="dark", reduced_motion="reduce")
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert light.evaluate(background) != dark.evaluate(background)
+    for page in (light, dark):
+        expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    controller.arm("2d6")
+    controller.throw_dice([2, 5])
+    animation = "getComputedStyle(document.querySelector('#big')).animationName"
+    expect(light.locator("#current")).to_have_class("card current arrived")
+    expect(dark.locator("#current")).to_have_class("card current arrived")
+    assert light.evaluate(animation) == "pop"
+    assert dark.evaluate(animation) == "none"

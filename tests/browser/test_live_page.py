@@ -176,7 +176,7 @@ def test_language_switch_and_accept_language(phone, controller):
 
 
 def test_screenshot_of_the_live_page(phone, controller):
-    page = live(phone("/"))
+    page = live(phone("/", device_scale_factor=2))
     page.fill("#player", "Ana")
     page.locator("#player").dispatch_event("change")
     controller.arm("2d6", "Ana")

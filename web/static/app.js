@@ -329,6 +329,10 @@
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
+      // Dice the camera cannot read (d10 numerals): the keypad is the main action.
+      const hand = $("#hand-open");
+      hand.classList.toggle("primary", Boolean(state.by_hand));
+      hand.classList.toggle("ghost", !state.by_hand);
       renderOdds(state.odds, state.preset);
     }
 
