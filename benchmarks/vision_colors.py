@@ -39,6 +39,7 @@ GRID = {
     "cool_chroma": [6, 8, 10, 12, 14, 16],
     "warm_dark": [12, 16, 20, 24, 28, 32],
     "warm_light": [6, 8, 10, 12, 14, 16, 20],
+    "warm_share": [0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
     "red_gold": [40, 45, 50, 55, 60],
     "gold_green": [100, 106, 112, 120, 130],
     "green_blue": [200, 210, 218, 230, 240],
@@ -52,7 +53,7 @@ class Die:
     source: str
     photo: str  # photos whose dice must stay on one side of a split share this
     label: str
-    features: tuple[float, float, float]
+    features: tuple[float, float, float, float]
 
 
 def die_boxes(source: str, entry: dict, image: np.ndarray) -> list[list[int]]:

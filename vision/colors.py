@@ -42,33 +42,37 @@ class ColorRules:
     reported for them come from cross-validation by photo.
     """
 
-    white_l: float = 60.0  # L* above which an achromatic die is white, else black
+    white_l: float = 45.0  # L* above which a die is light: white when achromatic, else black
     yellow_l: float = 51.0  # L* above which a gold-hued die is yellow
     light_chroma: float = 15.0  # a die lighter than white_l is white below this chroma
     bright_chroma: float = 32.0  # ... lighter than L* 88: a clipped channel fakes chroma
     cool_chroma: float = 8.0  # ... a dark die of green/blue/purple hue is black below this
-    warm_dark: float = 28.0  # ... of red/gold hue, at L* 10 (smoke dice look brownish red)
-    warm_light: float = 8.0  # ... of red/gold hue, at L* 40 (in between: linear)
+    warm_dark: float = 16.0  # ... of red/gold hue, at L* 10 (smoke dice look brownish red)
+    warm_light: float = 12.0  # ... of red/gold hue, at L* 40 (in between: linear)
+    warm_share: float = 0.5  # a dark die of red/gold hue with fewer coloured pixels is black
     red_gold: float = 50.0
     gold_green: float = 112.0  # teal counts as green, as in the dataset labels
     green_blue: float = 218.0
     blue_purple: float = 308.0
     purple_red: float = 345.0
 
-    def name(self, lightness: float, chroma: float, hue: float) -> str:
-        """Palette name of a body of this lightness (L*), chroma (C*) and hue (degrees)."""
+    def name(self, lightness: float, chroma: float, hue: float, coloured: float = 1.0) -> str:
+        """Palette name of a body of this lightness (L*), chroma (C*), hue (degrees) and
+        share of coloured pixels (0–1, see :func:`body_features`)."""
         hue %= 360.0
         red = hue >= self.purple_red or hue < self.red_gold
+        least_share = 0.0
         if lightness > _CLIPPED_L:
             least = self.bright_chroma
         elif lightness > self.white_l:
             least = self.light_chroma
         elif red or hue < self.gold_green:
-            share = min(max((lightness - 10.0) / 30.0, 0.0), 1.0)
-            least = self.warm_dark + (self.warm_light - self.warm_dark) * share
+            t = min(max((lightness - 10.0) / 30.0, 0.0), 1.0)
+            least = self.warm_dark + (self.warm_light - self.warm_dark) * t
+            least_share = self.warm_share
         else:
             least = self.cool_chroma
-        if chroma < least:
+        if chroma < least or coloured < least_share:
             return "white" if lightness > self.white_l else "black"
         if red:
             return "red"
@@ -203,12 +207,14 @@ def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.n
     return patch, rimmed if rimmed.sum() >= max(8, 0.2 * region.sum()) else region & ~pips
 
 
-def body_features(lab: np.ndarray) -> tuple[float, float, float]:
-    """(lightness, chroma, hue) of a die body from its pixels in CIELAB, shape (N, 3).
+def body_features(lab: np.ndarray) -> tuple[float, float, float, float]:
+    """(lightness, chroma, hue, coloured) of a die body from its pixels in CIELAB, (N, 3).
 
     Lightness is the median L*, chroma the 75th percentile of per-pixel C*, hue the mean
     hue of the pixels around the peak of a chroma-weighted hue histogram (20° wide), so a
-    few leftover pip pixels of another hue do not drag it.
+    few leftover pip pixels of another hue do not drag it, and coloured the share of
+    pixels with C* above 12: a smoke die whose red pips glow through it has a few very
+    red pixels, a dark red die is red all over.
     """
     lab = _trim(lab)
     chroma = np.hypot(lab[:, 1], lab[:, 2])
@@ -223,15 +229,17 @@ def body_features(lab: np.ndarray) -> tuple[float, float, float]:
     else:
         a, b = lab[:, 1].mean(), lab[:, 2].mean()
     return (float(np.median(lab[:, 0])), float(np.percentile(chroma, 75)),
-            float(math.degrees(math.atan2(b, a)) % 360.0))
+            float(math.degrees(math.atan2(b, a)) % 360.0), float(np.mean(chroma > _SHARE_CHROMA)))
 
 
 _HUE_CHROMA = 8.0  # C* above which a pixel's hue means something
+_SHARE_CHROMA = 12.0  # C* above which a pixel counts as coloured
 
 
 def mask_features(image: np.ndarray, mask: np.ndarray, *, white_reference=None
-                  ) -> tuple[float, float, float]:
-    """(lightness, chroma, hue) of the die body under ``mask``, see :func:`name_color`."""
+                  ) -> tuple[float, float, float, float]:
+    """(lightness, chroma, hue, coloured) of the die body under ``mask`` (see
+    :func:`body_features` and :func:`name_color`)."""
     image = _as_image(image)
     mask = np.asarray(mask)
     if mask.shape != image.shape[:2]:
@@ -279,8 +287,9 @@ def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None,
 
 
 def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
-                 ) -> tuple[float, float, float]:
-    """(lightness, chroma, hue) of the die in ``box``, see :func:`name_color_box`."""
+                 ) -> tuple[float, float, float, float]:
+    """(lightness, chroma, hue, coloured) of the die in ``box`` (see :func:`body_features`
+    and :func:`name_color_box`)."""
     image = _as_image(image)
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (int(round(v)) for v in box)
