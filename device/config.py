@@ -33,6 +33,8 @@ default::
     rule_of_one = true
     target_number = 6
 
+    [combat]                # saved heroes and bestiary of the combat page: see device/combat.py
+
     [[presets]]             # more presets (or replace a built-in by name)
     name = "3d6+1"
     system = "d6"           # d6 | pool | free
@@ -47,6 +49,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from device.combat import Roster, roster_from_config
 from device.errors import DeviceError
 from device.presets import Preset, PresetError, build_presets
 from rules.pool import PoolOptions
@@ -104,6 +107,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     house_rules: PoolOptions = field(default_factory=PoolOptions)
     presets: tuple[Preset, ...] = field(default_factory=lambda: tuple(build_presets()))
+    combat: Roster = field(default_factory=Roster)  # [combat]: saved heroes, bestiary (device/combat.py)
 
 
 def check_camera_source(source: object, key: str = "camera.source") -> str:
@@ -186,6 +190,10 @@ def config_from_dict(data: dict) -> Config:
     pin = top.get("pin", "")
     if not isinstance(pin, str) or (pin and not (pin.isdigit() and 4 <= len(pin) <= 12)):
         raise ConfigError(f"pin must be a string of 4 to 12 digits, or \"\" for none (got {pin!r})")
+    try:
+        combat = roster_from_config(top.table("combat"))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     data_folder = top.get("data_folder", None)
     if data_folder is not None and (not isinstance(data_folder, str) or not data_folder):
         raise ConfigError(f"data_folder must be a folder path (got {data_folder!r})")
@@ -196,7 +204,7 @@ def config_from_dict(data: dict) -> Config:
         settle_seconds=top.number("settle_seconds", 0.4, 0.05, 10.0),
         chain_limit=top.integer("chain_limit", 100, 1, 10000),
         photo_cap_mb=top.number("photo_cap_mb", 500, 0, 1_000_000),
-        camera=camera, web=web, buttons=buttons, house_rules=options, presets=presets,
+        camera=camera, web=web, buttons=buttons, house_rules=options, presets=presets, combat=combat,
     )
     top.done()
     return config
@@ -277,7 +285,7 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "principal_color", "settle_seconds", "chain_limit",
-         "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets"),
+         "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets", "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),

@@ -1,0 +1,577 @@
+"""The table's Destiny Dice fight (RULES.md §3), kept on disk and shared by every phone.
+
+:class:`CombatSession` wraps :class:`rules.encounter.Encounter` with what the
+appliance adds: a lock (page requests come on many threads), a file in the data
+folder written after every step (temp file + ``os.replace``: a crash or a power
+cut loses no step, a fight resumes after a restart), the attack being resolved
+step by step (``rules.destiny.resolve_attack``), the saved heroes and the
+bestiary to set a fight up quickly, and change events for the page's stream.
+
+Dice are thrown by the players and tapped in on the page; the pip camera reads
+d6 only, and a Destiny attack throws a d20 beside its die.
+
+Config (``[combat]`` in the TOML file, see :func:`roster_from_config`)::
+
+    [combat]
+    ties_favour_defender = false    # RULES DD-5 option
+
+    [[combat.heroes]]               # the saved heroes (the page can save more)
+    name = "Brann"
+    body = 8                        # Cuerpo, Mente, Alma: die sides 4–12
+    mind = 6
+    soul = 6
+    pv = 16                         # maximum PV
+    weapon = "medium"               # light | medium | heavy | unarmed; optional
+    ranged = false
+    armour = 0
+    shield = 0
+    energy = { EC = 2, EM = 2, EA = 2 }
+
+    [[combat.bestiary]]             # enemies: the same keys plus their Defence die
+    name = "Saqueador"
+    body = 6
+    mind = 6
+    soul = 4
+    defence = 6
+    armour = 1
+    pv = 8
+    weapon = "medium"
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.events import EventHub, Subscription
+from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
+from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
+from rules.errors import InvalidStep
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "combat.json"
+FORMAT_VERSION = 1
+MAX_PARTICIPANTS = 40   # a table's fight; keeps every phone's page small
+MAX_SAVED_HEROES = 40
+_TEMPLATE_KEYS = ("name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy")
+
+# Seed 002's people (RULES §3 worked examples); the seed gives only the dice its
+# examples use, the rest is a plain adventurer's sheet.
+DEFAULT_HEROES: tuple[dict, ...] = (
+    {"name": "Brann", "body": 8, "mind": 6, "soul": 6, "pv": 16, "weapon": "medium",
+     "energy": {"EC": 2, "EM": 2, "EA": 2}},
+    {"name": "Nara", "body": 6, "mind": 8, "soul": 8, "pv": 12, "weapon": "light", "ranged": True,
+     "energy": {"EC": 2, "EM": 2, "EA": 2}},
+    {"name": "Zara", "body": 8, "mind": 6, "soul": 6, "pv": 14, "weapon": "medium", "shield": 2,
+     "energy": {"EC": 2, "EM": 2, "EA": 2}},
+    {"name": "Rex", "body": 8, "mind": 6, "soul": 4, "pv": 14, "weapon": "unarmed",
+     "energy": {"EC": 2, "EM": 2, "EA": 2}},
+)
+DEFAULT_BESTIARY: tuple[dict, ...] = (
+    {"name": "Saqueador", "body": 6, "mind": 6, "soul": 4, "defence": 6, "armour": 1, "pv": 8, "weapon": "medium"},
+    {"name": "Rival", "body": 6, "mind": 6, "soul": 6, "defence": 6, "pv": 6, "weapon": "light"},
+    {"name": "Androide", "body": 8, "mind": 6, "soul": 4, "defence": 8, "armour": 1, "pv": 10, "weapon": "medium"},
+    {"name": "Mutante", "body": 8, "mind": 4, "soul": 4, "defence": 6, "pv": 8},
+)
+
+
+def participant_from_template(template: Mapping, side: str, name: str | None = None) -> Participant:
+    """A fighter at full PV and energy from a sheet of the roster.
+
+    :param template: ``{"name", "body", "mind", "soul", "pv" (maximum), "defence"?,
+        "armour"?, "shield"?, "weapon"?, "ranged"?, "energy"? {"EC", "EM", "EA"}}``.
+    :param side: ``"hero"`` or ``"enemy"``.
+    :param name: the fighter's name in the fight (default: the sheet's).
+    :raises InvalidStep: (a ValueError) for an unknown key or a bad value, in one sentence.
+    """
+    if not isinstance(template, Mapping):
+        raise InvalidStep(f"a sheet is a table of {', '.join(_TEMPLATE_KEYS)}")
+    unknown = sorted(set(template) - set(_TEMPLATE_KEYS))
+    if unknown:
+        raise InvalidStep(f"unknown key {unknown[0]!r}: a sheet has {', '.join(_TEMPLATE_KEYS)}")
+    missing = [key for key in ("name", "body", "mind", "soul", "pv") if key not in template]
+    if missing:
+        raise InvalidStep(f"the sheet {template.get('name', '?')!r} needs {', '.join(missing)}")
+    energy = template.get("energy") or dict.fromkeys(ENERGY, 0)
+    fields = {key: template[key] for key in ("defence", "armour", "shield", "weapon", "ranged") if key in template}
+    try:
+        return Participant(name=_fighter_name(name or template["name"]), side=side, body=template["body"],
+                           mind=template["mind"], soul=template["soul"], pv=template["pv"], pv_max=template["pv"],
+                           energy=dict(energy) if isinstance(energy, Mapping) else energy,
+                           energy_max=dict(energy) if isinstance(energy, Mapping) else energy, **fields)
+    except (TypeError, ValueError) as exc:  # InvalidRoll from a die, TypeError from a bad energy table
+        raise InvalidStep(str(exc)) from None
+
+
+def _fighter_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40 or not name.strip().isprintable():
+        raise InvalidStep(f"a name is 1 to 40 printable characters, not {name!r}")
+    return name.strip()
+
+
+def _sheet(template: Mapping, side: str) -> dict:
+    """The template checked (by building a fighter from it), as plain JSON."""
+    participant_from_template(template, side)
+    return json.loads(json.dumps(dict(template)))
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The sheets a fight is set up from: saved heroes and the bestiary, plus house rules.
+
+    :param heroes: hero sheets (see :func:`participant_from_template`), names unique.
+    :param bestiary: enemy sheets, each with its Defence die, names unique.
+    :param options: RULES DD-5 option for every attack of the fight.
+    """
+
+    heroes: tuple[dict, ...] = DEFAULT_HEROES
+    bestiary: tuple[dict, ...] = DEFAULT_BESTIARY
+    options: DestinyOptions = field(default_factory=DestinyOptions)
+
+
+def roster_from_config(table: Mapping) -> Roster:
+    """The ``[combat]`` table of the config (module docstring); the seed's sheets for
+    a list it leaves out.
+
+    :raises ValueError: naming the bad entry, for an unknown key or a bad sheet.
+    """
+    if not isinstance(table, Mapping):
+        raise ValueError("combat must be a table")
+    unknown = sorted(set(table) - {"heroes", "bestiary", "ties_favour_defender"})
+    if unknown:
+        raise ValueError(f"combat.{unknown[0]} is not a key (heroes, bestiary, ties_favour_defender)")
+    lists = {}
+    for key, side, default in (("heroes", "hero", DEFAULT_HEROES), ("bestiary", "enemy", DEFAULT_BESTIARY)):
+        entries = table.get(key, default)
+        if not isinstance(entries, list | tuple):
+            raise ValueError(f"combat.{key} must be an array of tables: [[combat.{key}]]")
+        sheets = []
+        for number, entry in enumerate(entries, 1):
+            try:
+                sheets.append(_sheet(entry, side))
+            except ValueError as exc:
+                raise ValueError(f"combat.{key} entry {number}: {exc}") from None
+        names = [sheet["name"] for sheet in sheets]
+        if len(set(names)) != len(names):
+            raise ValueError(f"combat.{key}: a name appears twice")
+        lists[key] = tuple(sheets)
+    ties = table.get("ties_favour_defender", False)
+    if not isinstance(ties, bool):
+        raise ValueError(f"combat.ties_favour_defender must be true or false (got {ties!r})")
+    return Roster(lists["heroes"], lists["bestiary"], DestinyOptions(ties_favour_defender=ties))
+
+
+def _step(method: Callable) -> Callable:
+    """One step of the fight: under the lock, undoable once, saved, then published."""
+
+    @functools.wraps(method)
+    def run(self: CombatSession, *args: Any, **kwargs: Any) -> dict:
+        with self._lock:
+            before, undo = self._document(with_undo=False), self._undo
+            try:
+                method(self, *args, **kwargs)
+                self._undo = before
+                self._save()
+            except Exception:  # nothing changes, on disk or in memory
+                self._load(before)
+                self._undo = undo
+                raise
+            return self._publish()
+
+    return run
+
+
+class CombatSession:
+    """The fight of the table, thread-safe; every method returns :meth:`state`.
+
+    :param folder: the data folder; the fight is kept in ``combat.json`` there and
+        taken up again from it. A file that cannot be read is kept aside as
+        ``combat.json.broken-<time>`` and a new fight starts.
+    :param roster: saved heroes, bestiary and house rules (:func:`roster_from_config`).
+    :param queue_size: events kept per open page before its oldest are dropped.
+    :raises InvalidStep: (ValueError) from a step that cannot be taken, in one sentence;
+        nothing changes then.
+    :raises KeyError: for an unknown sheet name.
+    """
+
+    def __init__(self, folder: str | os.PathLike, roster: Roster | None = None, queue_size: int = 20):
+        self.path = Path(folder) / FILE_NAME
+        self.roster = roster or Roster()
+        self._lock = threading.RLock()
+        self._hub = EventHub(queue_size)
+        self._encounter = Encounter(options=self.roster.options)
+        self._attack: dict | None = None        # {"spec", "attack", "defence", "damage"} being thrown
+        self._last_attack: dict | None = None   # the outcome of the last attack applied
+        self._saved_heroes: list[dict] = []     # heroes saved on the page, beside the config's
+        self._undo: dict | None = None
+        self._seq = 0
+        self._resume()
+
+    # ------------------------------------------------------------ reading
+
+    def state(self) -> dict:
+        """Everything the page shows, as JSON::
+
+            {"seq": int, "encounter": Encounter.to_dict() without "undo",
+             "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
+             "last_attack": outcome dict | None, "can_undo": bool,
+             "heroes": [sheets], "bestiary": [sheets],
+             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender"}}
+        """
+        with self._lock:
+            encounter = self._encounter.to_dict()
+            encounter.pop("undo")
+            return {
+                "seq": self._seq,
+                "encounter": encounter,
+                "groups": self._encounter.initiative_groups(),
+                "attack": None if self._attack is None else self._outcome().to_dict(),
+                "last_attack": self._last_attack,
+                "can_undo": self._undo is not None,
+                "heroes": self.heroes(),
+                "bestiary": [dict(sheet) for sheet in self.roster.bestiary],
+                "conditions": [{"name": name, "duration": duration, "effect": effect}
+                               for name, (duration, effect) in CONDITIONS.items()],
+                "options": self._encounter.options.to_dict(),
+            }
+
+    def names(self) -> list[str]:
+        """The fighters' names, in the order they were added."""
+        with self._lock:
+            return [p.name for p in self._encounter.participants]
+
+    def heroes(self) -> list[dict]:
+        """The hero sheets: the config's, then those saved on the page (a saved sheet
+        replaces the config's of the same name)."""
+        with self._lock:
+            saved = {sheet["name"]: sheet for sheet in self._saved_heroes}
+            config = [dict(saved.pop(sheet["name"], sheet)) for sheet in self.roster.heroes]
+            return config + [dict(sheet) for sheet in saved.values()]
+
+    def subscribe(self) -> Subscription:
+        """A queue of ``Event("combat", seq, state)`` for one open page (``.get(timeout)``, ``.close()``)."""
+        return self._hub.subscribe()
+
+    # ------------------------------------------------------------ setting up
+
+    @_step
+    def add_hero(self, sheet: str, initiative: int | None = None) -> None:
+        """Add the saved hero called ``sheet`` at full PV (once the fight is on, with initiative).
+
+        :raises KeyError: for no saved hero of that name.
+        """
+        template = self._find(self.heroes(), sheet, "saved hero")
+        self._encounter.add(participant_from_template(template, "hero"), initiative)
+        self._check_size()
+
+    @_step
+    def add_enemy(self, sheet: str, count: int = 1, initiatives: Sequence[int] | None = None) -> None:
+        """Add ``count`` enemies of the bestiary's ``sheet``, numbered when the name is
+        taken ("Saqueador 2"); once the fight is on, with one initiative each.
+
+        :raises KeyError: for no such sheet in the bestiary.
+        """
+        template = self._find(self.roster.bestiary, sheet, "bestiary sheet")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 10:
+            raise InvalidStep(f"add 1 to 10 enemies at once, not {count!r}")
+        if initiatives is not None and len(initiatives) != count:
+            raise InvalidStep(f"give one initiative for each of the {count} enemies")
+        for number in range(count):
+            name = self._free_name(template["name"])
+            initiative = None if initiatives is None else initiatives[number]
+            self._encounter.add(participant_from_template(template, "enemy", name), initiative)
+        self._check_size()
+
+    @_step
+    def add_participant(self, sheet: Mapping, side: str, initiative: int | None = None,
+                        save: bool = False) -> None:
+        """Add a fighter from a sheet typed on the page; ``save`` keeps a hero's sheet
+        in the saved heroes for the next fights."""
+        if side not in ("hero", "enemy"):
+            raise InvalidStep(f"a fighter is a hero or an enemy, not {side!r}")
+        self._encounter.add(participant_from_template(sheet, side), initiative)
+        self._check_size()
+        if save:
+            if side != "hero":
+                raise InvalidStep("only heroes are saved; enemies come from the bestiary")
+            self._save_hero(sheet)
+
+    @_step
+    def save_hero(self, sheet: Mapping) -> None:
+        """Keep a hero's sheet for the next fights (one of the same name is replaced)."""
+        self._save_hero(sheet)
+
+    @_step
+    def remove(self, name: str) -> None:
+        """Take a fighter out of the fight (not during an attack, not the one whose turn it is)."""
+        self._no_attack("removing a fighter")
+        self._encounter.remove(name)
+
+    @_step
+    def roll_initiative(self, values: Mapping[str, int]) -> None:
+        """Start the fight: name → each fighter's Mind die (RULES DD-1)."""
+        self._encounter.roll_initiative(values)
+
+    @_step
+    def reorder(self, names: Sequence[str]) -> None:
+        """Reorder fighters tied on initiative (RULES DD-1): the whole order as it should be."""
+        self._encounter.reorder(names)
+
+    # ------------------------------------------------------------ turns
+
+    @_step
+    def next_turn(self) -> None:
+        """End the turn and start the next fighter's (RULES DD-2, DD-11)."""
+        self._no_attack("the next turn")
+        self._encounter.next_turn()
+
+    @_step
+    def poison_roll(self, value: int) -> None:
+        """The poison die thrown at the start of a poisoned fighter's turn (RULES DD-11)."""
+        self._encounter.poison_roll(value)
+
+    @_step
+    def end_scene(self) -> None:
+        """End the fight: heroes out of combat wake with 1 PV, initiative is rolled anew (RULES DD-9)."""
+        self._no_attack("ending the scene")
+        self._encounter.end_scene()
+        self._last_attack = None
+
+    @_step
+    def new_fight(self) -> None:
+        """Forget the fight and its log (the saved heroes stay)."""
+        self._encounter = Encounter(options=self.roster.options)
+        self._attack = self._last_attack = None
+
+    # ------------------------------------------------------------ attacks, step by step
+
+    @_step
+    def start_attack(self, attacker: str, defender: str, *, ranged: bool | None = None,
+                     attack_modifier: int = 0, damage_bonus: int = 0) -> None:
+        """Begin ``attacker``'s attack on ``defender``; :meth:`attack_dice` then takes each
+        throw the outcome's ``needs`` asks for (RULES DD-4 … DD-8)."""
+        self._no_attack("another attack")
+        if not self._encounter.started:
+            raise InvalidStep("roll initiative first")
+        if self._encounter.over:
+            raise InvalidStep("the fight is over")
+        spec = self._encounter.attack_spec(attacker, defender, ranged=ranged,
+                                           attack_modifier=attack_modifier, damage_bonus=damage_bonus)
+        self._attack = {"spec": spec.to_dict(), "attack": [], "defence": [], "damage": []}
+
+    @_step
+    def attack_dice(self, values: Sequence[int]) -> None:
+        """The dice of the throw the attack asks for now, in the order of ``needs.dice``
+        (``[8-sided value, d20]``…). The complete attack is applied to the fight at once.
+
+        :raises InvalidStep: when no attack is being resolved.
+        :raises InvalidRoll: (ValueError) for a face a die does not have, or the wrong number of dice.
+        """
+        if self._attack is None:
+            raise InvalidStep("no attack is being resolved: start one first")
+        needs = self._outcome().needs
+        values = list(values)
+        if len(values) != len(needs.dice):
+            raise InvalidStep(f"{needs.reason}: {len(needs.dice)} dice, not {len(values)}")
+        # The outcome asks for the attacker's throw, then the defender's, then damage.
+        key = next(key for key, full in (("attack", 2), ("defence", 2), ("damage", 1))
+                   if len(self._attack[key]) < full)
+        self._attack[key] = self._attack[key] + values
+        outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
+        if outcome.complete:
+            self._encounter.apply_attack(outcome)
+            self._last_attack = outcome.to_dict()
+            self._attack = None
+
+    @_step
+    def cancel_attack(self) -> None:
+        """Drop the attack being resolved (nothing is applied)."""
+        if self._attack is None:
+            raise InvalidStep("no attack is being resolved")
+        self._attack = None
+
+    # ------------------------------------------------------------ other actions
+
+    @_step
+    def help(self, helper: str, ally: str, bonus: int = 1) -> None:
+        """+1 (or +2) to the ally's next roll (RULES DD-2)."""
+        self._encounter.help(helper, ally, bonus)
+
+    @_step
+    def damage(self, name: str, amount: int, reason: str | None = None) -> None:
+        """PV off a fighter (a spell, a fall…) (RULES DD-9)."""
+        self._encounter.damage(name, amount, reason)
+
+    @_step
+    def heal(self, name: str, amount: int, reason: str | None = None) -> None:
+        """PV back, not above the maximum; a hero out of combat stands (RULES DD-9)."""
+        self._encounter.heal(name, amount, reason)
+
+    @_step
+    def add_condition(self, name: str, condition: Mapping) -> None:
+        """``name`` bears ``condition`` ``{"name", "duration"?, "poison"?, "poison_die"?, "source"?}`` (RULES DD-11)."""
+        self._encounter.add_condition(name, Condition.from_dict(condition))
+
+    @_step
+    def cure(self, name: str, condition: str) -> None:
+        """End a condition (magic, a potion) (RULES DD-11)."""
+        self._encounter.cure(name, condition)
+
+    @_step
+    def spend_energy(self, name: str, energy: str, amount: int = 1) -> None:
+        """Spend EC, EM or EA on a skill or a spell (RULES DD-10)."""
+        self._encounter.spend_energy(name, energy, amount)
+
+    @_step
+    def short_rest(self, name: str, roll: int) -> None:
+        """+1d4 PV (the d4 thrown) and +1 of each energy (RULES DD-10)."""
+        self._encounter.short_rest(name, roll)
+
+    @_step
+    def long_rest(self, name: str) -> None:
+        """All PV and energy back, conditions end (RULES DD-10)."""
+        self._encounter.long_rest(name)
+
+    def undo(self) -> dict:
+        """Undo the last step, once (an attack's last throw included).
+
+        :raises InvalidStep: when there is nothing to undo.
+        """
+        with self._lock:
+            if self._undo is None:
+                raise InvalidStep("nothing to undo: only the last step can be undone, once")
+            before, undo = self._document(with_undo=False), self._undo
+            self._load(undo)
+            self._undo = None
+            try:
+                self._save()
+            except Exception:
+                self._load(before)
+                self._undo = undo
+                raise
+            return self._publish()
+
+    # ------------------------------------------------------------ inside
+
+    def _outcome(self):
+        attack = self._attack
+        return resolve_attack(AttackSpec.from_dict(attack["spec"]), attack["attack"], attack["defence"],
+                              attack["damage"])
+
+    def _no_attack(self, what: str) -> None:
+        if self._attack is not None:
+            raise InvalidStep(f"finish or cancel the attack before {what}")
+
+    def _check_size(self) -> None:
+        if len(self._encounter.participants) > MAX_PARTICIPANTS:
+            raise InvalidStep(f"a fight has at most {MAX_PARTICIPANTS} fighters")
+
+    def _free_name(self, base: str) -> str:
+        taken = {p.name for p in self._encounter.participants}
+        if base not in taken:
+            return base
+        stem = re.sub(r" \d+$", "", base)
+        number = 2
+        while f"{stem} {number}" in taken:
+            number += 1
+        return f"{stem} {number}"
+
+    @staticmethod
+    def _find(sheets: Sequence[Mapping], name: object, what: str) -> Mapping:
+        for sheet in sheets:
+            if sheet["name"] == name:
+                return sheet
+        raise KeyError(f"no {what} called {name!r}")
+
+    def _save_hero(self, sheet: Mapping) -> None:
+        checked = _sheet(sheet, "hero")
+        checked["name"] = _fighter_name(checked["name"])
+        others = [s for s in self._saved_heroes if s["name"] != checked["name"]]
+        if len(others) >= MAX_SAVED_HEROES:
+            raise InvalidStep(f"at most {MAX_SAVED_HEROES} saved heroes")
+        self._saved_heroes = others + [checked]
+
+    def _document(self, with_undo: bool = True) -> dict:
+        encounter = self._encounter.to_dict()
+        encounter["undo"] = None  # the session keeps its own undo, which covers the attack's throws
+        document = {"version": FORMAT_VERSION, "encounter": encounter,
+                    "attack": json.loads(json.dumps(self._attack)), "last_attack": self._last_attack,
+                    "saved_heroes": [dict(s) for s in self._saved_heroes]}
+        if with_undo:
+            document["undo"] = self._undo
+        return document
+
+    def _load(self, document: Mapping) -> None:
+        if not isinstance(document, Mapping) or document.get("version") != FORMAT_VERSION:
+            raise InvalidStep(f"not a saved fight of format {FORMAT_VERSION}")
+        encounter = Encounter.from_dict(document["encounter"])
+        saved = [_sheet(sheet, "hero") for sheet in document.get("saved_heroes", [])]
+        attack = document.get("attack")
+        self._encounter, self._attack, self._saved_heroes = encounter, attack, saved
+        self._last_attack = document.get("last_attack")
+        if attack is not None:
+            self._outcome()  # a broken attack is refused on loading, not at the next throw
+
+    def _save(self) -> None:
+        """Write the fight with the next seq; the caller holds the lock."""
+        self._write({**self._document(), "seq": self._seq + 1})
+        self._seq += 1
+
+    def _publish(self) -> dict:
+        state = self.state()
+        self._hub.publish("combat", state, self._seq)
+        return state
+
+    def _write(self, document: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(document, file, ensure_ascii=False)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, self.path)
+        try:  # the rename itself reaches the disk with the folder's entry
+            folder = os.open(self.path.parent, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+    def _check_undo(self, document: dict) -> None:
+        """Refuse a broken undo slot now, not when undo is tapped: the fight goes on without it."""
+        try:
+            self._load(self._undo)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("combat: the saved undo step cannot be read (%s); dropped", exc)
+            self._undo = None
+        self._load(document)
+
+    def _resume(self) -> None:
+        if not self.path.exists():
+            return
+        try:
+            document = json.loads(self.path.read_text(encoding="utf-8"))
+            self._load(document)
+            self._seq = int(document.get("seq", 0))
+            self._undo = document.get("undo")
+            if self._undo is not None:
+                self._check_undo(document)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            broken = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+            log.warning("combat: %s cannot be read (%s); kept as %s, a new fight starts", self.path, exc, broken)
+            os.replace(self.path, broken)
+            self._encounter = Encounter(options=self.roster.options)
+            self._attack = self._last_attack = self._undo = None
+            self._saved_heroes = []

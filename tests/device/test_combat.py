@@ -1,0 +1,178 @@
+"""The combat session: steps on the encounter, saved after each one, taken up again after a restart."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from device.combat import CombatSession, Roster, participant_from_template, roster_from_config
+from device.config import ConfigError, config_from_dict
+from rules.errors import InvalidRoll, InvalidStep
+
+
+def brann_vs_saqueador(folder) -> CombatSession:
+    session = CombatSession(folder)
+    session.add_hero("Brann")
+    session.add_enemy("Saqueador")
+    session.roll_initiative({"Brann": 5, "Saqueador": 4})
+    return session
+
+
+def test_the_seed_attack_step_by_step(tmp_path):
+    # RULES §3: Brann d8 7 vs Saqueador d6 4 + 1 armour → hit; damage 5 + 2 = 7.
+    session = brann_vs_saqueador(tmp_path)
+    state = session.start_attack("Brann", "Saqueador")
+    assert state["attack"]["needs"]["reason"] == "Attacker (Brann): roll Body d8 and the Destiny d20"
+    assert state["attack"]["needs"]["dice"] == [8, 20]
+    state = session.attack_dice([7, 14])
+    assert state["attack"]["needs"]["reason"] == "Defender (Saqueador): roll Defence d6 and the Destiny d20"
+    state = session.attack_dice([4, 9])
+    assert state["attack"]["needs"]["dice"] == [8]
+    state = session.attack_dice([5])
+    assert state["attack"] is None
+    assert state["last_attack"]["hit"] is True and state["last_attack"]["damage"] == 7
+    fighters = {p["name"]: p for p in state["encounter"]["participants"]}
+    assert fighters["Saqueador"]["pv"] == 1 and fighters["Brann"]["points"]["PC"] == 2
+
+
+def test_a_missing_die_is_asked_for_never_filled(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.start_attack("Brann", "Saqueador")
+    with pytest.raises(InvalidStep, match="2 dice, not 1"):
+        session.attack_dice([7])
+    with pytest.raises(InvalidRoll, match="d8"):
+        session.attack_dice([9, 14])
+    assert session.state()["attack"]["attack"]["natural"] is None
+
+
+def test_enemies_from_the_bestiary_are_numbered(tmp_path):
+    session = CombatSession(tmp_path)
+    state = session.add_enemy("Saqueador", 3)
+    assert [p["name"] for p in state["encounter"]["participants"]] == ["Saqueador", "Saqueador 2", "Saqueador 3"]
+    saqueador = state["encounter"]["participants"][0]
+    assert (saqueador["defence"], saqueador["armour"], saqueador["pv"]) == (6, 1, saqueador["pv_max"])
+    with pytest.raises(KeyError, match="Dragon"):
+        session.add_enemy("Dragon")
+
+
+def test_a_step_that_fails_changes_nothing_on_disk_or_in_memory(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    saved = (tmp_path / "combat.json").read_text()
+    before = session.state()
+    with pytest.raises(InvalidStep):
+        session.help("Brann", "Brann")
+    assert session.state() == before
+    assert (tmp_path / "combat.json").read_text() == saved
+
+
+def test_undo_takes_back_the_last_throw_once(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.start_attack("Brann", "Saqueador")
+    session.attack_dice([7, 14])
+    state = session.undo()
+    assert state["attack"]["attack"]["natural"] is None and not state["can_undo"]
+    with pytest.raises(InvalidStep, match="nothing to undo"):
+        session.undo()
+
+
+def test_a_fight_resumes_after_a_restart_mid_attack(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.start_attack("Brann", "Saqueador")
+    session.attack_dice([7, 14])
+    seq = session.state()["seq"]
+    del session                                   # the power goes off
+    resumed = CombatSession(tmp_path)
+    state = resumed.state()
+    assert state["seq"] == seq and state["can_undo"]
+    assert state["encounter"]["current"] == "Brann" and state["encounter"]["round"] == 1
+    assert state["attack"]["needs"]["who"] == "defender"
+    resumed.attack_dice([4, 9])
+    state = resumed.attack_dice([5])
+    assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Saqueador"] == 1
+    assert CombatSession(tmp_path).state()["encounter"] == state["encounter"]
+
+
+def test_the_file_is_replaced_whole_never_left_half_written(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.next_turn()
+    document = json.loads((tmp_path / "combat.json").read_text())
+    assert document["encounter"]["current"] == "Saqueador" and document["seq"] == session.state()["seq"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["combat.json"]  # no temp file left behind
+
+
+def test_an_unreadable_file_is_kept_aside_and_a_new_fight_starts(tmp_path):
+    (tmp_path / "combat.json").write_text('{"version": 1, "encounter": ')
+    session = CombatSession(tmp_path)
+    assert session.state()["encounter"]["participants"] == []
+    kept = [p.name for p in tmp_path.iterdir() if p.name.startswith("combat.json.broken-")]
+    assert len(kept) == 1
+
+
+def test_poison_at_the_start_of_the_turn_then_rests(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.add_condition("Saqueador", {"name": "Envenenado", "poison_die": 4})
+    state = session.next_turn()
+    assert state["encounter"]["needs"]["sides"] == 4
+    with pytest.raises(InvalidStep, match="roll the d4"):
+        session.next_turn()
+    state = session.poison_roll(3)
+    assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Saqueador"] == 5
+    session.damage("Brann", 8)
+    state = session.short_rest("Brann", 3)  # RULES DD-10: Brann 8 of 16, d4 3 → 11
+    assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Brann"] == 11
+
+
+def test_heroes_saved_on_the_page_come_back_after_a_restart(tmp_path):
+    session = CombatSession(tmp_path)
+    session.save_hero({"name": "Ilse", "body": 6, "mind": 10, "soul": 8, "pv": 10, "weapon": "light",
+                       "ranged": True})
+    assert [h["name"] for h in CombatSession(tmp_path).heroes()][-1] == "Ilse"
+    state = CombatSession(tmp_path).add_hero("Ilse")
+    assert state["encounter"]["participants"][0]["mind"] == 10
+
+
+def test_every_step_is_published_to_each_open_page(tmp_path):
+    session = CombatSession(tmp_path)
+    first, second = session.subscribe(), session.subscribe()
+    session.add_hero("Nara")
+    for subscription in (first, second):
+        event = subscription.get(timeout=1)
+        assert event.kind == "combat" and event.seq == 1
+        assert event.data["encounter"]["participants"][0]["name"] == "Nara"
+    first.close()
+    second.close()
+
+
+def test_steps_from_many_threads_are_each_taken_and_saved_once(tmp_path):
+    session = CombatSession(tmp_path)
+    threads = [threading.Thread(target=session.add_enemy, args=("Rival",)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    names = CombatSession(tmp_path).names()
+    assert len(names) == len(set(names)) == 8
+
+
+def test_roster_from_the_config_and_its_errors():
+    roster = roster_from_config({"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "defence": 6,
+                                               "pv": 5}], "ties_favour_defender": True})
+    assert [s["name"] for s in roster.bestiary] == ["Lobo"] and roster.heroes == Roster().heroes
+    assert roster.options.ties_favour_defender
+    assert config_from_dict({}).combat == Roster()
+    with pytest.raises(ConfigError, match="combat.bestiary entry 1: .*Defence die"):
+        config_from_dict({"combat": {"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "pv": 5}]}})
+    with pytest.raises(ConfigError, match="combat.heroes entry 1: unknown key 'colour'"):
+        config_from_dict({"combat": {"heroes": [{"name": "A", "colour": "red"}]}})
+    with pytest.raises(ConfigError, match="combat.dragons is not a key"):
+        config_from_dict({"combat": {"dragons": []}})
+
+
+def test_a_sheet_makes_a_fighter_at_full_health():
+    rex = participant_from_template({"name": "Rex", "body": 8, "mind": 6, "soul": 4, "pv": 14, "weapon": "unarmed",
+                                     "energy": {"EC": 2, "EM": 1, "EA": 1}}, "hero")
+    assert (rex.pv, rex.pv_max, rex.energy, rex.energy_max["EC"]) == (14, 14, {"EC": 2, "EM": 1, "EA": 1}, 2)
+    with pytest.raises(InvalidStep, match="d4, d6, d8"):
+        participant_from_template({"name": "X", "body": 7, "mind": 6, "soul": 4, "pv": 3}, "hero")
