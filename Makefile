@@ -4,12 +4,12 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test browser
+.PHONY: run test tools
 
 run: $(STAMP)
 	$(BIN)/dicelens serve --camera sim --host 0.0.0.0 --port 8000
 
-test: $(STAMP) browser
+test: $(STAMP) tools
 	$(BIN)/python -m pytest
 
 $(STAMP): pyproject.toml
@@ -18,8 +18,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The browser tests drive Debian's Chromium; install it when missing (as root).
-browser:
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+# Programs the tests drive: Debian's Chromium (browser tests), shellcheck and
+# systemd-analyze (the Pi install files). Installed when missing (as root).
+TOOLS := chromium shellcheck systemd-analyze
+tools:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	[ -z "$$missing" ] || { \
+	  pkgs=$$(echo "$$missing" | sed 's/systemd-analyze/systemd/'); \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$pkgs; \
+	  else echo "The tests need:$$pkgs (sudo apt-get install$$pkgs)" >&2; exit 1; fi; }
