@@ -15,11 +15,13 @@ def test_history_newest_first_paged_and_filtered(phone, controller):
     controller.arm("pool5", "Bruno")
     controller.throw_dice([7, 8, 2, 3, 4])
 
+    controller.correct(4, 0, value=1, who="Bruno")   # the 7 was a 1
     page = phone("/history?limit=2")
     rows = page.locator("#history li")
     expect(rows).to_have_count(2)
     expect(rows.first).to_have_attribute("data-roll-id", "4")
-    expect(rows.first).to_contain_text("Sucesso Superior")
+    expect(rows.first).to_contain_text("Failure")    # the 1 cancels the 8: no success left
+    expect(rows.first).to_contain_text("Die 1: 7 → 1 · Bruno")
     expect(rows.first).to_contain_text("Bruno")
     page.get_by_role("link", name="Older").click()
     expect(rows).to_have_count(2)

@@ -71,6 +71,7 @@ def test_a_correction_changes_the_total_on_both_pages(phone, controller):
         expect(page.locator("#big")).to_have_text("9")
         expect(page.locator("#dice .die").nth(1)).to_contain_text("corrected")
         assert not_reloaded(page)
+    expect(second.locator("#corrections li")).to_contain_text(["Die 2: 4 → 6 · Bia"])
     corrections = controller.roll(roll["id"])["corrections"]
     assert [(c["index"], c["from"], c["to"], c["who"]) for c in corrections] == [(1, 4, 6, "Bia")]
 

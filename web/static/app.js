@@ -220,6 +220,12 @@
     return tags;
   }
 
+  /** "Die 2: 4 → 6": a correction as the record keeps it (what was read, what it became). */
+  function correctionText(c) {
+    const word = (v) => (v === null || v === undefined ? "?" : typeof v === "string" ? t(v) : String(v));
+    return t("Die {n}: {from} → {to}", { n: c.index + 1, from: word(c.from), to: word(c.to) });
+  }
+
   function poolSummary(roll) {
     const dice = (roll.result || {}).dice || [];
     if (!dice.length) return "";
@@ -404,6 +410,12 @@
       $("#summary").textContent = roll.system === "pool" ? poolSummary(roll)
         : (roll.dice.some((die) => die.role === "extra")
           ? t("extra dice: {n}", { n: roll.dice.filter((die) => die.role === "extra").length }) : "");
+      const note = $("#roll-note");
+      note.hidden = !roll.note;
+      note.textContent = roll.note || "";
+      $("#corrections").replaceChildren(...(roll.corrections || []).map((c) => el("li", {
+        text: [correctionText(c), c.who, when(c.at)].filter(Boolean).join(" · "),
+      })));
       const photoBox = $("#photo-box");
       if (roll.photo) {
         const img = $("#photo");
@@ -795,4 +807,5 @@
   if (page === "live") livePage();
   else if (page === "history") historyPage();
   else if (page === "settings") settingsPage();
+  else act(api.get(API.state)).then((state) => { if (state) cameraPill(state.camera); });
 })();
