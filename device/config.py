@@ -37,9 +37,15 @@ default::
 
     [[presets]]             # more presets (or replace a built-in by name)
     name = "3d6+1"
-    system = "d6"           # d6 | pool | free
+    system = "d6"           # d6 (count, kind D6|D3|D2, modifier, random) | pool | free
     count = 3
     modifier = 1
+
+    [[presets]]
+    name = "pool7-hard"
+    system = "pool"         # size, difficulty, penalty, bonus, mismatch (same_group|other_group)
+    size = 7
+    difficulty = 2
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ SIDES = {"free": 6, "d6": 6, "pool": 10}
 TABLE_KEYS = {
     "free": (),
     "d6": ("count", "kind", "modifier", "random"),
-    "pool": ("size", "difficulty", "penalty", "bonus"),
+    "pool": ("size", "difficulty", "penalty", "bonus", "mismatch"),
 }
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
 

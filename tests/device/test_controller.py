@@ -334,6 +334,8 @@ def test_settings_are_checked_and_kept(history, reader, clock, tmp_path):
     assert again.state()["latest_roll"]["total"] == 7 and reader.colors[-1] == "gold"
     again.update_settings(presets=None)
     assert len(again.presets()) == 7
+    before = again.presets()
+    assert again.update_settings(presets=before)["presets"] == before  # what the page sends back
 
 
 def test_clear_history(controller):
