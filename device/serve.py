@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
             web.serve(app, host=config.web.host, port=config.web.port)
     except KeyboardInterrupt:
         pass
+    except OSError as exc:  # the port is taken, the address is not this machine's
+        log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
+        return 1
     finally:
         signal.signal(signal.SIGTERM, previous)
     log.info("dicelens stopped")
@@ -104,6 +107,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     :raises ValueError: for a camera name that names no source (a folder with no photos).
     """
     from device.cameras import open_camera
+    from device.combat import CombatSession
     from device.settle import SettleDetector
     import web
     from web.security import hash_pin
@@ -145,7 +149,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, lambda: _auto_throw(controller), stack)
-    return web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)})
+    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)}),
+                             CombatSession(config.data_folder, config.combat))
 
 
 class WatchedTrayLoop(TrayLoop):

@@ -121,3 +121,20 @@ def test_bad_config_exits_2_naming_the_key(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unknown key camera.resolution in [camera]; allowed: source, width, height, auto_throw" in err
     assert not (tmp_path / "data").exists()
+
+
+def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        process = subprocess.run(
+            [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--port", str(port),
+             "--data", str(tmp_path / "data")],
+            cwd=REPO, capture_output=True, text=True, timeout=60)
+    finally:
+        taken.close()
+    assert process.returncode == 1
+    assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in process.stderr
+    assert "Traceback" not in process.stderr
