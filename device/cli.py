@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError) as exc:
         print(f"dicelens: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`dicelens read … | head`): end quietly, as the
+        # Python docs advise, so the interpreter's final flush does not fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,34 @@
+"""The `dicelens` entry point: bad input and a closed pipe end without a traceback."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+
+
+def dicelens(*args, **kwargs):
+    return subprocess.Popen(
+        [sys.executable, "-m", "device.cli", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs,
+    )
+
+
+def test_unknown_command_is_one_line_and_status_2():
+    with dicelens("juggle") as process:
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "juggle" in err
+
+
+def test_reader_that_goes_away_ends_quietly():
+    # `dicelens read *.jpg | head -1`: the rest of the output has nowhere to go.
+    photos = sorted(str(p) for p in BYLER.glob("*.jpg"))[:40]
+    with dicelens("read", *photos) as process:
+        assert process.stdout.readline().startswith('{"file"')
+        process.stdout.close()
+        err = process.stderr.read()
+        process.wait(timeout=120)
+    assert "Traceback" not in err
+    assert process.returncode == 1
