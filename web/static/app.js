@@ -10,6 +10,7 @@
   const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
+  const WAKE_RECONNECT_MS = 20000; // longer than a heartbeat: the stream may have died meanwhile
 
   /** A translated string with {name} placeholders filled in. */
   function t(text, params) {
@@ -675,8 +676,14 @@
 
     window.addEventListener("offline", () => close("offline"));
     window.addEventListener("online", () => { delay = 1000; open(); });
+    // A phone that slept may hold a stream that looks open but is dead (Wi-Fi
+    // dropped without a word): after a long sleep, start a fresh one from lastSeq.
+    let hiddenAt = null;
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible" && (!source || source.readyState === EventSource.CLOSED)) open();
+      if (document.visibilityState === "hidden") { hiddenAt = Date.now(); return; }
+      const slept = hiddenAt !== null && Date.now() - hiddenAt > WAKE_RECONNECT_MS;
+      hiddenAt = null;
+      if (slept || !source || source.readyState === EventSource.CLOSED) open();
     });
     return { open, close, get lastSeq() { return lastSeq; }, get source() { return source; } };
   }
