@@ -93,7 +93,8 @@
     return { response, data };
   }
 
-  /** A JSON request; a 401 (PIN set) asks for the PIN once, logs in and tries again. */
+  /** A JSON request. A 401 (a PIN is set) asks for the PIN, logs this phone in and
+   *  sends the request again; a wrong PIN asks again, Cancel gives up. */
   async function request(method, url, body) {
     let { response, data } = await send(method, url, body);
     let wrong = false;
@@ -135,10 +136,9 @@
     botch: "Falha Crítica",
   };
 
-  /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test. */
+  /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test or a free roll. */
   function sidesOf(roll) {
-    if (roll && roll.sides) return roll.sides;
-    return roll && roll.system === "pool" ? 10 : 6;
+    return roll.system === "pool" ? 10 : 6;
   }
 
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
@@ -254,7 +254,7 @@
 
     const playerInput = $("#player");
     playerInput.value = player() || "";
-    playerInput.addEventListener("change", () => {
+    playerInput.addEventListener("input", () => {
       const name = playerInput.value.trim();
       if (name) localStorage.setItem(PLAYER_KEY, name);
       else localStorage.removeItem(PLAYER_KEY);
@@ -392,7 +392,11 @@
         $("#big-unit").textContent = "";
         $("#outcome").textContent = t("No roll yet");
         $("#outcome-detail").textContent = t("Pick a roll below, then throw the dice into the tray.");
+        $("#roll-meta").textContent = "";
+        $("#summary").textContent = "";
+        $("#roll-note").hidden = true;
         $("#dice").replaceChildren();
+        $("#corrections").replaceChildren();
         $("#photo-box").hidden = true;
         return;
       }
