@@ -122,3 +122,22 @@ def test_dark_scheme_and_reduced_motion_follow_the_phone(phone, controller):
     expect(dark.locator("#current")).to_have_class("card current arrived")
     assert light.evaluate(animation) == "pop"
     assert dark.evaluate(animation) == "none"
+
+
+def test_clear_the_history_after_confirming(phone, controller):
+    controller.arm("2d6")
+    controller.throw_dice([1, 2])
+    page = phone("/settings")
+    page.once("dialog", lambda dialog: dialog.dismiss())   # "no": nothing is lost
+    page.get_by_role("button", name="Clear the history").click()
+    page.goto("/history")
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("#history li").first).to_have_attribute("data-roll-id", "1")
+
+    page.goto("/settings")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Clear the history").click()
+    expect(page.locator("#toast")).to_have_text("Saved")
+    assert controller.rolls() == []
+    page.goto("/history")
+    expect(page.locator("#history li")).to_have_text(["Nothing here yet"])
