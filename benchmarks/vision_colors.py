@@ -54,6 +54,7 @@ class Die:
     photo: str  # photos whose dice must stay on one side of a split share this
     label: str
     features: tuple[float, float, float, float]
+    complete: bool  # every die of the photo has a colour label
 
 
 def die_boxes(source: str, entry: dict, image: np.ndarray) -> list[list[int]]:
@@ -88,13 +89,14 @@ def load(balance: str) -> tuple[list[Die], list[float]]:
             elif balance == "none":
                 ref = (1.0, 1.0, 1.0)
             photo = entry["file"].split("_detection_")[0]
+            complete = all(die.get("color") for die in entry["dice"])
             for die, box in zip(entry["dice"], boxes):
                 if die.get("color") is None:
                     continue
                 start = time.perf_counter()
                 features = box_features(image, box, white_reference=ref)
                 times.append(1000 * (time.perf_counter() - start))
-                dice.append(Die(source, f"{source}/{photo}", die["color"], features))
+                dice.append(Die(source, f"{source}/{photo}", die["color"], features, complete))
     return dice, times
 
 
@@ -124,6 +126,33 @@ def fit(dice: list[Die], rounds: int = 3) -> ColorRules:
     return rules
 
 
+def unique_die(colours: list[str]) -> int | None:
+    """Index of the one die whose colour no other die has, None unless exactly one is."""
+    counts = Counter(colours)
+    unique = [i for i, c in enumerate(colours) if counts[c] == 1]
+    return unique[0] if len(unique) == 1 else None
+
+
+def principal_report(dice: list[Die], named: list[str]) -> None:
+    """Photos with exactly one die of a colour no other die has (by the labels): how often
+    the named colours single out the same die, as the principal die rule would."""
+    photos = defaultdict(list)
+    for i, die in enumerate(dice):
+        photos[die.photo].append(i)
+    right = total = 0
+    for indices in photos.values():
+        first = dice[indices[0]]
+        if len(indices) < 2 or not first.complete or first.source.startswith("patterson"):
+            continue  # patterson: one crop per die, the photo's other dice may be missing
+        target = unique_die([dice[i].label for i in indices])
+        if target is None:
+            continue
+        total += 1
+        right += unique_die([named[i] for i in indices]) == target
+    print(f"  principal die by colour (label boxes): {right}/{total} photos "
+          f"({100 * right / max(total, 1):.1f} %) single out the labels' unique die")
+
+
 def report(dice: list[Die], named: list[str]) -> None:
     per = defaultdict(Counter)
     confusion = Counter()
@@ -142,6 +171,7 @@ def report(dice: list[Die], named: list[str]) -> None:
     for t in PALETTE:
         if any(confusion[t, c] for c in PALETTE):
             print("  " + f"{t:8s}" + "".join(f"{confusion[t, c] or '.':>7}" for c in PALETTE))
+    principal_report(dice, named)
 
 
 def cross_validate(dice: list[Die], folds: int = 5, seed: int = 0) -> list[str]:

@@ -46,7 +46,7 @@ class ColorRules:
     yellow_l: float = 51.0  # L* above which a gold-hued die is yellow
     light_chroma: float = 15.0  # a die lighter than white_l is white below this chroma
     bright_chroma: float = 32.0  # ... lighter than L* 88: a clipped channel fakes chroma
-    cool_chroma: float = 8.0  # ... a dark die of green/blue/purple hue is black below this
+    cool_chroma: float = 6.0  # ... a dark die of green/blue/purple hue is black below this
     warm_dark: float = 16.0  # ... of red/gold hue, at L* 10 (smoke dice look brownish red)
     warm_light: float = 12.0  # ... of red/gold hue, at L* 40 (in between: linear)
     warm_share: float = 0.5  # a dark die of red/gold hue with fewer coloured pixels is black
@@ -170,9 +170,16 @@ def _body_pixels(patch: np.ndarray, region: np.ndarray, side: float) -> np.ndarr
     return smooth[body]
 
 
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
 def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
-    """The blobs of ``part`` (h×w bool) shaped like a pip: round, no bigger than a big pip."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(part.astype(np.uint8), connectivity=8)
+    """The blobs of ``part`` (h×w bool) shaped like a pip: round, no bigger than a big pip.
+
+    An opening first cuts the one-pixel bridges that blur and glints leave between pips.
+    """
+    part = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN, _CROSS)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=4)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
     h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)

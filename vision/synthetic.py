@@ -1,11 +1,13 @@
 """Synthetic tray photos with known truth, for tests and the simulated camera.
 
-A tray is drawn from a seed: a light floor under uneven light, six-sided pip dice as rounded
-squares with the canonical pip layouts, optionally seen at an angle (a side face shows),
-touching each other, cocked on an edge, with soft shadows, glare, noise, blur and a
-white-balance cast. Everything random comes from ``numpy.random.default_rng(seed)``, so a
-seed and the same options always give the same picture. It does not stand in for real
-photos when judging the reader (those are ``../shared/datasets/real-dice``).
+A tray is drawn from a seed (:func:`render_tray`): a light floor under uneven light,
+six-sided pip dice as rounded squares with the canonical pip layouts, solid or marbled,
+optionally seen at an angle (a side face shows), touching each other, cocked on an edge,
+inside a dark tray rim, with soft shadows, glare, noise, blur and a white-balance cast.
+:func:`render_motion` draws the frames of the throw that ends in such a tray, for the
+simulated camera and the settle detector. Everything random comes from generators seeded
+with the seed, so a seed and the same options always give the same picture. It does not
+stand in for real photos when judging the reader (those are ``../shared/datasets/real-dice``).
 """
 
 from __future__ import annotations
