@@ -176,6 +176,8 @@ def config_from_dict(data: dict) -> Config:
         height=camera_table.integer("height", 960, 64, 8192),
         auto_throw=camera_table.number("auto_throw", 0.0, 0.0, 3600.0),
     )
+    if 0 < camera.auto_throw < 1:  # a throw must have time to settle before the next
+        raise ConfigError(f"camera.auto_throw must be 0 (off) or 1 to 3600 seconds (got {camera.auto_throw:g})")
     camera_table.done()
 
     web_table = _Table(top.table("web"), "web.")

@@ -21,6 +21,7 @@ import logging
 import secrets
 import signal
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=int, help="port of the page (default 8000; 0 picks a free one)")
     parser.add_argument("--data", type=Path, help="data folder (default ~/.local/share/dicelens)")
     parser.add_argument("--auto-throw", type=float, metavar="N",
-                        help="sim/file camera: throw every N seconds (re-arming the last preset)")
+                        help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
+                             "roll's preset is armed again); 0: only on request")
     parser.set_defaults(func=run)
 
 
@@ -62,8 +64,8 @@ def settings_from(args: argparse.Namespace) -> Config:
     if args.camera is not None:
         camera = replace(camera, source=check_camera_source(args.camera, "--camera"))
     if args.auto_throw is not None:
-        if not 0 <= args.auto_throw <= 3600:
-            raise ValueError(f"--auto-throw must be 0 to 3600 seconds (got {args.auto_throw:g})")
+        if not (args.auto_throw == 0 or 1 <= args.auto_throw <= 3600):
+            raise ValueError(f"--auto-throw must be 0 (off) or 1 to 3600 seconds (got {args.auto_throw:g})")
         camera = replace(camera, auto_throw=args.auto_throw)
     web = config.web
     if args.host is not None:
@@ -148,7 +150,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         stack.callback(buttons.close)
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
-        _every(config.camera.auto_throw, lambda: _auto_throw(controller), stack)
+        _every(config.camera.auto_throw, AutoThrow(controller), stack)
     return web.combat.attach(web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)}),
                              CombatSession(config.data_folder, config.combat))
 
@@ -249,15 +251,30 @@ def _every(seconds: float, action, stack: contextlib.ExitStack) -> None:
     stack.callback(stop.set)
 
 
-def _auto_throw(controller: Controller) -> None:
-    """One throw of the demo: the dice the armed roll wants (a finished roll is re-armed)."""
-    state = controller.state()
-    if state["preset"] is None or state["by_hand"] or state["state"] == "reading":
-        return
-    try:
-        controller.throw()
-    except DeviceError as exc:
-        log.info("auto-throw: %s", exc)
+class AutoThrow:
+    """The demo's throws (``--auto-throw N``): called every N seconds, it throws the dice the
+    armed roll wants (a finished roll is armed again), unless a throw is still settling
+    or being read. A throw that never settles is given up after :attr:`patience` seconds.
+    """
+
+    patience = 10.0
+
+    def __init__(self, controller: Controller, clock=time.monotonic):
+        self.controller, self.clock = controller, clock
+        self.last = float("-inf")
+
+    def __call__(self) -> None:
+        state = self.controller.state()
+        if state["preset"] is None or state["by_hand"]:
+            return
+        busy = state["state"] in ("waiting", "reading")
+        if busy and self.clock() - self.last < self.patience:
+            return
+        try:
+            self.controller.throw()
+            self.last = self.clock()
+        except DeviceError as exc:
+            log.info("auto-throw: %s", exc)
 
 
 def _secret_key(folder: Path) -> str:

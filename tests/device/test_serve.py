@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def call(url, body=None):
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_serve_answers_then_stops_cleanly(tmp_path, stop):
-    process, lines = start(tmp_path)
+    process, lines = start(tmp_path, "--auto-throw", "1")
     seen: list[str] = []
     try:
         base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
@@ -65,6 +66,12 @@ def test_serve_answers_then_stops_cleanly(tmp_path, stop):
         assert state["camera"]["can_throw"] is True
         status, state = call(base + "/api/arm", {"preset": "2d6"})
         assert status == 200 and state["preset"] == "2d6"
+        for _ in range(120):  # --auto-throw 1: the simulated camera throws, vision reads
+            time.sleep(0.5)
+            if call(base + "/api/state")[1]["latest_roll"] is not None:
+                break
+        else:
+            raise AssertionError("no roll from the auto-thrown dice")
         process.send_signal(stop)
         wait_for(lines, r"dicelens stopped", seen)
         assert process.wait(timeout=30) == 0
@@ -105,6 +112,7 @@ def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--camera", "webcam"], "--camera must be one of sim, file:PATH, usb:N, picamera2 (got 'webcam')"),
     (["--port", "99999"], "--port must be 0 to 65535"),
+    (["--auto-throw", "0.2"], "--auto-throw must be 0 (off) or 1 to 3600 seconds (got 0.2)"),
     (["--camera", "file:/nonexistent/photos"], "/nonexistent/photos"),
 ])
 def test_bad_options_exit_2_before_anything_starts(tmp_path, capsys, argv, message):
@@ -138,3 +146,27 @@ def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
     assert process.returncode == 1
     assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in process.stderr
     assert "Traceback" not in process.stderr
+
+
+def test_auto_throw_waits_for_the_throw_under_way():
+    class Stub:
+        def __init__(self):
+            self.state_name, self.throws = "armed", 0
+
+        def state(self):
+            return {"preset": "2d6", "by_hand": False, "state": self.state_name}
+
+        def throw(self):
+            self.throws += 1
+            self.state_name = "waiting"
+
+    from device.serve import AutoThrow
+    clock = iter([0.0, 1.0, 2.0, 11.0, 12.0]).__next__
+    controller = Stub()
+    auto = AutoThrow(controller, clock=clock)
+    auto()                          # t=0: throws
+    auto()                          # t=1: still settling
+    auto()                          # t=2: still settling
+    assert controller.throws == 1
+    auto()                          # t=11: given up on, thrown again
+    assert controller.throws == 2
