@@ -141,7 +141,8 @@ def _gains(white_reference) -> np.ndarray:
     """Per-channel gains that make ``white_reference`` neutral, keeping its brightness."""
     white = np.asarray(white_reference, dtype=np.float64).reshape(-1)
     if white.shape != (3,) or not np.all(np.isfinite(white)) or white.min() <= 0:
-        raise ValueError(f"white_reference must be three positive BGR values, got {white_reference!r}")
+        raise ValueError(f"white_reference must be three positive BGR values, "
+                         f"got {white_reference!r}")
     return np.clip(white.mean() / white, 0.5, 2.0)
 
 

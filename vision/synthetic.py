@@ -215,9 +215,9 @@ class _Scene:
 
 
 def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
-    if isinstance(colors, str):
-        colors = [colors] * (count if count is not None else (len(values) if values is not None else 0)) \
-            if (count is not None or values is not None) else None
+    one_colour = colors if isinstance(colors, str) else None
+    if one_colour is not None:
+        colors = None  # applied once the number of dice is known
     n = None
     for name, seq in (("values", values), ("colors", colors)):
         if seq is not None:
@@ -239,6 +239,8 @@ def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
         bad = [v for v in values if not 1 <= v <= 6]
         if bad:
             raise ValueError(f"face values must be 1 to 6, got {bad}")
+    if one_colour is not None:
+        colors = [one_colour] * n
     if colors is None:
         colors = [PALETTE[i] for i in rng.integers(0, len(PALETTE), n)]
     else:
@@ -261,12 +263,13 @@ def _make_die(rng, center, side, angle, value, color, cocked) -> _Die:
     other = value
     if cocked:
         other = int(rng.choice([f for f in range(1, 7) if f not in (value, 7 - value)]))
-    return _Die(center=(float(center[0]), float(center[1])), side=float(side), angle=float(angle),
-                value=int(value), color=color, body=tuple(body), pips=pips, cocked=cocked, other=other)
+    return _Die(center=(float(center[0]), float(center[1])), side=float(side),
+                angle=float(angle), value=int(value), color=color, body=tuple(body), pips=pips,
+                cocked=cocked, other=other)
 
 
-def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotation,
-            perspective, floor, cocked, marbled=0.0, rim=False) -> tuple[_Scene, np.random.Generator]:
+def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotation, perspective,
+            floor, cocked, marbled=0.0, rim=False) -> tuple[_Scene, np.random.Generator]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     w, h = (int(v) for v in size)
@@ -477,7 +480,8 @@ def _tile(h: int, w: int) -> np.ndarray:
         if len(_TILES) >= 4:  # a few frame sizes at most (photo, preview)
             _TILES.pop(next(iter(_TILES)))
         fixed = np.random.default_rng(0x5EED)
-        _TILES[h, w] = fixed.standard_normal((h + _NOISE_SHIFT, w + _NOISE_SHIFT, 3), dtype=np.float32)
+        _TILES[h, w] = fixed.standard_normal((h + _NOISE_SHIFT, w + _NOISE_SHIFT, 3),
+                                             dtype=np.float32)
     return _TILES[h, w]
 
 

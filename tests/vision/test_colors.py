@@ -14,7 +14,8 @@ from vision.colors import PALETTE, RULES, estimate_white, name_color, name_color
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
+BYLER = DATASETS / "real-dice" / "byler-tray-d6"
 
 WARM = (0.8, 1.0, 1.25)  # BGR gains: tungsten-like light, the floor turns orange
 COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
