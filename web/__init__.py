@@ -25,7 +25,7 @@ from pathlib import Path
 
 from flask import Flask, current_app, jsonify, url_for
 
-from . import api, events, pages, security
+from . import api, combat, events, pages, security
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
@@ -77,6 +77,7 @@ def create_app(controller, config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
     app.context_processor(_page_context)
     app.add_url_rule("/manifest.webmanifest", "manifest", _manifest)
     return app

@@ -1,0 +1,125 @@
+"""The combat page in headless Chromium at phone size: a short fight seen on two phones at once.
+
+The web app runs with the real combat session (device/combat.py) in a temporary
+data folder; the roll controller is the browser tests' fake, which this page does
+not use.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from device.combat import CombatSession
+from web import combat, create_app
+
+from .conftest import LiveServer
+
+
+@pytest.fixture
+def fight(tmp_path):
+    return CombatSession(tmp_path / "data")
+
+
+@pytest.fixture
+def server(controller, fight):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
+    with LiveServer(combat.attach(app, fight)) as live:
+        yield live
+
+
+def live(page: Page) -> Page:
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    return page
+
+
+def tap(page: Page, pad: str, value: int) -> None:
+    page.locator(pad).get_by_role("button", name=str(value), exact=True).click()
+
+
+def fighter(page: Page, name: str):
+    return page.locator(f'#fighters li.fighter[data-name="{name}"]')
+
+
+def test_a_short_fight_on_two_phones(phone):
+    first, second = live(phone("/combat")), live(phone("/combat"))
+
+    # Set up: a saved hero and two enemies of the bestiary, added from the first phone.
+    first.select_option("#hero-sheet", "Brann")
+    first.click("#add-hero")
+    first.select_option("#enemy-sheet", "Saqueador")
+    first.fill("#enemy-count", "2")
+    first.click("#add-enemy")
+    for page in (first, second):
+        expect(page.locator("#fighters li.fighter")).to_have_count(3)
+        expect(fighter(page, "Saqueador 2")).to_contain_text("8 / 8 PV")
+
+    # Initiative: each Mind die tapped on its own keypad (Brann d6, the Saqueadores d6).
+    for name, value in (("Brann", 5), ("Saqueador", 4), ("Saqueador 2", 4)):
+        tap(first, f'#initiative-list li[data-name="{name}"]', value)
+    first.click("#initiative-start")
+    for page in (first, second):
+        expect(page.locator("#turn-heading")).to_have_text("Brann's turn")
+        expect(page.locator("#round")).to_have_text("Round 1")
+        expect(fighter(page, "Brann")).to_have_attribute("data-current", "true")
+
+    # Brann attacks the first Saqueador; the prompts walk both phones through the throws.
+    first.select_option("#defender", "Saqueador")
+    first.click("#attack")
+    expect(second.locator("#attack-prompt")).to_have_text("Attacker (Brann): roll Body d8 and the Destiny d20")
+    expect(second.locator("#attack-pads .keypad")).to_have_count(2)
+    expect(second.locator('#attack-pads .keypad[data-sides="8"] .key')).to_have_count(8)
+    expect(second.locator('#attack-pads .keypad[data-sides="20"] .key')).to_have_count(20)
+    tap(second, '#attack-pads .keypad[data-sides="8"]', 7)
+    tap(second, '#attack-pads .keypad[data-sides="20"]', 14)
+    second.click("#attack-send")
+    expect(first.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
+    tap(first, '#attack-pads .keypad[data-sides="6"]', 4)
+    tap(first, '#attack-pads .keypad[data-sides="20"]', 9)
+    first.click("#attack-send")
+    expect(second.locator("#attack-prompt")).to_have_text("Hit! Attacker (Brann): roll Body d8 again for damage")
+    tap(second, '#attack-pads .keypad[data-sides="8"]', 5)
+    second.click("#attack-send")
+    for page in (first, second):
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
+        expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
+        expect(page.locator("#log")).to_contain_text("Brann attacks Saqueador")
+
+    # Saqueador 2 is poisoned (1d4): at the start of its turn the d4 is asked for.
+    fighter(second, "Saqueador 2").locator(".fighter-open").click()
+    second.select_option("#condition-name", "Envenenado")
+    second.select_option("#poison-value", "d4")
+    second.click("#do-condition")
+    expect(fighter(first, "Saqueador 2")).to_contain_text("Envenenado 1d4")
+    expect(fighter(first, "Saqueador 2")).to_contain_text("poisoned: takes X damage")
+    second.locator("#fighter-dialog").get_by_role("button", name="Close").click()
+    first.click("#next-turn")
+    expect(second.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    second.click("#next-turn")
+    for page in (first, second):
+        expect(page.locator("#turn-heading")).to_have_text("Saqueador 2's turn")
+        expect(page.locator("#turn-prompt")).to_have_text(
+            "Saqueador 2 is Envenenado (1d4): roll the d4 for the poison damage")
+        expect(page.locator("#next-turn")).to_be_disabled()
+    tap(first, "#poison-keypad", 3)
+    for page in (first, second):
+        expect(fighter(page, "Saqueador 2")).to_contain_text("5 / 8 PV")
+        expect(page.locator("#turn-prompt")).to_be_hidden()
+        expect(page.locator("#next-turn")).to_be_enabled()
+
+    # Undo takes the poison back on every phone.
+    second.click("#undo")
+    expect(fighter(first, "Saqueador 2")).to_contain_text("8 / 8 PV")
+    expect(first.locator("#turn-prompt")).to_be_visible()
+
+
+def test_the_fight_is_there_after_a_restart_and_in_spanish(phone, fight, tmp_path):
+    fight.add_hero("Rex")
+    fight.add_enemy("Mutante")
+    fight.roll_initiative({"Rex": 6, "Mutante": 2})
+    restarted = CombatSession(fight.path.parent)  # what `dicelens serve` builds after a restart
+    assert restarted.state()["encounter"] == fight.state()["encounter"]
+    page = live(phone("/combat?lang=es", locale="es-ES"))
+    expect(page.locator("#turn-heading")).to_contain_text("Rex")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator("#fighters li.fighter")).to_have_count(2)

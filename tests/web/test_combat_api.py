@@ -1,0 +1,163 @@
+"""The combat API over the real combat session: steps, errors as 4xx with a reason, PIN, the event stream."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from device.combat import CombatSession
+from web import combat, create_app
+from web.security import hash_pin
+
+
+@pytest.fixture
+def fight(tmp_path):
+    return CombatSession(tmp_path / "data")
+
+
+@pytest.fixture
+def client(app, fight):
+    combat.attach(app, fight)
+    return app.test_client()
+
+
+def post(client, path, body=None, **options):
+    return client.post("/api/combat" + path, json={} if body is None else body, **options)
+
+
+def ok(response) -> dict:
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def set_up(client) -> dict:
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador", "count": 2}))
+    return ok(post(client, "/initiative", {"values": {"Brann": 5, "Saqueador": 4, "Saqueador 2": 4}}))
+
+
+def test_a_whole_attack_through_the_api(client):
+    state = set_up(client)
+    assert state["encounter"]["order"] == ["Brann", "Saqueador", "Saqueador 2"]
+    assert state["groups"] == [["Brann"], ["Saqueador", "Saqueador 2"]]
+    state = ok(post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}))
+    assert state["attack"]["needs"]["reason"] == "Attacker (Brann): roll Body d8 and the Destiny d20"
+    ok(post(client, "/attack/dice", {"values": [7, 14]}))
+    ok(post(client, "/attack/dice", {"values": [4, 9]}))
+    state = ok(post(client, "/attack/dice", {"values": [5]}))
+    assert state["last_attack"]["damage"] == 7 and state["attack"] is None
+    assert ok(client.get("/api/combat"))["encounter"]["participants"][1]["pv"] == 1
+
+
+def test_tied_enemies_are_reordered_and_turns_walk(client):
+    set_up(client)
+    state = ok(post(client, "/reorder", {"order": ["Brann", "Saqueador 2", "Saqueador"]}))
+    assert state["encounter"]["order"][1] == "Saqueador 2"
+    response = post(client, "/reorder", {"order": ["Saqueador", "Brann", "Saqueador 2"]})
+    assert response.status_code == 400 and "tied" in response.get_json()["error"]
+    assert ok(post(client, "/next-turn"))["encounter"]["current"] == "Saqueador 2"
+    assert ok(post(client, "/undo"))["encounter"]["current"] == "Brann"
+
+
+def test_conditions_rests_help_and_damage(client):
+    set_up(client)
+    state = ok(post(client, "/conditions", {"name": "Saqueador", "condition": {"name": "Envenenado", "poison": 2}}))
+    poisoned = state["encounter"]["participants"][1]["conditions"][0]
+    assert poisoned["label"] == "Envenenado 2" and poisoned["effect"].startswith("poisoned")
+    state = ok(post(client, "/next-turn"))
+    assert state["encounter"]["participants"][1]["pv"] == 6          # 8 − 2 at the start of its turn
+    ok(post(client, "/cure", {"name": "Saqueador", "condition": "Envenenado"}))
+    ok(post(client, "/help", {"helper": "Saqueador", "ally": "Saqueador 2", "bonus": 2}))
+    ok(post(client, "/damage", {"name": "Brann", "amount": 8, "reason": "a fall"}))
+    state = ok(post(client, "/rest", {"name": "Brann", "kind": "short", "roll": 3}))
+    assert state["encounter"]["participants"][0]["pv"] == 11
+    state = ok(post(client, "/rest", {"name": "Brann", "kind": "long"}))
+    assert state["encounter"]["participants"][0]["pv"] == 16
+    assert ok(post(client, "/energy", {"name": "Brann", "energy": "EC"}))["encounter"]["participants"][0]["energy"]["EC"] == 1
+
+
+def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
+    sheet = {"name": "Ilse", "body": 6, "mind": 10, "soul": 8, "pv": 10, "weapon": "light", "ranged": True}
+    state = ok(post(client, "/participants", {"sheet": sheet, "side": "hero", "save": True}))
+    assert state["encounter"]["participants"][0]["name"] == "Ilse"
+    assert "Ilse" in [h["name"] for h in CombatSession(fight.path.parent).heroes()]
+
+
+@pytest.mark.parametrize(("path", "body", "status", "reason"), [
+    ("/heroes", {"sheet": "Gandalf"}, 404, "no saved hero called 'Gandalf'"),
+    ("/enemies", {"sheet": "Dragon"}, 404, "Dragon"),
+    ("/damage", {"name": "Nobody", "amount": 1}, 404, "no fighter called Nobody"),
+    ("/attack", {"attacker": "Brann", "defender": "Ghost"}, 404, "Ghost"),
+    ("/heroes", {"sheet": 3}, 400, "sheet must be text"),
+    ("/heroes", {"sheet": "Brann", "colour": "red"}, 400, "unknown field: colour"),
+    ("/enemies", {"sheet": "Rival", "count": 11}, 400, "count must be a whole number from 1 to 10"),
+    ("/initiative", {"values": {"Brann": 9, "Saqueador": 4}}, 400, "Brann's initiative"),
+    ("/initiative", {"values": [5, 4]}, 400, "values must be an object"),
+    ("/attack", {"attacker": "Brann", "defender": "Saqueador"}, 400, "roll initiative first"),
+    ("/attack/dice", {"values": [7, 14]}, 400, "no attack is being resolved"),
+    ("/attack/dice", {"values": [7, 21]}, 400, "values must be a whole number from 1 to 20"),
+    ("/damage", {"name": "Brann", "amount": True}, 400, "amount must be a whole number"),
+    ("/conditions", {"name": "Brann", "condition": {"name": "Envenenado"}}, 400, "Envenenado needs its X"),
+    ("/conditions", {"name": "Brann", "condition": {"name": "Ciego", "duration": "forever"}}, 400, "duration"),
+    ("/rest", {"name": "Brann", "kind": "short", "roll": 5}, 400, "roll must be a whole number from 1 to 4"),
+    ("/rest", {"name": "Brann", "kind": "nap"}, 400, "kind must be short or long"),
+    ("/participants", {"sheet": {"name": "X", "body": 7, "mind": 6, "soul": 6, "pv": 3}, "side": "hero"}, 400,
+     "body must be a die"),
+    ("/participants", {"sheet": {"name": "X", "body": 6, "mind": 6, "soul": 6, "pv": 3}, "side": "enemy"}, 400,
+     "Defence die"),
+    ("/undo", {}, 400, "nothing to undo"),
+    ("/next-turn", {"x": 1}, 400, "unknown field: x"),
+])
+def test_bad_requests_get_a_reason(client, path, body, status, reason):
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador"}))
+    if path == "/undo":
+        ok(post(client, "/undo"))
+    response = post(client, path, body)
+    assert response.status_code == status, response.get_json()
+    assert reason in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("raw", [b"not json", b"[1]", b"null", b'{"values": ' + b"[" * 5000 + b"]" * 5000 + b"}"])
+def test_malformed_bodies_are_400_never_500(client, raw):
+    for path in ("/heroes", "/initiative", "/attack/dice", "/conditions", "/participants", "/undo"):
+        response = client.post("/api/combat" + path, data=raw, content_type="application/json")
+        assert response.status_code == 400 and response.get_json()["error"], path
+
+
+def test_the_pin_guards_every_step(app, fight, controller):
+    controller.update_settings(pin=hash_pin("2468"))
+    client = combat.attach(app, fight).test_client()
+    assert post(client, "/heroes", {"sheet": "Brann"}).status_code == 401
+    assert client.get("/api/combat").status_code == 200      # reading stays open
+    ok(post(client, "/heroes", {"sheet": "Brann"}, headers={"X-Dicelens-Pin": "2468"}))
+    cross_site = post(client, "/undo", headers={"Origin": "http://evil.example", "X-Dicelens-Pin": "2468"})
+    assert cross_site.status_code == 403
+
+
+def test_without_a_session_the_combat_routes_are_404(controller):
+    client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    assert client.get("/api/combat").status_code == 404
+    assert client.get("/combat").status_code == 404
+
+
+def test_the_page_renders_with_the_state_and_translations(client):
+    set_up(client)
+    page = client.get("/combat?lang=es")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'id="combat-initial"' in html and "Saqueador 2" in html
+
+
+def test_the_stream_sends_the_state_then_every_step(client):
+    response = client.get("/api/combat/events")
+    chunks = (chunk.decode() for chunk in response.response)
+    assert next(chunks).startswith("retry:")
+    assert next(chunks).startswith("event: combat\nid: 0\n")
+    ok(post(client, "/heroes", {"sheet": "Rex"}))
+    message = next(chunks)
+    assert message.startswith("event: combat\nid: 1\n")
+    data = json.loads(message.split("data: ", 1)[1])
+    assert data["encounter"]["participants"][0]["name"] == "Rex"
+    response.close()

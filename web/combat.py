@@ -1,0 +1,437 @@
+"""The combat page and its JSON API (blueprint ``combat``): a Destiny Dice fight (RULES.md §3)
+run from every phone at the table.
+
+The fight itself is the device's combat session (``device/combat.py``), handed to the
+app with :func:`attach` and kept in ``app.extensions["dicelens.combat"]``; without one
+every route answers 404. Every answer of a POST is the whole state (as ``GET
+/api/combat``); failures are ``{"error": reason}``: 400 malformed input or a step the
+rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
+:mod:`web.security`).
+
+=======================================  ==============================================
+``GET  /combat``                         the page (combat.html)
+``GET  /api/combat``                     state: ``{"seq", "encounter", "groups", "attack",
+                                         "last_attack", "can_undo", "heroes", "bestiary",
+                                         "conditions", "options"}``
+``GET  /api/combat/events``              server-sent events: ``event: combat``, ``id:`` seq,
+                                         ``data:`` the state; first one at once, then one
+                                         per step; a heartbeat comment when idle
+``POST /api/combat/heroes``              ``{"sheet": saved hero name, "initiative"?}``
+``POST /api/combat/enemies``             ``{"sheet": bestiary name, "count"?: 1–10, "initiatives"?: [int]}``
+``POST /api/combat/participants``        ``{"sheet": {name, body, mind, soul, pv, ...}, "side",
+                                         "initiative"?, "save"?: bool}``
+``POST /api/combat/saved-heroes``        ``{"sheet": {...}}`` keep a hero for the next fights
+``POST /api/combat/remove``              ``{"name"}``
+``POST /api/combat/initiative``          ``{"values": {name: Mind die}}`` starts the fight
+``POST /api/combat/reorder``             ``{"order": [names]}`` within tie groups
+``POST /api/combat/next-turn``           ``{}``
+``POST /api/combat/poison``              ``{"value"}`` the poison die at the start of a turn
+``POST /api/combat/attack``              ``{"attacker", "defender", "ranged"?, "attack_modifier"?,
+                                         "damage_bonus"?}`` begins an attack
+``POST /api/combat/attack/dice``         ``{"values": [int]}`` the throw ``attack.needs`` asks for
+``POST /api/combat/attack/cancel``       ``{}``
+``POST /api/combat/help``                ``{"helper", "ally", "bonus"?: 1|2}``
+``POST /api/combat/damage``, ``/heal``   ``{"name", "amount", "reason"?}``
+``POST /api/combat/conditions``          ``{"name", "condition": {"name", "duration"?, "poison"?,
+                                         "poison_die"?, "source"?}}``
+``POST /api/combat/cure``                ``{"name", "condition"}``
+``POST /api/combat/energy``              ``{"name", "energy": "EC"|"EM"|"EA", "amount"?}``
+``POST /api/combat/rest``                ``{"name", "kind": "short"|"long", "roll"?: d4 (short)}``
+``POST /api/combat/end-scene``           ``{}``  heroes out of combat wake with 1 PV
+``POST /api/combat/new-fight``           ``{}``  forget the fight and its log
+``POST /api/combat/undo``                ``{}``  the last step, once
+=======================================  ==============================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, url_for
+from flask_babel import gettext as _
+
+from . import security
+from .errors import BadRequest, NotFound, Unavailable
+from .events import StreamCounter, format_event
+from .inputs import json_body, name_text, only_keys, whole_number
+
+bp = Blueprint("combat", __name__)
+
+EXTENSION = "dicelens.combat"
+MAX_NUMBER = 100        # PV, damage, bonuses: no sheet of the seed comes near
+MAX_FIGHTERS = 40
+SIDES = (4, 6, 8, 10, 12)
+SHEET_KEYS = {"name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy"}
+WEAPONS = ("light", "medium", "heavy", "unarmed")
+
+
+def attach(app: Flask, session) -> Flask:
+    """Give ``app`` the combat session (``device.combat.CombatSession``); returns ``app``."""
+    app.extensions[EXTENSION] = session
+    return app
+
+
+def session():
+    """The combat session, or 404 when the app was built without one."""
+    found = current_app.extensions.get(EXTENSION)
+    if found is None:
+        raise NotFound(_("no fight is kept on this companion"))
+    return found
+
+
+@contextmanager
+def rules_errors() -> Iterator[None]:
+    """A step the rules refuse (ValueError) → 400 with its reason; an unknown sheet (KeyError) → 404."""
+    try:
+        yield
+    except (BadRequest, NotFound):
+        raise
+    except KeyError as exc:
+        raise NotFound(str(exc.args[0]) if exc.args else _("not found")) from exc
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from exc
+
+
+def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):
+    with rules_errors():
+        return jsonify(action(*args, **kwargs))
+
+
+def _fighter(body: dict, key: str = "name") -> str:
+    """A fighter's name from the body: 400 malformed, 404 no such fighter."""
+    name = name_text(body.get(key), key, optional=False)
+    if name not in session().names():
+        raise NotFound(_("no fighter called %(name)s", name=name))
+    return name
+
+
+def _number(body: dict, key: str, low: int, high: int, default: int | None = None) -> int | None:
+    if body.get(key) is None:
+        return default
+    return whole_number(body[key], key, low, high)
+
+
+def _flag(body: dict, key: str) -> bool | None:
+    value = body.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise BadRequest(_("%(name)s must be true or false", name=key))
+    return value
+
+
+def _die(value: Any, key: str) -> int:
+    if value not in SIDES or isinstance(value, bool):
+        raise BadRequest(_("%(name)s must be a die: 4, 6, 8, 10 or 12", name=key))
+    return value
+
+
+def _sheet(value: Any) -> dict:
+    """A sheet typed on the page, its shape checked (the rules check the rest)."""
+    if not isinstance(value, dict):
+        raise BadRequest(_("sheet must be an object"))
+    only_keys(value, SHEET_KEYS)
+    sheet: dict = {"name": name_text(value.get("name"), "name", optional=False)}
+    for key in ("body", "mind", "soul"):
+        sheet[key] = _die(value.get(key), key)
+    sheet["pv"] = whole_number(value.get("pv"), "pv", 1, MAX_NUMBER)
+    if value.get("defence") is not None:
+        sheet["defence"] = _die(value["defence"], "defence")
+    for key in ("armour", "shield"):
+        sheet[key] = _number(value, key, 0, MAX_NUMBER, 0)
+    weapon = value.get("weapon")
+    if weapon is not None and weapon not in WEAPONS:
+        raise BadRequest(_("weapon must be light, medium, heavy, unarmed or null"))
+    sheet["weapon"] = weapon
+    sheet["ranged"] = bool(_flag(value, "ranged"))
+    energy = value.get("energy")
+    if energy is not None:
+        if not isinstance(energy, dict) or set(energy) != {"EC", "EM", "EA"}:
+            raise BadRequest(_("energy must be an object of EC, EM and EA"))
+        sheet["energy"] = {key: whole_number(energy[key], key, 0, MAX_NUMBER) for key in ("EC", "EM", "EA")}
+    return sheet
+
+
+def _initiative(body: dict) -> int | None:
+    return _number(body, "initiative", 1, 12)
+
+
+# --- the page and the state ------------------------------------------------------------
+
+@bp.get("/combat")
+def page():
+    state = session().state()
+    urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
+            "base": url_for("combat.state"), "login": url_for("api.login")}
+    return render_template("combat.html", combat=state, combat_api=urls)
+
+
+@bp.get("/api/combat")
+def state():
+    return jsonify(session().state())
+
+
+def stream(fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
+    """The event stream of one page: the state at once, then after every step (see the table above)."""
+    subscription = fight.subscribe()  # before the state: no step between them is lost
+    try:
+        yield f"retry: {retry_ms}\n\n"
+        current = fight.state()
+        sent = current["seq"]
+        yield format_event("combat", current, sent)
+        while True:
+            event = subscription.get(timeout=heartbeat)
+            if event is None:
+                yield ": heartbeat\n\n"
+            elif event.seq > sent:  # every event is the whole state: a dropped one costs nothing
+                sent = event.seq
+                yield format_event("combat", event.data, sent)
+    finally:
+        subscription.close()
+
+
+@bp.get("/api/combat/events")
+def events():
+    fight = session()
+    counter: StreamCounter = current_app.extensions["dicelens.streams"]
+    if not counter.acquire():
+        raise Unavailable(_("too many open pages; try again shortly"))
+    config = current_app.config
+    response = Response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"])),
+                        mimetype="text/event-stream")
+    response.call_on_close(counter.release)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+# --- setting up --------------------------------------------------------------------------
+
+@bp.post("/api/combat/heroes")
+@security.requires_pin
+def add_hero():
+    body = json_body()
+    only_keys(body, {"sheet", "initiative"})
+    sheet = name_text(body.get("sheet"), "sheet", optional=False)
+    return _step(session().add_hero, sheet, _initiative(body))
+
+
+@bp.post("/api/combat/enemies")
+@security.requires_pin
+def add_enemy():
+    body = json_body()
+    only_keys(body, {"sheet", "count", "initiatives"})
+    sheet = name_text(body.get("sheet"), "sheet", optional=False)
+    count = _number(body, "count", 1, 10, 1)
+    initiatives = body.get("initiatives")
+    if initiatives is not None:
+        if not isinstance(initiatives, list) or len(initiatives) != count:
+            raise BadRequest(_("initiatives must be a list of one value per enemy"))
+        initiatives = [whole_number(v, "initiatives", 1, 12) for v in initiatives]
+    return _step(session().add_enemy, sheet, count, initiatives)
+
+
+@bp.post("/api/combat/participants")
+@security.requires_pin
+def add_participant():
+    body = json_body()
+    only_keys(body, {"sheet", "side", "initiative", "save"})
+    side = body.get("side")
+    if side not in ("hero", "enemy"):
+        raise BadRequest(_("side must be hero or enemy"))
+    return _step(session().add_participant, _sheet(body.get("sheet")), side, _initiative(body),
+                 bool(_flag(body, "save")))
+
+
+@bp.post("/api/combat/saved-heroes")
+@security.requires_pin
+def save_hero():
+    body = json_body()
+    only_keys(body, {"sheet"})
+    return _step(session().save_hero, _sheet(body.get("sheet")))
+
+
+@bp.post("/api/combat/remove")
+@security.requires_pin
+def remove():
+    body = json_body()
+    only_keys(body, {"name"})
+    return _step(session().remove, _fighter(body))
+
+
+@bp.post("/api/combat/initiative")
+@security.requires_pin
+def initiative():
+    body = json_body()
+    only_keys(body, {"values"})
+    values = body.get("values")
+    if not isinstance(values, dict) or not 1 <= len(values) <= MAX_FIGHTERS:
+        raise BadRequest(_("values must be an object of fighter name: Mind die"))
+    checked = {}
+    for name, value in values.items():
+        checked[_fighter({"name": name})] = whole_number(value, "values", 1, 12)
+    return _step(session().roll_initiative, checked)
+
+
+@bp.post("/api/combat/reorder")
+@security.requires_pin
+def reorder():
+    body = json_body()
+    only_keys(body, {"order"})
+    order = body.get("order")
+    if not isinstance(order, list) or not 1 <= len(order) <= MAX_FIGHTERS:
+        raise BadRequest(_("order must be the list of every fighter's name"))
+    return _step(session().reorder, [_fighter({"name": name}) for name in order])
+
+
+# --- turns and attacks -------------------------------------------------------------------
+
+@bp.post("/api/combat/next-turn")
+@security.requires_pin
+def next_turn():
+    only_keys(json_body(), set())
+    return _step(session().next_turn)
+
+
+@bp.post("/api/combat/poison")
+@security.requires_pin
+def poison():
+    body = json_body()
+    only_keys(body, {"value"})
+    return _step(session().poison_roll, whole_number(body.get("value"), "value", 1, 12))
+
+
+@bp.post("/api/combat/attack")
+@security.requires_pin
+def start_attack():
+    body = json_body()
+    only_keys(body, {"attacker", "defender", "ranged", "attack_modifier", "damage_bonus"})
+    attacker, defender = _fighter(body, "attacker"), _fighter(body, "defender")
+    return _step(session().start_attack, attacker, defender, ranged=_flag(body, "ranged"),
+                 attack_modifier=_number(body, "attack_modifier", -MAX_NUMBER, MAX_NUMBER, 0),
+                 damage_bonus=_number(body, "damage_bonus", 0, MAX_NUMBER, 0))
+
+
+@bp.post("/api/combat/attack/dice")
+@security.requires_pin
+def attack_dice():
+    body = json_body()
+    only_keys(body, {"values"})
+    values = body.get("values")
+    if not isinstance(values, list) or not 1 <= len(values) <= 2:
+        raise BadRequest(_("values must be a list of the 1 or 2 dice asked for"))
+    return _step(session().attack_dice, [whole_number(v, "values", 1, 20) for v in values])
+
+
+@bp.post("/api/combat/attack/cancel")
+@security.requires_pin
+def cancel_attack():
+    only_keys(json_body(), set())
+    return _step(session().cancel_attack)
+
+
+@bp.post("/api/combat/help")
+@security.requires_pin
+def help_ally():
+    body = json_body()
+    only_keys(body, {"helper", "ally", "bonus"})
+    helper, ally = _fighter(body, "helper"), _fighter(body, "ally")
+    return _step(session().help, helper, ally, _number(body, "bonus", 1, 2, 1))
+
+
+@bp.post("/api/combat/damage")
+@security.requires_pin
+def damage():
+    body = json_body()
+    only_keys(body, {"name", "amount", "reason"})
+    name = _fighter(body)
+    return _step(session().damage, name, whole_number(body.get("amount"), "amount", 1, MAX_NUMBER),
+                 name_text(body.get("reason"), "reason"))
+
+
+@bp.post("/api/combat/heal")
+@security.requires_pin
+def heal():
+    body = json_body()
+    only_keys(body, {"name", "amount", "reason"})
+    name = _fighter(body)
+    return _step(session().heal, name, whole_number(body.get("amount"), "amount", 1, MAX_NUMBER),
+                 name_text(body.get("reason"), "reason"))
+
+
+@bp.post("/api/combat/conditions")
+@security.requires_pin
+def add_condition():
+    body = json_body()
+    only_keys(body, {"name", "condition"})
+    name = _fighter(body)
+    given = body.get("condition")
+    if not isinstance(given, dict):
+        raise BadRequest(_("condition must be an object with a name"))
+    only_keys(given, {"name", "duration", "poison", "poison_die", "source"})
+    condition = {"name": name_text(given.get("name"), "condition", optional=False),
+                 "source": name_text(given.get("source"), "source")}
+    duration = given.get("duration")
+    if duration is not None and duration not in ("temporary", "persistent"):
+        raise BadRequest(_("duration must be temporary or persistent"))
+    condition["duration"] = duration
+    condition["poison"] = _number(given, "poison", 1, MAX_NUMBER)
+    condition["poison_die"] = None if given.get("poison_die") is None else _die(given["poison_die"], "poison_die")
+    return _step(session().add_condition, name, condition)
+
+
+@bp.post("/api/combat/cure")
+@security.requires_pin
+def cure():
+    body = json_body()
+    only_keys(body, {"name", "condition"})
+    name = _fighter(body)
+    return _step(session().cure, name, name_text(body.get("condition"), "condition", optional=False))
+
+
+@bp.post("/api/combat/energy")
+@security.requires_pin
+def spend_energy():
+    body = json_body()
+    only_keys(body, {"name", "energy", "amount"})
+    name = _fighter(body)
+    if body.get("energy") not in ("EC", "EM", "EA"):
+        raise BadRequest(_("energy must be EC, EM or EA"))
+    return _step(session().spend_energy, name, body["energy"], _number(body, "amount", 1, MAX_NUMBER, 1))
+
+
+@bp.post("/api/combat/rest")
+@security.requires_pin
+def rest():
+    body = json_body()
+    only_keys(body, {"name", "kind", "roll"})
+    name = _fighter(body)
+    kind = body.get("kind")
+    if kind == "long":
+        if body.get("roll") is not None:
+            raise BadRequest(_("a long rest needs no die"))
+        return _step(session().long_rest, name)
+    if kind != "short":
+        raise BadRequest(_("kind must be short or long"))
+    return _step(session().short_rest, name, whole_number(body.get("roll"), "roll", 1, 4))
+
+
+@bp.post("/api/combat/end-scene")
+@security.requires_pin
+def end_scene():
+    only_keys(json_body(), set())
+    return _step(session().end_scene)
+
+
+@bp.post("/api/combat/new-fight")
+@security.requires_pin
+def new_fight():
+    only_keys(json_body(), set())
+    return _step(session().new_fight)
+
+
+@bp.post("/api/combat/undo")
+@security.requires_pin
+def undo():
+    only_keys(json_body(), set())
+    return _step(session().undo)

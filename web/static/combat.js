@@ -1,0 +1,468 @@
+/* dicelens combat page: a Destiny Dice fight (RULES.md §3) run from every phone.
+ *
+ * The server keeps the fight (GET /api/combat, POST /api/combat/...); every step
+ * comes back to every open page over /api/combat/events as the whole state, and
+ * this file only renders it and sends what the players tap. Strings come
+ * translated from the page (<script id="combat-i18n">).
+ */
+(function () {
+  "use strict";
+
+  const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
+  const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
+  const API = INITIAL.api;
+  const $ = (sel, root) => (root || document).querySelector(sel);
+
+  function t(text, params) {
+    const found = CATALOGUE[text] || text;
+    return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const child of [].concat(children || [])) {
+      if (child !== null && child !== undefined) node.append(child);
+    }
+    return node;
+  }
+
+  let toastTimer = null;
+  function toast(message) {
+    const box = $("#toast");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // --- API: JSON, with the PIN asked once on a 401 (base.html's dialog) ---------
+  function askPin(wrong) {
+    const dialog = $("#pin-dialog");
+    const input = $("#pin-input");
+    $(".pin-error", dialog).hidden = !wrong;
+    input.value = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok" && input.value ? input.value : null), { once: true });
+      dialog.showModal();
+    });
+  }
+
+  async function send(url, body) {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { Accept: "application/json", "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    });
+    return { response, data: await response.json().catch(() => null) };
+  }
+
+  /** POST a step; the answer is the new state. Errors become a toast and null. */
+  async function step(path, body) {
+    try {
+      let { response, data } = await send(API.base + path, body);
+      let wrong = false;
+      while (response.status === 401) {
+        const pin = await askPin(wrong);
+        if (pin === null) throw new Error(t("Enter the PIN"));
+        const login = await send(API.login, { pin });
+        if (login.response.status === 401) { wrong = true; continue; }
+        if (!login.response.ok) throw new Error((login.data && login.data.error) || login.response.statusText);
+        ({ response, data } = await send(API.base + path, body));
+      }
+      if (!response.ok) throw new Error((data && data.error) || response.statusText);
+      receive(data);
+      return data;
+    } catch (err) {
+      toast(t("Error: {reason}", { reason: err.message }));
+      return null;
+    }
+  }
+
+  // --- state ----------------------------------------------------------------------
+  let state = INITIAL.state;
+  const initiative = {};        // name → Mind die tapped, before the fight starts
+  let throwValues = [];         // the dice tapped for the attack's current throw
+  let openFighter = null;       // the fighter whose dialog is open
+
+  function receive(next) {
+    if (!next || (state && next.seq < state.seq)) return;  // an older state never wins
+    state = next;
+    render();
+  }
+
+  const fighters = () => state.encounter.participants;
+  const fighter = (name) => fighters().find((p) => p.name === name);
+  const active = (p) => p.status === "active";
+
+  // --- rendering ------------------------------------------------------------------
+  function render() {
+    renderTurn();
+    renderAttack();
+    renderLastAttack();
+    renderInitiative();
+    renderFighters();
+    renderSetup();
+    renderLog();
+    $("#undo").disabled = !state.can_undo;
+    const enc = state.encounter;
+    $("#next-turn").disabled = !enc.round || enc.over || !!enc.needs || !!state.attack;
+    if (openFighter) renderFighterDialog();
+  }
+
+  function keypad(sides, chosen, onPick, label) {
+    const pad = el("div", { class: "keypad", dataset: { sides: String(sides) }, role: "group", "aria-label": label || "d" + sides });
+    for (let v = 1; v <= sides; v++) {
+      pad.append(el("button", { type: "button", class: "key", "aria-pressed": String(chosen === v), text: String(v), onclick: () => onPick(v) }));
+    }
+    return pad;
+  }
+
+  function renderTurn() {
+    const enc = state.encounter;
+    const started = enc.round > 0;
+    $("#round").textContent = started ? t("Round {n}", { n: enc.round }) : "";
+    $("#turn-heading").textContent = enc.over ? t("The fight is over.")
+      : started ? t("{name}'s turn", { name: enc.current })
+      : t("Set up the fight: add heroes and enemies, then roll initiative.");
+    const effects = $("#turn-effects");
+    effects.replaceChildren(...(started ? enc.turn_effects : []).map((text) => el("li", { text })));
+    const prompt = $("#turn-prompt");
+    const pad = $("#poison-keypad");
+    if (enc.pending_poison) {
+      const { name, sides } = enc.pending_poison;
+      prompt.textContent = t("{name} is Envenenado (1d{n}): roll the d{n} for the poison damage", { name, n: sides });
+      prompt.hidden = false;
+      pad.replaceWith(Object.assign(keypad(sides, null, (v) => step("/poison", { value: v })), { id: "poison-keypad" }));
+    } else if (started && enc.turn_lost && !enc.over) {
+      prompt.textContent = t("{name} loses this turn (Paralizado)", { name: enc.current });
+      prompt.hidden = false;
+      pad.hidden = true;
+    } else {
+      prompt.hidden = true;
+      pad.hidden = true;
+    }
+    const canAttack = started && !enc.over && !state.attack && !enc.pending_poison;
+    $("#attack-start").hidden = !canAttack;
+    if (canAttack) renderAttackChoice();
+  }
+
+  function fill(select, names, keep) {
+    const previous = keep ? select.value : null;
+    select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    if (previous && names.includes(previous)) select.value = previous;
+  }
+
+  function renderAttackChoice() {
+    const attacker = $("#attacker");
+    const actors = fighters().filter(active).map((p) => p.name);
+    const keep = attacker.dataset.turn === state.encounter.current + ":" + state.encounter.round;
+    fill(attacker, actors, keep);
+    if (!keep) {
+      attacker.value = state.encounter.current;
+      attacker.dataset.turn = state.encounter.current + ":" + state.encounter.round;
+    }
+    updateTargets();
+  }
+
+  function updateTargets() {
+    const who = fighter($("#attacker").value);
+    if (!who) return;
+    const targets = fighters().filter((p) => active(p) && p.side !== who.side).map((p) => p.name);
+    fill($("#defender"), targets, true);
+    $("#attack").disabled = targets.length === 0;
+    $("#attack").title = targets.length ? "" : t("No one to attack");
+    const ranged = $("#ranged");
+    if (ranged.dataset.for !== who.name) { ranged.checked = who.ranged; ranged.dataset.for = who.name; }
+  }
+
+  /** The prompt of the attack's current throw, from its needs and what was thrown. */
+  function attackPrompt(attack) {
+    const spec = attack.spec;
+    const defenceName = spec.defender === "hero" ? t("Body") : t("Defence");
+    if (attack.attack.natural === null) {
+      return t("Attacker ({name}): roll {characteristic} d{n} and the Destiny d20",
+        { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
+    }
+    if (attack.defence.natural === null) {
+      return t("Defender ({name}): roll {characteristic} d{n} and the Destiny d20",
+        { name: spec.defender_name, characteristic: defenceName, n: spec.defence_die });
+    }
+    return t("Hit! Attacker ({name}): roll {characteristic} d{n} again for damage",
+      { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
+  }
+
+  function renderAttack() {
+    const card = $("#attack-card");
+    const attack = state.attack;
+    card.hidden = !attack;
+    if (!attack) { throwValues = []; card.dataset.step = ""; return; }
+    const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
+    if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
+    $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
+    $("#attack-prompt").textContent = attackPrompt(attack);
+    const soFar = [];
+    if (attack.attack.total !== null) soFar.push(t(attack.attack.characteristic) + " " + attack.attack.total + " · d20 " + attack.attack.destiny);
+    if (attack.defence.total !== null) soFar.push((attack.spec.defender === "hero" ? t("Body") : t("Defence")) + " " + attack.defence.total + " · d20 " + attack.defence.destiny);
+    $("#attack-so-far").textContent = soFar.join(" — ");
+    const dice = attack.needs.dice;
+    const pads = dice.map((sides, i) => {
+      const box = el("div", { class: "pad-box" }, [el("p", { class: "pad-label", text: "d" + sides + (throwValues[i] ? " = " + throwValues[i] : "") })]);
+      box.append(keypad(sides, throwValues[i], (v) => { throwValues[i] = v; renderAttack(); }, "d" + sides));
+      return box;
+    });
+    $("#attack-pads").replaceChildren(...pads);
+    $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
+  }
+
+  function attackText(outcome) {
+    const spec = outcome.spec;
+    const lines = [];
+    if (outcome.effects.includes("automatic miss")) {
+      lines.push(t("Automatic miss: a Destiny 1 when shooting; the weapon may be out of ammunition or jammed"));
+    } else if (outcome.hit) {
+      lines.push(t("Hit, {a} against {d}: {name} takes {n} damage", { a: outcome.attack.total, d: outcome.defence.total, name: spec.defender_name, n: outcome.damage }));
+      const parts = outcome.damage_parts;
+      const sum = parts.unarmed ? `${parts.die} − 1` : parts.weapon_bonus ? `${parts.die} + ${parts.weapon_bonus}` : `${parts.die}`;
+      lines.push(t("damage {parts}", { parts: sum + (parts.minimum_applied ? " → 1" : "") + (parts.extra ? ` + ${parts.extra}` : "") }));
+      lines.push(t("{name} earns {n} {points}", { name: spec.attacker_name, n: outcome.points, points: outcome.points_name }));
+    } else {
+      lines.push(t("Miss, {a} against {d}", { a: outcome.attack.total, d: outcome.defence.total }));
+    }
+    if (outcome.effects.includes("Defensa Perfecta")) lines.push(t("Defensa Perfecta: {name} may counter-attack at once or move to another zone", { name: spec.defender_name }));
+    if (outcome.effects.includes("Fallo Defensivo")) lines.push(t("Fallo Defensivo: {name} still takes 1 damage", { name: spec.defender_name }));
+    return lines;
+  }
+
+  function renderLastAttack() {
+    const box = $("#last-attack");
+    const outcome = state.last_attack;
+    box.hidden = !outcome || !!state.attack;
+    if (!outcome) return;
+    box.dataset.hit = String(outcome.hit);
+    const [first, ...rest] = attackText(outcome);
+    box.replaceChildren(
+      el("h2", { text: t("{attacker} attacks {defender}", { attacker: outcome.spec.attacker_name, defender: outcome.spec.defender_name }) }),
+      el("p", { class: "verdict", text: first }),
+      ...rest.map((text) => el("p", { class: "detail", text })));
+  }
+
+  function renderInitiative() {
+    const enc = state.encounter;
+    const card = $("#initiative");
+    const sides = new Set(fighters().map((p) => p.side));
+    card.hidden = enc.round > 0 || sides.size < 2;
+    if (card.hidden) return;
+    for (const name of Object.keys(initiative)) if (!fighter(name)) delete initiative[name];
+    const list = $("#initiative-list");
+    list.replaceChildren(...fighters().map((p) => el("li", { class: "init-row", dataset: { name: p.name } }, [
+      el("p", { class: "init-name", text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
+      keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+    ])));
+    $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
+  }
+
+  function pvBar(p) {
+    const share = p.pv_max ? p.pv / p.pv_max : 0;
+    const tone = share > 0.5 ? "good" : share > 0.25 ? "warn" : "bad";
+    return el("div", { class: "pv", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(p.pv_max), "aria-valuenow": String(p.pv), "aria-label": "PV" }, [
+      el("span", { class: "pv-fill", dataset: { tone }, style: `width: ${Math.round(share * 100)}%` }),
+      el("span", { class: "pv-text", text: `${p.pv} / ${p.pv_max} PV` }),
+    ]);
+  }
+
+  function conditionItem(c) {
+    const effect = (CATALOGUE.conditions || {})[c.name];
+    return el("li", { class: "condition", dataset: { duration: c.duration }, title: effect || "" }, [
+      el("strong", { text: c.label }), el("span", { text: " · " + t(c.duration) + (effect ? " — " + effect : "") }),
+    ]);
+  }
+
+  function renderFighters() {
+    const enc = state.encounter;
+    const order = enc.order.length ? enc.order.concat(fighters().map((p) => p.name).filter((n) => !enc.order.includes(n))) : fighters().map((p) => p.name);
+    const groups = state.groups;
+    const groupOf = (name) => groups.find((g) => g.includes(name)) || [name];
+    const list = $("#fighters");
+    list.replaceChildren(...order.map((name) => {
+      const p = fighter(name);
+      const group = groupOf(name);
+      const at = group.indexOf(name);
+      const badges = [el("span", { class: "side", dataset: { side: p.side }, text: t(p.side) })];
+      if (p.initiative !== null) badges.push(el("span", { class: "badge", text: t("initiative {n}", { n: p.initiative }) }));
+      if (p.help_bonus) badges.push(el("span", { class: "badge", text: t("help +{n}", { n: p.help_bonus }) }));
+      if (!active(p)) badges.push(el("span", { class: "badge down", text: t(p.status) }));
+      const energy = p.energy_max.EC + p.energy_max.EM + p.energy_max.EA ? `EC ${p.energy.EC} · EM ${p.energy.EM} · EA ${p.energy.EA}` : "";
+      const moves = group.length > 1 && enc.round > 0 ? el("span", { class: "moves" }, [
+        el("button", { type: "button", class: "chip", "aria-label": "↑ " + name, disabled: at === 0, text: "↑", onclick: (e) => { e.stopPropagation(); move(name, -1); } }),
+        el("button", { type: "button", class: "chip", "aria-label": "↓ " + name, disabled: at === group.length - 1, text: "↓", onclick: (e) => { e.stopPropagation(); move(name, 1); } }),
+      ]) : null;
+      return el("li", { class: "fighter", dataset: { name, side: p.side, status: p.status, current: String(enc.current === name) } }, [
+        el("div", { class: "fighter-head" }, [
+          el("button", { type: "button", class: "fighter-open", onclick: () => openDialog(name) }, [
+            el("span", { class: "fighter-name", text: name }), ...badges,
+          ]),
+          moves,
+        ]),
+        pvBar(p),
+        energy ? el("p", { class: "energy", text: energy }) : null,
+        p.conditions.length ? el("ul", { class: "conditions" }, p.conditions.map(conditionItem)) : null,
+      ]);
+    }));
+  }
+
+  function move(name, by) {
+    const order = state.encounter.order.slice();
+    const i = order.indexOf(name);
+    [order[i], order[i + by]] = [order[i + by], order[i]];
+    step("/reorder", { order });
+  }
+
+  function renderSetup() {
+    fill($("#hero-sheet"), state.heroes.map((h) => h.name), true);
+    fill($("#enemy-sheet"), state.bestiary.map((s) => s.name), true);
+    $("#join-initiative").hidden = !(state.encounter.round > 0);
+  }
+
+  function renderLog() {
+    const entries = state.encounter.log.slice().reverse().slice(0, 200);
+    $("#log").replaceChildren(...entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
+      entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.text)));
+  }
+
+  // --- the fighter's dialog: damage, healing, conditions, help, rests --------------
+  function openDialog(name) {
+    openFighter = name;
+    renderFighterDialog();
+    const dialog = $("#fighter-dialog");
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function renderFighterDialog() {
+    const p = fighter(openFighter);
+    if (!p) { $("#fighter-dialog").close(); return; }
+    $("#fighter-title").textContent = p.name;
+    const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
+    if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
+    if (p.armour || p.shield) sheet.push("+" + (p.armour + p.shield));
+    $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
+    const names = state.conditions.map((c) => c.name);
+    const select = $("#condition-name");
+    if (select.options.length !== names.length) fill(select, names, true);
+    $("#poison-x").hidden = select.value !== "Envenenado";
+    $("#fighter-conditions").replaceChildren(...p.conditions.map((c) => el("li", { class: "condition cure" }, [
+      conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
+    ])));
+    fill($("#help-ally"), fighters().filter((o) => o.name !== p.name && o.side === p.side).map((o) => o.name), true);
+    $("#rest-keypad").replaceWith(Object.assign(keypad(4, null, (v) => step("/rest", { name: p.name, kind: "short", roll: v }), "d4"), { id: "rest-keypad" }));
+  }
+
+  function amount() {
+    return Number($("#amount").value);
+  }
+
+  // --- the event stream: the whole state after every step ---------------------------
+  function liveStream() {
+    let source = null;
+    let delay = 1000;
+    let retry = null;
+    const link = $("#link");
+    const words = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") };
+    function setLink(status) {
+      link.dataset.link = status;
+      link.title = words[status] || "";
+      $(".text", link).textContent = words[status] || "";
+    }
+    function open() {
+      clearTimeout(retry);
+      if (source) source.close();
+      source = new EventSource(API.events);
+      source.addEventListener("open", () => { delay = 1000; setLink("live"); });
+      source.addEventListener("combat", (event) => {
+        try { receive(JSON.parse(event.data)); } catch (err) { /* a broken message: the next one carries everything */ }
+      });
+      source.addEventListener("error", () => {
+        if (!navigator.onLine) { setLink("offline"); return; }
+        setLink("reconnecting");
+        if (source.readyState === EventSource.CLOSED) { retry = setTimeout(open, delay); delay = Math.min(delay * 2, 15000); }
+      });
+    }
+    window.addEventListener("offline", () => { if (source) source.close(); setLink("offline"); });
+    window.addEventListener("online", () => { delay = 1000; open(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && (!source || source.readyState === EventSource.CLOSED)) open();
+    });
+    open();
+  }
+
+  // --- wiring ------------------------------------------------------------------------
+  function joinInitiative() {
+    const value = $("#join-value").value;
+    return state.encounter.round > 0 && value ? Number(value) : undefined;
+  }
+
+  $("#attacker").addEventListener("change", updateTargets);
+  $("#attack").addEventListener("click", () => step("/attack", {
+    attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked }));
+  $("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
+  $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
+  $("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
+  $("#next-turn").addEventListener("click", () => step("/next-turn"));
+  $("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
+  $("#add-hero").addEventListener("click", () => {
+    const body = { sheet: $("#hero-sheet").value };
+    const value = joinInitiative();
+    if (value !== undefined) body.initiative = value;
+    step("/heroes", body);
+  });
+  $("#add-enemy").addEventListener("click", () => {
+    const count = Number($("#enemy-count").value) || 1;
+    const body = { sheet: $("#enemy-sheet").value, count };
+    const value = joinInitiative();
+    if (value !== undefined) body.initiatives = Array(count).fill(value);
+    step("/enemies", body);
+  });
+  $("#hero-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const sheet = { name: form.get("name"), pv: Number(form.get("pv")), weapon: form.get("weapon") || null,
+      ranged: form.get("ranged") === "on", armour: Number(form.get("armour")), shield: Number(form.get("shield")) };
+    for (const key of ["body", "mind", "soul"]) sheet[key] = Number(form.get(key));
+    const body = { sheet, side: "hero", save: true };
+    const value = joinInitiative();
+    if (value !== undefined) body.initiative = value;
+    step("/participants", body).then((ok) => { if (ok) event.target.reset(); });
+  });
+  $("#end-scene").addEventListener("click", () => step("/end-scene"));
+  $("#new-fight").addEventListener("click", () => { if (window.confirm(t("Forget this fight and its log?"))) step("/new-fight"); });
+
+  $("#do-damage").addEventListener("click", () => step("/damage", { name: openFighter, amount: amount() }));
+  $("#do-heal").addEventListener("click", () => step("/heal", { name: openFighter, amount: amount() }));
+  $("#condition-name").addEventListener("change", () => { $("#poison-x").hidden = $("#condition-name").value !== "Envenenado"; });
+  $("#do-condition").addEventListener("click", () => {
+    const condition = { name: $("#condition-name").value };
+    if (condition.name === "Envenenado") {
+      const x = $("#poison-value").value;
+      if (x.startsWith("d")) condition.poison_die = Number(x.slice(1)); else condition.poison = Number(x);
+    }
+    step("/conditions", { name: openFighter, condition });
+  });
+  $("#do-help").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 1 }));
+  $("#do-help2").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 2 }));
+  $("#do-long-rest").addEventListener("click", () => step("/rest", { name: openFighter, kind: "long" }));
+  $("#do-remove").addEventListener("click", () => {
+    if (window.confirm(t("Remove {name} from the fight?", { name: openFighter }))) step("/remove", { name: openFighter });
+  });
+  $("#fighter-dialog").addEventListener("close", () => { openFighter = null; });
+
+  render();
+  liveStream();
+  window.dicelensCombat = { get state() { return state; } };
+})();
