@@ -82,6 +82,20 @@ def test_real_byler_dice():
     assert set(by_colour) >= {"white", "black", "red", "green", "blue", "purple", "yellow", "gold"}
 
 
+def test_real_translucent_casino_dice():
+    # Red and blue translucent dice with big white pips on green felt, one die per crop.
+    folder = DATASETS / "real-dice" / "patterson-craps-d6-crops"
+    labels = json.loads((folder / "labels.json").read_text())["images"][:30]
+    named = []
+    for entry in labels:
+        image = cv2.imread(str(folder / entry["file"]))
+        h, w = image.shape[:2]
+        named.append((entry["dice"][0]["color"], name_color_box(image, [0, 0, w, h])))
+    right = sum(label == name for label, name in named)
+    assert right >= 28, named
+    assert {label for label, _ in named} == {"red", "blue"}
+
+
 def test_a_coloured_floor_is_not_taken_for_a_cast():
     felt = np.zeros((200, 200, 3), np.uint8)
     felt[:] = (60, 130, 40)  # green felt

@@ -109,6 +109,11 @@ def test_pips_are_drawn():
         assert n - 1 == value
 
 
+def test_one_colour_for_every_die():
+    _, truth = render_tray(3, colors="purple")
+    assert truth and all(t["color"] == "purple" for t in truth)
+
+
 def test_cocked_dice_are_extra_and_have_no_value():
     _, truth = render_tray(4, values=[2, 5], cocked=2)
     assert [t["value"] for t in truth] == [2, 5, None, None]
