@@ -180,10 +180,8 @@ class Controller:
             return
         with self._lock:
             self._frame, self._frame_reading = frame, reading_dict
-            if not wanted:
-                self._before = [_die_from_reading(d) for d in reading.dice]
-                return
-            if self._generation != generation:  # armed again or dice by hand meanwhile
+            if not wanted or self._generation != generation:  # (armed again meanwhile...)
+                self._before = [_die_from_reading(d) for d in reading.dice]  # the tray as it is
                 return
             self._state = resume
             self._take_frame(reading, reading_dict, photos)
