@@ -30,6 +30,7 @@ REFERENCE_BGR: dict[str, tuple[int, int, int]] = {
     "gold": (30, 86, 124),
 }
 
+
 @dataclass(frozen=True)
 class ColorRules:
     """Where the palette names meet, in CIELAB of the white-balanced die body.
@@ -193,11 +194,11 @@ def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
 def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
     """``region`` less the pips: (the patch smoothed, h×w bool body mask).
 
-    The region's pixels are split in two by lightness (Otsu). Pips are lighter or darker
-    than the body whatever their colour (white, black, red or yellow), so they fall in
-    the smaller part, as blobs of a pip's size and round shape; those blobs go, with a
-    one-pixel rim (their blurred edge). Streaks of a marbled die fall there too, but are
-    long or large and stay.
+    The region's pixels are split in two by lightness (Otsu): pips are lighter or darker
+    than the body whatever their colour (white, black, red or yellow). The blobs of
+    either part with a pip's size and round shape go, with a one-pixel rim (their blurred
+    edge); the body between big crowded pips is one large web and stays, and so do the
+    long streaks of a marbled die.
 
     :param patch: h×w×3 uint8 BGR around the die.
     :param region: h×w bool, the part of the patch on the die.
@@ -212,15 +213,18 @@ def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.n
     light = region & (gray > level)
     pips = _round_blobs(light, side) | _round_blobs(region & ~light, side)
     rimmed = region & ~cv2.dilate(pips.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    return patch, rimmed if rimmed.sum() >= max(8, 0.2 * region.sum()) else region & ~pips
+    if rimmed.sum() >= max(8, 0.2 * region.sum()):
+        return patch, rimmed
+    body = region & ~pips
+    return patch, body if body.any() else region
 
 
 def body_features(lab: np.ndarray) -> tuple[float, float, float, float]:
     """(lightness, chroma, hue, coloured) of a die body from its pixels in CIELAB, (N, 3).
 
     Lightness is the median L*, chroma the 75th percentile of per-pixel C*, hue the mean
-    hue of the pixels around the peak of a chroma-weighted hue histogram (20° wide), so a
-    few leftover pip pixels of another hue do not drag it, and coloured the share of
+    hue of the pixels within 25° of the peak of a chroma-weighted hue histogram, so a few
+    leftover pip pixels of another hue do not drag it, and coloured the share of
     pixels with C* above 12: a smoke die whose red pips glow through it has a few very
     red pixels, a dark red die is red all over.
     """

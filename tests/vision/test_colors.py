@@ -96,6 +96,16 @@ def test_real_translucent_casino_dice():
     assert {label for label, _ in named} == {"red", "blue"}
 
 
+def test_a_few_pixels_still_get_a_name():
+    image, truth = render_tray(5, values=[2], colors=["red"], die_px=(40, 40))  # no middle pip
+    x0, y0, x1, y1 = truth[0]["box"]
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    one = np.zeros(image.shape[:2], bool)
+    one[cy, cx] = True
+    assert name_color(image, one) == "red"
+    assert name_color_box(image, [cx - 1, cy - 1, cx + 2, cy + 2]) == "red"
+
+
 def test_a_coloured_floor_is_not_taken_for_a_cast():
     felt = np.zeros((200, 200, 3), np.uint8)
     felt[:] = (60, 130, 40)  # green felt
