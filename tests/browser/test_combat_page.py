@@ -120,6 +120,8 @@ def test_the_fight_is_there_after_a_restart_and_in_spanish(phone, fight, tmp_pat
     restarted = CombatSession(fight.path.parent)  # what `dicelens serve` builds after a restart
     assert restarted.state()["encounter"] == fight.state()["encounter"]
     page = live(phone("/combat?lang=es", locale="es-ES"))
-    expect(page.locator("#turn-heading")).to_contain_text("Rex")
+    expect(page.locator("#turn-heading")).to_have_text("Turno de Rex")
     expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator(".tabs a[aria-current=page]")).to_have_text("Combate")
+    expect(page.locator("#fighters")).to_contain_text("enemigo")
     expect(page.locator("#fighters li.fighter")).to_have_count(2)
