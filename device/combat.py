@@ -63,6 +63,7 @@ FILE_NAME = "combat.json"
 FORMAT_VERSION = 1
 MAX_PARTICIPANTS = 40   # a table's fight; keeps every phone's page small
 MAX_SAVED_HEROES = 40
+LOG_SHOWN = 100         # newest log entries in the state sent to phones (the file keeps all)
 _TEMPLATE_KEYS = ("name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy")
 
 # Seed 002's people (RULES §3 worked examples); the seed gives only the dice its
@@ -222,7 +223,8 @@ class CombatSession:
     def state(self) -> dict:
         """Everything the page shows, as JSON::
 
-            {"seq": int, "encounter": Encounter.to_dict() without "undo",
+            {"log_size": int, "seq": int, "encounter": Encounter.to_dict() without "undo"
+             and with the newest LOG_SHOWN log entries,
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
@@ -231,7 +233,10 @@ class CombatSession:
         with self._lock:
             encounter = self._encounter.to_dict()
             encounter.pop("undo")
+            log_size = len(encounter["log"])
+            encounter["log"] = encounter["log"][-LOG_SHOWN:]
             return {
+                "log_size": log_size,
                 "seq": self._seq,
                 "encounter": encounter,
                 "groups": self._encounter.initiative_groups(),

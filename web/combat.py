@@ -10,7 +10,7 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 
 =======================================  ==============================================
 ``GET  /combat``                         the page (combat.html)
-``GET  /api/combat``                     state: ``{"seq", "encounter", "groups", "attack",
+``GET  /api/combat``                     state: ``{"log_size", "seq", "encounter", "groups", "attack",
                                          "last_attack", "can_undo", "heroes", "bestiary",
                                          "conditions", "options"}``
 ``GET  /api/combat/events``              server-sent events: ``event: combat``, ``id:`` seq,

@@ -176,3 +176,14 @@ def test_a_sheet_makes_a_fighter_at_full_health():
     assert (rex.pv, rex.pv_max, rex.energy, rex.energy_max["EC"]) == (14, 14, {"EC": 2, "EM": 1, "EA": 1}, 2)
     with pytest.raises(InvalidStep, match="d4, d6, d8"):
         participant_from_template({"name": "X", "body": 7, "mind": 6, "soul": 4, "pv": 3}, "hero")
+
+
+def test_phones_get_the_newest_log_entries_the_file_keeps_them_all(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    for _ in range(101):  # one log entry per turn
+        session.next_turn()
+    state = session.state()
+    assert state["log_size"] > 100 and len(state["encounter"]["log"]) == 100
+    assert state["encounter"]["log"][-1]["text"] == f"round {state['encounter']['round']}: Saqueador's turn"
+    saved = json.loads((tmp_path / "combat.json").read_text())
+    assert len(saved["encounter"]["log"]) == state["log_size"]

@@ -92,8 +92,10 @@
   let throwValues = [];         // the dice tapped for the attack's current throw
   let openFighter = null;       // the fighter whose dialog is open
 
-  function receive(next) {
-    if (!next || (state && next.seq < state.seq)) return;  // an older state never wins
+  /** A newer state replaces the shown one; ``fresh`` (a stream's first state) always
+   *  does, so a companion whose fight file was started anew is followed too. */
+  function receive(next, fresh) {
+    if (!next || (!fresh && state && next.seq < state.seq)) return;  // an older answer never wins
     state = next;
     render();
   }
@@ -332,7 +334,7 @@
   }
 
   function renderLog() {
-    const entries = state.encounter.log.slice().reverse().slice(0, 200);
+    const entries = state.encounter.log.slice().reverse();
     $("#log").replaceChildren(...entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
       entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.text)));
   }
@@ -384,9 +386,11 @@
       clearTimeout(retry);
       if (source) source.close();
       source = new EventSource(API.events);
-      source.addEventListener("open", () => { delay = 1000; setLink("live"); });
+      let first = true;
+      source.addEventListener("open", () => { delay = 1000; first = true; setLink("live"); });
       source.addEventListener("combat", (event) => {
-        try { receive(JSON.parse(event.data)); } catch (err) { /* a broken message: the next one carries everything */ }
+        try { receive(JSON.parse(event.data), first); } catch (err) { /* a broken message: the next one carries everything */ }
+        first = false;
       });
       source.addEventListener("error", () => {
         if (!navigator.onLine) { setLink("offline"); return; }
