@@ -125,3 +125,32 @@ def test_the_fight_is_there_after_a_restart_and_in_spanish(phone, fight, tmp_pat
     expect(page.locator(".tabs a[aria-current=page]")).to_have_text("Combate")
     expect(page.locator("#fighters")).to_contain_text("enemigo")
     expect(page.locator("#fighters li.fighter")).to_have_count(2)
+
+
+def test_defensa_perfecta_offers_the_counter_attack_and_energy_is_spent(phone, fight):
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 2, "Saqueador": 4})
+    page = live(phone("/combat"))
+    expect(page.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    page.locator("#attack-start .modifiers summary").click()
+    page.fill("#attack-modifier", "-2")             # a Ciego attacker, the narrator says
+    page.click("#attack")
+    expect(page.locator("#attack-prompt")).to_have_text("Attacker (Saqueador): roll Body d6 and the Destiny d20")
+    tap(page, '#attack-pads .keypad[data-sides="6"]', 6)
+    tap(page, '#attack-pads .keypad[data-sides="20"]', 5)
+    page.click("#attack-send")
+    expect(page.locator("#attack-so-far")).to_have_text("Body 4 · d20 5")
+    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
+    tap(page, '#attack-pads .keypad[data-sides="20"]', 20)
+    page.click("#attack-send")
+    expect(page.locator("#last-attack .verdict")).to_have_text("Miss, 4 against 5")
+    expect(page.locator("#last-attack")).to_contain_text("Defensa Perfecta: Brann may counter-attack")
+    page.click("#counter-attack")
+    expect(page.locator("#attack-prompt")).to_have_text("Attacker (Brann): roll Body d8 and the Destiny d20")
+    page.click("#attack-cancel")
+    expect(page.locator("#attack-card")).to_be_hidden()
+
+    fighter(page, "Brann").locator(".fighter-open").click()
+    page.locator("#energy-row").get_by_role("button", name="EM −1").click()
+    expect(fighter(page, "Brann")).to_contain_text("EC 2 · EM 1 · EA 2")

@@ -250,10 +250,18 @@
     if (!outcome) return;
     box.dataset.hit = String(outcome.hit);
     const [first, ...rest] = attackText(outcome);
+    const { attacker_name: attacker, defender_name: defender } = outcome.spec;
+    // RULES DD-6: after Defensa Perfecta the defender may strike back at once, out of turn.
+    const counter = outcome.offers.includes("counter-attack") && state.encounter.round > 0 && !state.encounter.over
+      && [attacker, defender].every((name) => fighter(name) && active(fighter(name)))
+      ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
+        onclick: () => step("/attack", { attacker: defender, defender: attacker }) })
+      : null;
     box.replaceChildren(
-      el("h2", { text: t("{attacker} attacks {defender}", { attacker: outcome.spec.attacker_name, defender: outcome.spec.defender_name }) }),
+      el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
       el("p", { class: "verdict", text: first }),
-      ...rest.map((text) => el("p", { class: "detail", text })));
+      ...rest.map((text) => el("p", { class: "detail", text })),
+      counter);
   }
 
   function renderInitiative() {
@@ -362,6 +370,8 @@
     $("#fighter-conditions").replaceChildren(...p.conditions.map((c) => el("li", { class: "condition cure" }, [
       conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
     ])));
+    $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);
+    for (const button of document.querySelectorAll("#energy-row .spend")) button.disabled = !p.energy[button.dataset.energy];
     fill($("#help-ally"), fighters().filter((o) => o.name !== p.name && o.side === p.side).map((o) => o.name), true);
     $("#rest-keypad").replaceWith(Object.assign(keypad(4, null, (v) => step("/rest", { name: p.name, kind: "short", roll: v }), "d4"), { id: "rest-keypad" }));
   }
@@ -413,8 +423,12 @@
   }
 
   $("#attacker").addEventListener("change", updateTargets);
-  $("#attack").addEventListener("click", () => step("/attack", {
-    attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked }));
+  $("#attack").addEventListener("click", async () => {
+    const done = await step("/attack", {
+      attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked,
+      attack_modifier: Number($("#attack-modifier").value) || 0, damage_bonus: Number($("#damage-bonus").value) || 0 });
+    if (done) { $("#attack-modifier").value = 0; $("#damage-bonus").value = 0; }  // for this attack only
+  });
   $("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
   $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
   $("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
@@ -460,6 +474,9 @@
   });
   $("#do-help").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 1 }));
   $("#do-help2").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 2 }));
+  for (const button of document.querySelectorAll("#energy-row .spend")) {
+    button.addEventListener("click", () => step("/energy", { name: openFighter, energy: button.dataset.energy }));
+  }
   $("#do-long-rest").addEventListener("click", () => step("/rest", { name: openFighter, kind: "long" }));
   $("#do-remove").addEventListener("click", () => {
     if (window.confirm(t("Remove {name} from the fight?", { name: openFighter }))) step("/remove", { name: openFighter });
