@@ -347,9 +347,13 @@ class CombatSession:
 
     @_step
     def end_scene(self) -> None:
-        """End the fight: heroes out of combat wake with 1 PV, initiative is rolled anew (RULES DD-9)."""
+        """End the fight: heroes out of combat wake with 1 PV, defeated enemies leave,
+        initiative is rolled anew for the next one (RULES DD-9)."""
         self._no_attack("ending the scene")
         self._encounter.end_scene()
+        for participant in list(self._encounter.participants):
+            if participant.status == "defeated":
+                self._encounter.remove(participant.name)
         self._last_attack = None
 
     @_step

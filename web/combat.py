@@ -37,7 +37,7 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``POST /api/combat/cure``                ``{"name", "condition"}``
 ``POST /api/combat/energy``              ``{"name", "energy": "EC"|"EM"|"EA", "amount"?}``
 ``POST /api/combat/rest``                ``{"name", "kind": "short"|"long", "roll"?: d4 (short)}``
-``POST /api/combat/end-scene``           ``{}``  heroes out of combat wake with 1 PV
+``POST /api/combat/end-scene``           ``{}``  heroes out of combat wake with 1 PV, the defeated leave
 ``POST /api/combat/new-fight``           ``{}``  forget the fight and its log
 ``POST /api/combat/undo``                ``{}``  the last step, once
 =======================================  ==============================================

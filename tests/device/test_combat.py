@@ -187,3 +187,14 @@ def test_phones_get_the_newest_log_entries_the_file_keeps_them_all(tmp_path):
     assert state["encounter"]["log"][-1]["text"] == f"round {state['encounter']['round']}: Saqueador's turn"
     saved = json.loads((tmp_path / "combat.json").read_text())
     assert len(saved["encounter"]["log"]) == state["log_size"]
+
+
+def test_the_scene_ends_heroes_wake_and_the_defeated_leave(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.add_enemy("Rival", initiatives=[1])
+    session.damage("Saqueador", 8)
+    session.damage("Brann", 16)
+    state = session.end_scene()
+    fighters = {p["name"]: p for p in state["encounter"]["participants"]}
+    assert sorted(fighters) == ["Brann", "Rival"] and fighters["Brann"]["pv"] == 1
+    assert state["encounter"]["round"] == 0 and fighters["Rival"]["initiative"] is None
