@@ -193,12 +193,14 @@ def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
 def _illumination(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """Uneven light over the tray: a gentle gradient and vignette, shape (H, W) float32 ≈ 1."""
     w, h = size
-    x = np.linspace(-1, 1, w, dtype=np.float32)
-    y = np.linspace(-1, 1, h, dtype=np.float32)
+    x = np.linspace(-1, 1, w)
+    y = np.linspace(-1, 1, h)
     gx, gy = rng.uniform(-0.06, 0.06, 2)
     vignette = rng.uniform(0.03, 0.12)
-    return (1.0 + gy * y[:, None] + gx * x[None, :]
-            - vignette * (y[:, None] ** 2 + x[None, :] ** 2) / 2).astype(np.float32)
+    # Separable: a column term plus a row term, summed once at full size.
+    rows = (1.0 + gy * y - vignette * y**2 / 2).astype(np.float32)
+    cols = (gx * x - vignette * x**2 / 2).astype(np.float32)
+    return rows[:, None] + cols[None, :]
 
 
 @dataclass(frozen=True)
@@ -427,7 +429,10 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
             off = np.array(scene.shadow_offset) * die.side * 0.18
             _poly(mask, _hull(_outline_points(die, view)) + off, 255)
         sigma = max(1.0, 0.12 * float(np.mean([d.side for d in dice])))
-        mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+        # A soft shadow needs no detail: blur at half size, four times less work.
+        small = cv2.resize(mask, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), sigma / 2)
+        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         light = light * (1.0 - (0.55 * shadow / 255.0) * mask.astype(np.float32))
     floor = light[:, :, None] * np.asarray(scene.floor, np.float32)
     if scene.rim:
@@ -489,8 +494,8 @@ def _add_glare(out: np.ndarray, scene: _Scene, dice: Sequence[_Die], glare: floa
     h, w = out.shape[:2]
     gx, gy = scene.glare_center
     sigma = 0.12 * min(w, h)
-    xs = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
-    ys = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
+    xs = np.exp(-((np.arange(w) - gx) ** 2) / (2 * sigma**2)).astype(np.float32)
+    ys = np.exp(-((np.arange(h) - gy) ** 2) / (2 * sigma**2)).astype(np.float32)
     spot = np.zeros((h, w), np.float32)
     for die in dice:  # specular highlight on each top face, near one corner
         corner = scene.view.face(die, np.array([scene.glare_corner]))[0]
