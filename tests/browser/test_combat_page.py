@@ -104,6 +104,7 @@ def test_a_short_fight_on_two_phones(phone):
     tap(first, "#poison-keypad", 3)
     for page in (first, second):
         expect(fighter(page, "Saqueador 2")).to_contain_text("5 / 8 PV")
+        expect(page.locator("#turn-effects")).to_have_text("Envenenado: Saqueador 2 takes 3 damage")
         expect(page.locator("#turn-prompt")).to_be_hidden()
         expect(page.locator("#next-turn")).to_be_enabled()
 
@@ -124,6 +125,8 @@ def test_the_fight_is_there_after_a_restart_and_in_spanish(phone, fight, tmp_pat
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.locator(".tabs a[aria-current=page]")).to_have_text("Combate")
     expect(page.locator("#fighters")).to_contain_text("enemigo")
+    expect(page.locator("#log li").first).to_have_text("Ronda 1: turno de Rex")   # the rules' log, in Spanish
+    expect(page.locator("#log")).to_contain_text("Mutante se une al combate")
     expect(page.locator("#fighters li.fighter")).to_have_count(2)
 
 
