@@ -114,7 +114,7 @@ def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.n
     """
     image = _as_image(image)
     h, w = image.shape[:2]
-    step = max(1, int(math.sqrt(h * w / 40000)))  # ~40k samples are plenty for a median
+    step = max(1, int(math.sqrt(h * w / 10000)))  # ~10k samples are plenty for a median
     sample = image[::step, ::step].reshape(-1, 3)
     if exclude is not None:
         exclude = np.asarray(exclude)
