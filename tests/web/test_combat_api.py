@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from device.combat import CombatSession
 from web import combat, create_app
 from web.security import hash_pin
+
+from .conftest import FakeController
 
 
 @pytest.fixture
@@ -161,3 +165,34 @@ def test_the_stream_sends_the_state_then_every_step(client):
     data = json.loads(message.split("data: ", 1)[1])
     assert data["encounter"]["participants"][0]["name"] == "Rex"
     response.close()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+    | st.sampled_from(["Brann", "Saqueador", "Envenenado", "hero", "enemy", "short", "long", "EC"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["name", "body", "mind", "soul", "pv", "defence", "poison", "poison_die", "Brann"]),
+        children, max_size=5),
+    max_leaves=15,
+)
+combat_fields = st.sampled_from(["sheet", "count", "initiative", "initiatives", "side", "save", "name", "values",
+                                 "order", "value", "attacker", "defender", "ranged", "attack_modifier",
+                                 "damage_bonus", "helper", "ally", "bonus", "amount", "reason", "condition",
+                                 "energy", "kind", "roll"])
+COMBAT_POSTS = ["/heroes", "/enemies", "/participants", "/saved-heroes", "/remove", "/initiative", "/reorder",
+                "/next-turn", "/poison", "/attack", "/attack/dice", "/attack/cancel", "/help", "/damage", "/heal",
+                "/conditions", "/cure", "/energy", "/rest", "/end-scene", "/new-fight", "/undo"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(COMBAT_POSTS), body=st.dictionaries(combat_fields, json_values, max_size=3))
+def test_random_bodies_never_answer_500(tmp_path_factory, path, body):
+    session = CombatSession(tmp_path_factory.mktemp("fight"))
+    session.add_hero("Brann")
+    session.add_enemy("Saqueador")
+    client = combat.attach(create_app(FakeController(data_dir=session.path.parent), {"TESTING": True}),
+                           session).test_client()
+    response = client.post("/api/combat" + path, data=json.dumps(body), content_type="application/json")
+    assert response.status_code < 500, (path, body, response.get_data()[:200])
+    if response.status_code >= 400:
+        assert isinstance(response.get_json()["error"], str)
