@@ -13,6 +13,7 @@ import numpy as np
 from vision.floor import floor_distance, floor_model
 
 _MIN_THRESHOLD = 14.0  # Lab units: below this nothing is told apart from the floor
+_HALVE_ABOVE = 700  # pixels: a photo bigger than this is segmented at half size
 _MIN_SIDE = 10  # pixels: a die smaller than this cannot show readable pips
 
 
@@ -60,8 +61,17 @@ def foreground(image: np.ndarray) -> np.ndarray:
 
 
 def find_regions(image: np.ndarray) -> list[Region]:
-    """The blobs of :func:`foreground` big enough to be a die."""
-    mask = foreground(image)
+    """The blobs of :func:`foreground` big enough to be a die.
+
+    A big photo is segmented at half size (bodies need no more; pips are found
+    at full size later), which is four times cheaper.
+    """
+    height, width = image.shape[:2]
+    if max(height, width) > _HALVE_ABOVE:
+        small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+        mask = cv2.resize(foreground(small), (width, height), interpolation=cv2.INTER_NEAREST)
+    else:
+        mask = foreground(image)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     regions = []
     for i in range(1, count):

@@ -15,7 +15,7 @@ from vision.pips import Pip, find_pips
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 
-from vision.colors import name_color
+from vision.colors import estimate_white, name_color
 
 MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
 _RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strongest pip
@@ -54,11 +54,14 @@ def _top_face(pips: list[Pip]) -> list[Pip]:
 
 def _centred(points: np.ndarray, body: np.ndarray, side: float) -> bool:
     """One pip, or two, sit where that face puts them: the middle of the die, the
-    ends of a diagonal (the layout check cannot tell a stray blob from a pip)."""
-    if np.linalg.norm(points.mean(axis=0) - body) > _OFF_CENTRE * side:
-        return False
+    ends of a diagonal (the layout check cannot tell a stray blob from a pip; for
+    three pips and more it can, and the body's centre is rough: shadows and
+    neighbours shift it)."""
+    if len(points) == 1:
+        return bool(np.linalg.norm(points[0] - body) <= _OFF_CENTRE * side)
     if len(points) == 2:
-        return 0.35 * side <= np.linalg.norm(points[0] - points[1]) <= 1.0 * side
+        return bool(np.linalg.norm(points.mean(axis=0) - body) <= _OFF_CENTRE * side
+                    and 0.35 * side <= np.linalg.norm(points[0] - points[1]) <= 1.0 * side)
     return True
 
 
@@ -122,7 +125,7 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     body = np.array([xs.mean() + origin[0], ys.mean() + origin[1]])
     if not layout_fits(points) or not _centred(points, body, side):
         value, unreadable = None, "ambiguous pips"
-    color = name_color(image[cy0:cy1, cx0:cx1], crop_mask)
+    color = ""  # named by _name_colours, once the floor's white is known
     center = points.mean(axis=0)
     return DieReading(value=value, sides=6, box=(x0, y0, x1, y1),
                       center=(float(center[0]), float(center[1])), color=color,
@@ -172,6 +175,20 @@ def _read_close_up(image: np.ndarray) -> list[DieReading]:
     return [die]
 
 
+def _name_colours(image: np.ndarray, regions: list[Region], dice: list[DieReading]) -> None:
+    """Name every die's colour against one white reference: the floor around the dice."""
+    if not dice:
+        return
+    bodies = np.zeros(image.shape[:2], np.uint8)
+    for region in regions:
+        x0, y0, x1, y1 = region.box
+        bodies[y0:y1, x0:x1] |= region.mask
+    white = estimate_white(image, exclude=bodies)
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        die.color = name_color(image[y0:y1, x0:x1], bodies[y0:y1, x0:x1], white_reference=white)
+
+
 def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayReading:
     """Read every die in a tray photo.
 
@@ -192,6 +209,7 @@ def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayRead
             side = _die_side(regions)
             for region in regions:
                 dice += _read_region(bgr, region, side)
+            _name_colours(bgr, regions, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
