@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.floor import floor_distance, floor_model
 
-_MIN_THRESHOLD = 14.0  # Lab units: below this nothing is told apart from the floor
+_MIN_THRESHOLD = 9.0  # Lab units: below this nothing is told apart from the floor
 _HALVE_ABOVE = 700  # pixels: a photo bigger than this is segmented at half size
 _MIN_SIDE = 10  # pixels: a die smaller than this cannot show readable pips
 

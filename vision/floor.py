@@ -13,6 +13,7 @@ import numpy as np
 _SMALL_SIDE = 128  # the floor is modelled on a thumbnail of this size (pixels)
 _WINDOW = 21  # thumbnail pixels: the floor window, about 1/6 of the photo
 CLOSE_UP_SIDE = 160  # pixels: a photo no bigger than this shows one die close up
+_SHADOW_WEIGHT = 0.35  # darker-than-floor lightness counts this much (soft shadows are not dice)
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -52,10 +53,10 @@ def floor_model(image: np.ndarray) -> tuple[np.ndarray, float]:
 def floor_distance(image: np.ndarray, floor: np.ndarray) -> np.ndarray:
     """How much each pixel differs from the floor (Lab units, H×W float32).
 
-    Darker-than-floor lightness counts half, so the soft shadows dice cast are
+    Darker-than-floor lightness counts a third, so the soft shadows dice cast are
     not taken for dice while dark dice still stand out by far.
     """
     diff = _lab(image) - floor
     d_l = diff[..., 0]
-    d_l = np.where(d_l < 0, 0.5 * d_l, d_l)
+    d_l = np.where(d_l < 0, _SHADOW_WEIGHT * d_l, d_l)
     return cv2.magnitude(cv2.magnitude(d_l, diff[..., 1]), diff[..., 2])

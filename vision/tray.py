@@ -22,6 +22,10 @@ _RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strong
 _CLOSE_UP_FILL = 0.8  # a close-up's die side as a share of the photo's short side
 _MARGIN = 3  # pixels around a region searched for pips
 _OFF_CENTRE = 0.28  # of the die's side: how far a face's pips may centre away from the body's
+_CLEAR_DROP = 1.3  # the weakest pip kept is this much stronger than the strongest dropped
+_FAINT = 0.5  # of the weakest pip: a blob this strong among the pips makes the count doubtful
+_FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
+_SPREAD = 0.95  # of the die's side: the farthest two pips of one face are closer than this
 _PIP_RADIUS = (0.04, 0.17)
 _INSIDE = 1.3  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)  # a pip's radius as a share of the die's side
 
@@ -52,6 +56,33 @@ def _top_face(pips: list[Pip]) -> list[Pip]:
     return [p for p in chosen if p.radius >= 0.7 * radius]
 
 
+def _strongest_layout(face: list[Pip], body: np.ndarray, side: float) -> list[Pip]:
+    """When the strong blobs do not form a face, the strongest few that do, if they
+    stand clearly above the rest (side-face pips and pips showing through a
+    translucent die are fainter than the top face's); else nothing."""
+    ranked = sorted(face, key=lambda p: -p.strength)
+    for n in range(min(6, len(ranked) - 1), 0, -1):
+        top = ranked[:n]
+        if top[-1].strength < _CLEAR_DROP * ranked[n].strength:
+            continue
+        points = np.array([(p.x, p.y) for p in top])
+        if layout_fits(points) and _centred(points, body, side):
+            return top
+    return []
+
+
+def _unexplained(pips: list[Pip], face: list[Pip], side: float) -> bool:
+    """Whether a fainter blob of the face's kind sits among its pips: a pip the
+    strength cut missed, so the count cannot be trusted."""
+    weakest = min(p.strength for p in face)
+    centre = np.mean([(p.x, p.y) for p in face], axis=0)
+    radius = max(p.radius for p in face)
+    return any(p not in face and p.polarity == face[0].polarity
+               and p.strength >= _FAINT * weakest and p.radius >= 0.7 * radius
+               and np.hypot(p.x - centre[0], p.y - centre[1]) <= _FACE_REACH * side
+               for p in pips)
+
+
 def _centred(points: np.ndarray, body: np.ndarray, side: float) -> bool:
     """One pip, or two, sit where that face puts them: the middle of the die, the
     ends of a diagonal (the layout check cannot tell a stray blob from a pip; for
@@ -59,6 +90,9 @@ def _centred(points: np.ndarray, body: np.ndarray, side: float) -> bool:
     neighbours shift it)."""
     if len(points) == 1:
         return bool(np.linalg.norm(points[0] - body) <= _OFF_CENTRE * side)
+    spread = max(np.linalg.norm(a - b) for a in points for b in points)
+    if spread > _SPREAD * side:  # pips of two dice, or a pip and a blob beside the die
+        return False
     if len(points) == 2:
         return bool(np.linalg.norm(points.mean(axis=0) - body) <= _OFF_CENTRE * side
                     and 0.35 * side <= np.linalg.norm(points[0] - points[1]) <= 1.0 * side)
@@ -116,15 +150,20 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     pips = [p for p in pips
             if radii[0] <= p.radius <= radii[1]
             and inside[int(p.y) - cy0, int(p.x) - cx0] >= _INSIDE * p.radius]
-    pips = _top_face(pips)
-    if not pips:
+    face = _top_face(pips)
+    if not face:
         return None
-    points = np.array([(p.x, p.y) for p in pips])
-    value: int | None = len(pips)
+    points = np.array([(p.x, p.y) for p in face])
+    value: int | None = len(face)
     unreadable = None
     body = np.array([xs.mean() + origin[0], ys.mean() + origin[1]])
-    if not layout_fits(points) or not _centred(points, body, side):
-        value, unreadable = None, "ambiguous pips"
+    if not layout_fits(points) or not _centred(points, body, side) or _unexplained(pips, face, side):
+        face = _strongest_layout(face, body, side)
+        if face:
+            points = np.array([(p.x, p.y) for p in face])
+            value = len(face)
+        else:
+            value, unreadable = None, "ambiguous pips"
     color = ""  # named by _name_colours, once the floor's white is known
     center = points.mean(axis=0)
     return DieReading(value=value, sides=6, box=(x0, y0, x1, y1),
@@ -145,20 +184,28 @@ def _looks_like_a_die(mask: np.ndarray, side: float) -> bool:
 
 
 def _read_region(image: np.ndarray, region: Region, side: float) -> list[DieReading]:
-    """Read a blob as one die, or as several touching dice when one die does not explain it."""
+    """Read a blob as one die, or as several touching dice when one die does not explain it.
+
+    A blob that reads as one die is split only when the parts read as more
+    than one die; a part without a valid face is kept (unreadable) only when it
+    is shaped like a die, so rims, walls and cables stay out.
+    """
     whole = _read_mask(image, region.mask, region.origin, side)
+    whole_read = whole is not None and whole.value is not None
     single = _looks_like_a_die(region.mask, side)
-    if single and whole is not None and whole.value is not None and region.area < 1.8 * side * side:
+    if whole_read and single and region.area < 1.8 * side * side:
         return [whole]
     parts = _split(image, region.mask, region.origin, side)
-    if len(parts) == 1:
-        return [whole] if single and whole is not None else []
     dice = []
-    for mask in parts:
-        if _looks_like_a_die(mask, side):
+    if len(parts) > 1:
+        for mask in parts:
             die = _read_mask(image, mask, region.origin, side)
-            if die is not None:
+            if die is not None and (die.value is not None or _looks_like_a_die(mask, side)):
                 dice.append(die)
+    if whole_read and sum(die.value is not None for die in dice) <= 1:
+        return [whole]
+    if not dice and whole is not None and single:
+        return [whole]
     return dice
 
 
