@@ -33,11 +33,32 @@ sys.modules[_spec.name] = fake_controller  # dataclasses look their module up th
 _spec.loader.exec_module(fake_controller)
 
 
+def closing(app):
+    """``app`` with every response closed, even one whose client went away.
+
+    werkzeug's server does not close the response of a dropped connection (a page
+    closed while a photo loads leaves its file open); waitress, which
+    `dicelens serve` uses, does. The generator's ``finally`` runs when the server
+    lets go of it.
+    """
+    def wrapped(environ, start_response):
+        body = app(environ, start_response)
+
+        def chunks():
+            try:
+                yield from body
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+        return chunks()
+    return wrapped
+
+
 class LiveServer:
     """The app served by werkzeug in a thread: one thread per request, as event streams need."""
 
     def __init__(self, app):
-        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self._server = make_server("127.0.0.1", 0, closing(app), threaded=True)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 

@@ -312,6 +312,10 @@
 
     function renderCamera(camera) {
       cameraPill(camera);
+      // Why the camera is away, in words, where the table sees it (the pill only names the status).
+      const note = $("#camera-note");
+      note.hidden = !camera || camera.status === "ok" || !camera.message;
+      note.textContent = note.hidden ? "" : camera.message;
       $("#throw").hidden = !(camera && camera.can_throw);
     }
 
@@ -483,9 +487,18 @@
       renderRecent();
     }
 
+    /** The state an action answered with. While the stream is open it brings the
+     *  same state, in order with everything else; an answer that arrives late
+     *  must not undo a newer event (a camera that went away meanwhile). */
+    function answered(state) {
+      if (!state || stream.connected) return;
+      store.state = state;
+      if (state.latest_roll) receive(state.latest_roll, true);
+      renderState();
+    }
+
     async function arm(name) {
-      const state = await act(api.post(API.arm, { preset: name, roller: player() }));
-      if (state) { store.state = state; renderState(); }
+      answered(await act(api.post(API.arm, { preset: name, roller: player() })));
     }
 
     // --- keypad for dice by hand ---------------------------------------------
@@ -543,15 +556,10 @@
       const state = await act(api.post(API.dice, { values: keypadValues, roller: player() }));
       if (state) {
         $("#keypad-dialog").close();
-        store.state = state;
-        if (state.latest_roll) receive(state.latest_roll, true);
-        renderState();
+        answered(state);
       }
     });
-    $("#throw").addEventListener("click", async () => {
-      const state = await act(api.post(API.throw));
-      if (state) { store.state = state; renderState(); }
-    });
+    $("#throw").addEventListener("click", async () => answered(await act(api.post(API.throw))));
 
     // --- corrections -----------------------------------------------------------
     function openFix(roll, die, index) {
@@ -689,7 +697,12 @@
       hiddenAt = null;
       if (slept || !source || source.readyState === EventSource.CLOSED) open();
     });
-    return { open, close, get lastSeq() { return lastSeq; }, get source() { return source; } };
+    return {
+      open, close,
+      get lastSeq() { return lastSeq; },
+      get source() { return source; },
+      get connected() { return Boolean(source) && source.readyState === EventSource.OPEN; },
+    };
   }
 
   // --- history page ------------------------------------------------------------
