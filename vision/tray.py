@@ -7,7 +7,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.detect import Region, find_regions, foreground
+from vision.detect import Region, find_regions
 from vision.floor import CLOSE_UP_SIDE
 from vision.errors import InvalidImage
 from vision.layout import layout_fits
@@ -56,14 +56,21 @@ def _top_face(pips: list[Pip]) -> list[Pip]:
     return [p for p in chosen if p.radius >= 0.7 * radius]
 
 
+def _alike(pips: list[Pip]) -> bool:
+    """Pips of one face are of one size (within a factor 1.6 of their median)."""
+    radii = np.array([p.radius for p in pips])
+    return bool((radii <= 1.6 * np.median(radii)).all() and (radii >= np.median(radii) / 1.6).all())
+
+
 def _strongest_layout(face: list[Pip], body: np.ndarray, side: float) -> list[Pip]:
     """When the strong blobs do not form a face, the strongest few that do, if they
     stand clearly above the rest (side-face pips and pips showing through a
     translucent die are fainter than the top face's); else nothing."""
     ranked = sorted(face, key=lambda p: -p.strength)
-    for n in range(min(6, len(ranked) - 1), 0, -1):
+    for n in range(min(6, len(ranked)), 0, -1):
         top = ranked[:n]
-        if top[-1].strength < _CLEAR_DROP * ranked[n].strength:
+        following = ranked[n].strength if n < len(ranked) else 0.0
+        if top[-1].strength < _CLEAR_DROP * following or not _alike(top):
             continue
         points = np.array([(p.x, p.y) for p in top])
         if layout_fits(points) and _centred(points, body, side):
@@ -216,9 +223,9 @@ def _read_close_up(image: np.ndarray) -> list[DieReading]:
     die = _read_mask(image, np.full((h, w), 255, np.uint8), (0, 0), _CLOSE_UP_FILL * min(h, w))
     if die is None:
         return []
-    body = foreground(image)
-    if cv2.countNonZero(body):
-        die.color = name_color(image, body)
+    middle = np.zeros((h, w), np.uint8)  # the die's body fills the middle of a close-up
+    middle[h // 4:h - h // 4, w // 4:w - w // 4] = 255
+    die.color = name_color(image, middle)
     return [die]
 
 
