@@ -48,25 +48,24 @@ def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
             blurred = cv2.GaussianBlur(channel, (0, 0), sigma)
             responses.append(-(sigma * sigma) * cv2.Laplacian(blurred, cv2.CV_32F))
     stack = np.stack(responses)  # positive where light blobs, negative where dark
-    magnitude = np.abs(stack)
-    best = magnitude.max(axis=0)
-    scale = magnitude.argmax(axis=0)
-    peaks = (best >= cv2.dilate(best, np.ones((5, 5), np.uint8))) & (best > _MIN_STRENGTH) & (mask > 0)
-    ys, xs = np.nonzero(peaks)
     pips = []
-    for y, x in zip(ys, xs):
-        k = scale[y, x]
-        value = stack[k, y, x]
-        pips.append(Pip(float(x + origin[0]), float(y + origin[1]), sigmas[k % len(sigmas)] * 1.41,
-                        float(abs(value)), 1 if value > 0 else -1))
+    # each polarity on its own: a dark die body must not hide the light pips on it
+    for polarity, signed in ((1, stack), (-1, -stack)):
+        best = signed.max(axis=0)
+        scale = signed.argmax(axis=0)
+        peaks = (best >= cv2.dilate(best, np.ones((5, 5), np.uint8))) & (best > _MIN_STRENGTH) & (mask > 0)
+        for y, x in zip(*np.nonzero(peaks)):
+            pips.append(Pip(float(x + origin[0]), float(y + origin[1]),
+                            sigmas[scale[y, x] % len(sigmas)] * 1.41, float(best[y, x]), polarity))
     return _suppress_overlaps(pips)
 
 
 def _suppress_overlaps(pips: list[Pip]) -> list[Pip]:
-    """Keep the strongest of blobs that overlap (one pip answering at two places)."""
+    """Keep the strongest of blobs of one polarity that overlap (one pip answering at two places)."""
     kept: list[Pip] = []
     for pip in sorted(pips, key=lambda p: -p.strength):
-        if all((pip.x - k.x) ** 2 + (pip.y - k.y) ** 2 > (max(pip.radius, k.radius) * 1.2) ** 2
+        if all(pip.polarity != k.polarity
+               or (pip.x - k.x) ** 2 + (pip.y - k.y) ** 2 > (max(pip.radius, k.radius) * 1.2) ** 2
                for k in kept):
             kept.append(pip)
     return kept

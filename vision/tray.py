@@ -22,6 +22,8 @@ _RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strong
 _CLOSE_UP_FILL = 0.8  # a close-up's die side as a share of the photo's short side
 _MARGIN = 3  # pixels around a region searched for pips
 _OFF_CENTRE = 0.28  # of the die's side: how far a face's pips may centre away from the body's
+_LEAST_SIDE = 0.6  # of the typical die side: the least width of a die's box
+_MOST_ASPECT = 1.8  # a die's box is at most this much longer than wide
 _CLEAR_DROP = 1.3  # the weakest pip kept is this much stronger than the strongest dropped
 _FAINT = 0.5  # of the weakest pip: a blob this strong among the pips makes the count doubtful
 _FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
@@ -178,6 +180,12 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
                       confidence=0.9 if value else 0.0, unreadable=unreadable)
 
 
+def _die_sized(box: tuple[int, int, int, int], side: float) -> bool:
+    """A box a die can fill: neither side much under a die's, not a strip (a tray wall)."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return min(w, h) >= _LEAST_SIDE * side and max(w, h) <= _MOST_ASPECT * min(w, h)
+
+
 def _looks_like_a_die(mask: np.ndarray, side: float) -> bool:
     """A blob about one die big, roughly square and solid (not a rim, wall or cable)."""
     area = cv2.countNonZero(mask)
@@ -198,7 +206,7 @@ def _read_region(image: np.ndarray, region: Region, side: float) -> list[DieRead
     is shaped like a die, so rims, walls and cables stay out.
     """
     whole = _read_mask(image, region.mask, region.origin, side)
-    whole_read = whole is not None and whole.value is not None
+    whole_read = whole is not None and whole.value is not None and _die_sized(whole.box, side)
     single = _looks_like_a_die(region.mask, side)
     if whole_read and single and region.area < 1.8 * side * side:
         return [whole]
@@ -207,7 +215,8 @@ def _read_region(image: np.ndarray, region: Region, side: float) -> list[DieRead
     if len(parts) > 1:
         for mask in parts:
             die = _read_mask(image, mask, region.origin, side)
-            if die is not None and (die.value is not None or _looks_like_a_die(mask, side)):
+            if die is not None and _die_sized(die.box, side) \
+                    and (die.value is not None or _looks_like_a_die(mask, side)):
                 dice.append(die)
     if whole_read and sum(die.value is not None for die in dice) <= 1:
         return [whole]
