@@ -6,12 +6,7 @@ settled tray, ``arm`` a button press. What is checked is what players see.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import Page, expect
-
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "live-page.png"
-
 
 def live(page: Page) -> Page:
     """Wait until the page's event stream is open (the green "Live" dot)."""
@@ -172,20 +167,6 @@ def test_language_switch_and_accept_language(phone, controller):
 
     page.goto("/history")                           # the choice is remembered
     expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
-
-
-def test_screenshot_of_the_live_page(phone, controller):
-    page = live(phone("/", device_scale_factor=2))
-    page.fill("#player", "Ana")
-    controller.arm("2d6", "Ana")
-    controller.throw_dice([6, 4])
-    controller.throw_dice([5])
-    expect(page.locator("#big")).to_have_text("13")
-    page.locator("#photo").evaluate("img => img.decode()")
-    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=SCREENSHOT, animations="disabled")
-    assert SCREENSHOT.stat().st_size > 10_000
 
 
 def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, controller):

@@ -3,7 +3,9 @@ the page renders are the ones `dicelens serve` makes, not the fake's."""
 
 from __future__ import annotations
 
+import threading
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,6 +21,9 @@ def controller(tmp_path):
     """The real controller replaces the fake one for every fixture of this module."""
     with History(tmp_path) as history:
         yield Controller(build_presets(), history)
+
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "live-page.png"
 
 
 @pytest.fixture
@@ -71,3 +76,31 @@ def test_pool_by_hand_with_a_ten_rerolled(real_page, controller):
     page.get_by_role("button", name="Send").click()
     expect(page.locator("#big")).to_have_text("4")
     expect(page.locator("#summary")).to_have_text("successes: 4 · cancelled: 1 · tens: 1 · rerolls: 1")
+
+
+def test_screenshot_of_the_live_page(phone, controller):
+    """The README's picture: a perfect roll thrown with the Throw button, read by vision."""
+    trays = iter([((6, 3), ("red", "white")), ((5,), ("red",))])
+
+    def throw(count):   # the sim camera's part: a settled tray a moment after the tap
+        values, colors = next(trays)
+        image, _ = render_tray(21 + len(values), values=values, colors=colors, size=(640, 480),
+                               die_px=(70, 90), rotation=False)
+        threading.Timer(0.05, controller.on_settled, (image, time.monotonic() + 1)).start()
+
+    controller.attach_camera(throw=throw, can_throw=True)
+    controller.on_status("ok")
+    page = phone("/", device_scale_factor=2)
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    page.fill("#player", "Nara")
+    page.get_by_role("button", name="2D6", exact=True).click()
+    page.get_by_role("button", name="Throw").click()
+    expect(page.locator("#prompt")).to_have_text("Roll the principal die again (counts as D3).")
+    page.get_by_role("button", name="Throw").click()
+    expect(page.locator("#big")).to_have_text("12")          # 6 + 3 + an extra 5 counted 3
+    expect(page.locator("#outcome")).to_have_text("Rolagem Perfeita!")
+    page.locator("#photo").evaluate("img => img.decode()")
+    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOT, animations="disabled")
+    assert SCREENSHOT.stat().st_size > 10_000
