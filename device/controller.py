@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -111,6 +112,7 @@ class Controller:
         self._throw_fn: Callable[[int | None], None] | None = None
         self._read_now_fn: Callable[[], None] | None = None
         self._can_throw: Callable[[], bool] = lambda: False
+        self._last_frame_at: Callable[[], float | None] = lambda: None
         self._state = "idle"
         self._preset: Preset | None = None
         self._roller: str | None = None
@@ -131,17 +133,21 @@ class Controller:
     # --- the camera loop's side ------------------------------------------------
     def attach_camera(self, *, throw: Callable[[int | None], None] | None = None,
                       read_now: Callable[[], None] | None = None,
-                      can_throw: bool | Callable[[], bool] = False) -> None:
+                      can_throw: bool | Callable[[], bool] = False,
+                      last_frame_at: Callable[[], float | None] | None = None) -> None:
         """Give the controller the camera loop's hooks (``device.tray_loop.TrayLoop``).
 
         :param throw: ``throw(count)`` starts a throw of ``count`` dice (None: the
             camera's default) on a sim/file camera.
         :param read_now: reads the tray at once (the frame comes to :meth:`on_settled`).
         :param can_throw: whether the camera throws by itself now (a bool or a callable).
+        :param last_frame_at: when the camera last gave a frame, seconds on the
+            controller's clock (None before the first), for :meth:`health`.
         """
         with self._lock:
             self._throw_fn, self._read_now_fn = throw, read_now
             self._can_throw = can_throw if callable(can_throw) else (lambda: bool(can_throw))
+            self._last_frame_at = last_frame_at or (lambda: None)
             self._publish_state()
 
     def on_status(self, status: str, message: str | None = None) -> None:
@@ -409,6 +415,27 @@ class Controller:
                 if self._state in _TAKING:
                     self._set_state("armed", prompt=self._first_prompt())
             self._publish_state()
+
+    def health(self) -> dict:
+        """What ``/healthz`` judges: the camera, the age of its last frame, free disk, the database.
+
+        :returns: ``{"camera": {"status", "message", "last_frame_seconds"}, "disk":
+            {"free_bytes", "error"}, "database": {"ok", "error"}}``; ``last_frame_seconds``
+            is the time since the camera loop last got a frame (None before the first),
+            ``free_bytes`` the space left in the data folder (None when it cannot be
+            measured, ``error`` then says why).
+        """
+        with self._lock:
+            camera = {"status": self._camera["status"], "message": self._camera["message"]}
+            last_frame_at = self._last_frame_at()
+        camera["last_frame_seconds"] = (None if last_frame_at is None
+                                        else round(max(self._clock() - last_frame_at, 0.0), 3))
+        try:
+            disk = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
+        except OSError as exc:
+            disk = {"free_bytes": None, "error": f"the data folder cannot be measured: {exc}"}
+        problem = self._history.check()  # its own lock: a slow check holds up no roll
+        return {"camera": camera, "disk": disk, "database": {"ok": problem is None, "error": problem}}
 
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""

@@ -236,6 +236,20 @@ class History:
         with self._lock, self._transaction():
             self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
 
+    def check(self) -> str | None:
+        """Ask SQLite whether the database is sound (``PRAGMA quick_check``), for /healthz.
+
+        :returns: None when it is, else what is wrong in one line (SQLite's words).
+        """
+        with self._lock:
+            if self._db is None:
+                return "the history database is closed"
+            try:
+                problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
+            except sqlite3.Error as exc:
+                return f"the history database fails: {exc}"
+        return None if problems == ["ok"] else "the history database is damaged: " + "; ".join(problems)
+
     def close(self) -> None:
         """Close the database; idempotent."""
         with self._lock:

@@ -118,8 +118,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     options = _camera_options(config)
     try:
         camera = open_camera(source, **options)  # a name that names nothing stops us here
-    except CameraUnavailable as exc:  # the loop keeps trying; the page and dice by hand work
-        log.warning("camera %s: %s; retrying", source, exc)
+    except CameraUnavailable:  # the loop keeps trying and logs why, once; the page and dice by hand work
         camera = None
     if camera is not None:
         stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
@@ -141,7 +140,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
                            watchdog=watchdog)
     stack.callback(loop.close)
     controller.attach_camera(throw=loop.throw, read_now=loop.read_now,
-                             can_throw=lambda: loop.can_throw)
+                             can_throw=lambda: loop.can_throw, last_frame_at=lambda: loop.last_frame_at)
     on_status(*loop.status)
     loop.start()
 
@@ -151,7 +150,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, AutoThrow(controller), stack)
-    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder)}),
+    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder),
+                                                         "SERVE_HOST": config.web.host}),
                              CombatSession(config.data_folder, config.combat))
 
 

@@ -70,6 +70,7 @@ class TrayLoop:
         self._ever_opened = camera is not None
         self._retry_delay = retry_seconds
         self._read_requested = False
+        self._last_frame_at: float | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -80,6 +81,12 @@ class TrayLoop:
         """The camera's ``(status, message)``, as last given to ``on_status``."""
         with self._lock:
             return self._status
+
+    @property
+    def last_frame_at(self) -> float | None:
+        """When the camera last gave a preview frame (``clock`` seconds), None before the first."""
+        with self._lock:
+            return self._last_frame_at
 
     @property
     def can_throw(self) -> bool:
@@ -155,7 +162,10 @@ class TrayLoop:
             if read:
                 self._detector.mark_read()
                 self._hand_on(camera.capture())
-            if self._detector.update(camera.capture_preview(), self._clock()):
+            preview, t = camera.capture_preview(), self._clock()
+            with self._lock:
+                self._last_frame_at = t  # for /healthz: a camera that hangs shows as an old frame
+            if self._detector.update(preview, t):
                 self._hand_on(camera.capture())  # taken now, after the settling
         except Exception as exc:  # the camera failed: close it, open it again later
             with self._lock:

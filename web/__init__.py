@@ -9,6 +9,8 @@
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
 * :mod:`web.i18n` — Flask-Babel, locale from ``?lang=`` → cookie → Accept-Language.
+* :mod:`web.health` — ``GET /healthz``: 200 or 503 with the reasons.
+* :mod:`web.join` — ``GET /join.svg``: a QR code of the page's address for phones.
 * ``GET /manifest.webmanifest`` — the web-app manifest (icons listed when
   ``static/icons/icon-192.png``, ``icon-512.png`` or ``icon.svg`` exist).
 
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from flask import Flask, current_app, jsonify, url_for
 
-from . import api, combat, events, pages, security
+from . import api, combat, events, health, join, pages, security
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
@@ -78,6 +80,8 @@ def create_app(controller, config: dict | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
+    app.register_blueprint(health.bp)  # /healthz
+    app.register_blueprint(join.bp)  # /join.svg
     app.context_processor(_page_context)
     app.add_url_rule("/manifest.webmanifest", "manifest", _manifest)
     return app

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -41,6 +43,12 @@ class Picamera2Camera(Camera):
         self._timeout = timeout
         self._lock = threading.Lock()
         self._picam2 = None
+        try:
+            found = Picamera2.global_camera_info()
+        except Exception as exc:  # libcamera itself failing
+            raise CameraUnavailable(f"the Pi camera could not start: {exc}") from exc
+        if not found:  # Picamera2() would only say "list index out of range"
+            raise CameraUnavailable(_why_no_camera())
         main = {"format": "RGB888"} | ({"size": tuple(size)} if size else {})
         try:
             self._picam2 = Picamera2()
@@ -86,3 +94,11 @@ class Picamera2Camera(Camera):
             picam2.close()
         except Exception as exc:  # a camera already gone cannot be stopped; nothing else to free
             log.warning("closing the Pi camera: %s", exc)
+
+
+def _why_no_camera() -> str:
+    """Why libcamera lists no camera, in words: a permission the service user lacks, or no camera."""
+    denied = [path for path in sorted(Path("/dev").glob("media*")) if not os.access(path, os.R_OK | os.W_OK)]
+    if denied:
+        return f"no permission to open {denied[0]} (the user must be in its group, video)"
+    return "no Pi camera found (check the ribbon cable, then restart the Pi: it looks for its camera at boot)"

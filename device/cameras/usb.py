@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import threading
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,11 +30,11 @@ class UsbCamera(Camera):
     def __init__(self, index: int, size: tuple[int, int] | None = None) -> None:
         self.index = index
         self._lock = threading.Lock()
-        self._capture = cv2.VideoCapture(index)
+        self._capture = _quietly_open(index)
         if not self._capture.isOpened():
             self._capture.release()
             self._capture = None
-            raise CameraUnavailable(f"USB camera {index} could not be opened (is it plugged in?)")
+            raise CameraUnavailable(_why_not_open(index))
         if size:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
@@ -65,3 +67,21 @@ class UsbCamera(Camera):
             capture, self._capture = self._capture, None
         if capture is not None:
             capture.release()
+
+
+def _quietly_open(index: int) -> cv2.VideoCapture:
+    """Open the webcam without OpenCV's own warnings, which would repeat at every retry
+    of the camera loop; the reason is logged once, in words (:func:`_why_not_open`)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(index)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
+def _why_not_open(index: int) -> str:
+    device = Path(f"/dev/video{index}")  # V4L2's name for it on Linux, where the Pi runs
+    if device.exists() and not os.access(device, os.R_OK | os.W_OK):
+        return f"USB camera {index}: no permission to open {device} (the user must be in its group, video)"
+    return f"USB camera {index} could not be opened (is it plugged in?)"

@@ -44,6 +44,10 @@ class FakePicamera2:
 
     instances: list[FakePicamera2] = []
 
+    @staticmethod
+    def global_camera_info() -> list[dict]:
+        return [{"Model": "imx708", "Location": 2, "Rotation": 180, "Id": "/base/soc/i2c0mux/i2c@1/imx708@1a", "Num": 0}]
+
     def __init__(self) -> None:
         self.instances.append(self)
         self.calls: list[str] = []
@@ -160,6 +164,8 @@ def test_a_camera_that_cannot_start_is_unavailable_and_released(picamera2, monke
         fake = FakePicamera2()
         fake.fail_start = RuntimeError("Camera __init__ sequence did not complete.")
         return fake
+
+    failing.global_camera_info = FakePicamera2.global_camera_info
 
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=failing))
     with pytest.raises(CameraUnavailable, match="could not start: Camera __init__"):

@@ -1,0 +1,68 @@
+"""``GET /healthz`` (blueprint ``health``): is the companion fit to read dice? For systemd,
+a monitor, or a player wondering why nothing happens.
+
+200 with the controller's :meth:`health` figures when everything is fine; 503 with the
+same figures and ``reasons`` (plain English lines) when something is not:
+
+* the camera is not ``ok`` (none found yet, or lost and being opened again);
+* the camera is ok but its last frame is older than ``HEALTH_FRAME_SECONDS``
+  (a camera loop that hangs);
+* the data folder has less than ``HEALTH_MIN_FREE_MB`` megabytes free (rolls and
+  photos would soon fail to save), or it cannot be measured;
+* the history database fails SQLite's quick check.
+
+Body: ``{"healthy": bool, "reasons": [str], "camera": {"status", "message",
+"last_frame_seconds"}, "disk": {"free_bytes", "error"}, "database": {"ok", "error"}}``.
+Thresholds come from the app config (``DICE_HEALTH_FRAME_SECONDS`` … in the environment).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify
+
+from .api import controller
+
+bp = Blueprint("health", __name__)
+
+#: Seconds without a frame before a camera that says ok counts as hung.
+FRAME_SECONDS = 10.0
+#: Megabytes the data folder must keep free.
+MIN_FREE_MB = 100.0
+
+
+@bp.get("/healthz")
+def healthz():
+    report = controller().health()
+    reasons = problems(report, float(current_app.config.get("HEALTH_FRAME_SECONDS", FRAME_SECONDS)),
+                       float(current_app.config.get("HEALTH_MIN_FREE_MB", MIN_FREE_MB)))
+    response = jsonify(healthy=not reasons, reasons=reasons, **report)
+    response.status_code = 503 if reasons else 200
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str]:
+    """What is wrong in ``report`` (as ``controller.health()`` gives it), one plain line each.
+
+    :param frame_seconds: the oldest last frame, in seconds, of a camera counted as working.
+    :param min_free_mb: the free space, in megabytes (2**20 bytes), the data folder needs.
+    :returns: an empty list when healthy.
+    """
+    reasons = []
+    camera = report["camera"]
+    if camera["status"] != "ok":
+        reasons.append(f"camera unavailable ({camera['status']}): {camera['message'] or 'no reason given'}")
+    elif camera["last_frame_seconds"] is None:
+        reasons.append("the camera has given no frame yet")
+    elif camera["last_frame_seconds"] > frame_seconds:
+        reasons.append(f"the camera's last frame is {camera['last_frame_seconds']:.0f} s old "
+                       f"(more than {frame_seconds:g} s): the camera loop is stuck")
+    disk = report["disk"]
+    if disk["free_bytes"] is None:
+        reasons.append(disk["error"] or "the free space of the data folder is unknown")
+    elif disk["free_bytes"] < min_free_mb * 2**20:
+        reasons.append(f"only {disk['free_bytes'] / 2**20:.0f} MB free in the data folder "
+                       f"(less than {min_free_mb:g} MB): rolls and photos may fail to save")
+    if not report["database"]["ok"]:
+        reasons.append(report["database"]["error"] or "the history database fails")
+    return reasons
