@@ -46,6 +46,7 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     total, times = Score(), []
+    total_cut_phantoms = 0
     principal_right = principal_photos = 0
     print(f"{'source':28} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} "
           f"{'phantom':>7} {'colour %':>8}")
@@ -55,6 +56,7 @@ def main() -> int:
             continue
         score = Score()
         reasons: Counter = Counter()
+        cut_phantoms = 0
         for path, entry in load_labels(folder):
             image = cv2.imread(str(path))
             reading = read_tray(image)
@@ -67,6 +69,7 @@ def main() -> int:
                 principal_photos += 1
                 principal_right += any(i is not None and j == target and reading.dice[i].principal
                                        for i, j in pairs)
+            cut_phantoms += sum(1 for i, j in pairs if j is None and reading.dice[i].unreadable == "cut off")
             if args.errors:
                 for i, j in pairs:
                     die = reading.dice[i] if i is not None else None
@@ -82,10 +85,16 @@ def main() -> int:
             print(f"{'':28} wrong (label→read): {dict(Counter(score.confusions).most_common(8))}")
         if reasons:
             print(f"{'':28} unreadable: {dict(reasons)}")
+        if cut_phantoms:
+            print(f"{'':28} of the phantoms, {cut_phantoms} are dice cut by the photo's edge "
+                  "(reported 'cut off'; the labels leave such dice out)")
+        total_cut_phantoms += cut_phantoms
     colour = 100 * total.color_right / total.color_known if total.color_known else float("nan")
     print(f"{'overall':28} {total.labelled:5} {100 * total.accuracy:6.1f} {total.wrong:5} "
           f"{total.unreadable:6} {total.missed:6} {total.phantom:7} {colour:8.1f}")
-    print(f"phantom dice per 100 real dice: {100 * total.phantom / max(total.labelled, 1):.2f}")
+    print(f"phantom dice per 100 real dice: {100 * total.phantom / max(total.labelled, 1):.2f} "
+          f"({100 * (total.phantom - total_cut_phantoms) / max(total.labelled, 1):.2f} "
+          "without the 'cut off' dice at the photo's edge)")
     if principal_photos:
         print(f"principal die right: {principal_right}/{principal_photos} "
               f"({100 * principal_right / principal_photos:.1f} %) of photos with one die of a unique colour")

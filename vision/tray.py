@@ -238,6 +238,18 @@ def _read_close_up(image: np.ndarray) -> list[DieReading]:
     return [die]
 
 
+def _flag_cut_off(die: DieReading, width: int, height: int) -> None:
+    """A die the photo's edge cuts close to its top face may hide pips beyond the edge:
+    unreadable, never guessed. (A die whose near side only touches the edge, its
+    top face well inside, is still read.)"""
+    x0, y0, x1, y1 = die.box
+    reach = 0.5 * min(x1 - x0, y1 - y0)
+    cx, cy = die.center
+    if (x0 <= 0 and cx - reach < 0) or (y0 <= 0 and cy - reach < 0) \
+            or (x1 >= width and cx + reach > width) or (y1 >= height and cy + reach > height):
+        die.value, die.unreadable, die.confidence = None, "cut off", 0.0
+
+
 def _name_colours(image: np.ndarray, regions: list[Region], dice: list[DieReading]) -> None:
     """Name every die's colour against one white reference: the floor around the dice."""
     if not dice:
@@ -272,6 +284,8 @@ def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayRead
             side = _die_side(regions)
             for region in regions:
                 dice += _read_region(bgr, region, side)
+            for die in dice:
+                _flag_cut_off(die, width, height)
             _name_colours(bgr, regions, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
