@@ -21,10 +21,14 @@ MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
 _RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strongest pip
 _CLOSE_UP_FILL = 0.8  # a close-up's die side as a share of the photo's short side
 _MARGIN = 3  # pixels around a region searched for pips
-_OFF_CENTRE = 0.28  # of the die's side: how far a face's pips may centre away from the body's
+_OFF_CENTRE_FEW = 0.2  # of the die's side: how far one or two pips may centre away from the body's
 _LEAST_SIDE = 0.6  # of the typical die side: the least width of a die's box
 _MOST_ASPECT = 1.8  # a die's box is at most this much longer than wide
-_CLEAR_DROP = 1.3  # the weakest pip kept is this much stronger than the strongest dropped
+_SURE = 0.9  # confidence of a face whose strong blobs form its layout at once
+_FALLBACK = 0.6  # ... of one read from the strongest few blobs, the rest dropped
+_CLEAR_DROP = 1.3
+_CLEAR_DROP_FEW = 2.0  # the weakest pip kept is this much stronger than the strongest dropped
+_FAINT_FEW = 0.3  # ... when it reads one or two pips, which have no layout to check
 _FAINT = 0.5  # of the weakest pip: a blob this strong among the pips makes the count doubtful
 _FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
 _SPREAD = 0.95  # of the die's side: the farthest two pips of one face are closer than this
@@ -69,10 +73,11 @@ def _strongest_layout(face: list[Pip], body: np.ndarray, side: float) -> list[Pi
     stand clearly above the rest (side-face pips and pips showing through a
     translucent die are fainter than the top face's); else nothing."""
     ranked = sorted(face, key=lambda p: -p.strength)
-    for n in range(min(6, len(ranked)), 0, -1):
+    for n in range(min(6, len(ranked)), 1, -1):
         top = ranked[:n]
         following = ranked[n].strength if n < len(ranked) else 0.0
-        if top[-1].strength < _CLEAR_DROP * following or not _alike(top):
+        drop = _CLEAR_DROP if n > 2 else _CLEAR_DROP_FEW  # two blobs have no layout to prove them
+        if top[-1].strength < drop * following or not _alike(top):
             continue
         points = np.array([(p.x, p.y) for p in top])
         if layout_fits(points) and _centred(points, body, side):
@@ -86,8 +91,9 @@ def _unexplained(pips: list[Pip], face: list[Pip], side: float) -> bool:
     weakest = min(p.strength for p in face)
     centre = np.mean([(p.x, p.y) for p in face], axis=0)
     radius = max(p.radius for p in face)
+    faint = _FAINT if len(face) > 2 else _FAINT_FEW
     return any(p not in face and p.polarity == face[0].polarity
-               and p.strength >= _FAINT * weakest and p.radius >= 0.7 * radius
+               and p.strength >= faint * weakest and p.radius >= 0.7 * radius
                and np.hypot(p.x - centre[0], p.y - centre[1]) <= _FACE_REACH * side
                for p in pips)
 
@@ -98,12 +104,12 @@ def _centred(points: np.ndarray, body: np.ndarray, side: float) -> bool:
     three pips and more it can, and the body's centre is rough: shadows and
     neighbours shift it)."""
     if len(points) == 1:
-        return bool(np.linalg.norm(points[0] - body) <= _OFF_CENTRE * side)
+        return bool(np.linalg.norm(points[0] - body) <= _OFF_CENTRE_FEW * side)
     spread = max(np.linalg.norm(a - b) for a in points for b in points)
     if spread > _SPREAD * side:  # pips of two dice, or a pip and a blob beside the die
         return False
     if len(points) == 2:
-        return bool(np.linalg.norm(points.mean(axis=0) - body) <= _OFF_CENTRE * side
+        return bool(np.linalg.norm(points.mean(axis=0) - body) <= _OFF_CENTRE_FEW * side
                     and 0.35 * side <= np.linalg.norm(points[0] - points[1]) <= 1.0 * side)
     return True
 
@@ -165,19 +171,20 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     points = np.array([(p.x, p.y) for p in face])
     value: int | None = len(face)
     unreadable = None
+    confidence = _SURE
     body = np.array([xs.mean() + origin[0], ys.mean() + origin[1]])
     if not layout_fits(points) or not _centred(points, body, side) or _unexplained(pips, face, side):
         face = _strongest_layout(face, body, side)
         if face:
             points = np.array([(p.x, p.y) for p in face])
-            value = len(face)
+            value, confidence = len(face), _FALLBACK
         else:
             value, unreadable = None, "ambiguous pips"
     color = ""  # named by _name_colours, once the floor's white is known
     center = points.mean(axis=0)
     return DieReading(value=value, sides=6, box=(x0, y0, x1, y1),
                       center=(float(center[0]), float(center[1])), color=color,
-                      confidence=0.9 if value else 0.0, unreadable=unreadable)
+                      confidence=confidence if value else 0.0, unreadable=unreadable)
 
 
 def _die_sized(box: tuple[int, int, int, int], side: float) -> bool:
