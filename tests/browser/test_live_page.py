@@ -161,6 +161,7 @@ def test_language_switch_and_accept_language(phone, controller):
     expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
     live(page)
     expect(page.get_by_role("link", name="Histórico")).to_be_visible()
+    expect(page.get_by_role("button", name="parada 5 · dificuldade 2")).to_be_visible()
     controller.arm("2d6")
     controller.throw_dice([2, 3])
     expect(page.locator("#announce")).to_have_text("Nova rolagem: 5 total")

@@ -136,6 +136,23 @@
     botch: "Falha Crítica",
   };
 
+  /** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in
+   *  the page's language, part by part; a label a table wrote itself stays as it is. */
+  function labelText(label) {
+    const words = [
+      [/^pool (\d+)$/, "pool {n}"], [/^difficulty (\d+)$/, "difficulty {n}"],
+      [/^target (\d+)$/, "target {n}"], [/^random (\w+)$/, "random {n}"],
+      [/^(no rule of ten|no rule of one|Free roll)$/, null],
+    ];
+    return String(label || "").split(" · ").map((part) => {
+      for (const [pattern, text] of words) {
+        const match = pattern.exec(part);
+        if (match) return text ? t(text, { n: match[1] }) : t(part);
+      }
+      return part;
+    }).join(" · ");
+  }
+
   /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test or a free roll. */
   function sidesOf(roll) {
     return roll.system === "pool" ? 10 : 6;
@@ -194,7 +211,7 @@
       return t("Die {n} is {why}: throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
     }
     if (state.state === "armed" || state.state === "waiting") {
-      const label = state.label || state.preset || "";
+      const label = labelText(state.label || state.preset || "");
       return state.by_hand ? t("{label}: throw the dice and enter them by hand.", { label })
         : t("{label}: throw the dice.", { label });
     }
@@ -307,7 +324,7 @@
 
     function presetLabel(name, fallback) {
       const preset = presetOf(name);
-      return preset ? preset.label || preset.name : fallback || name || "";
+      return labelText(preset ? preset.label || preset.name : fallback || name || "");
     }
 
     function renderCamera(camera) {
@@ -377,7 +394,7 @@
       const list = $("#presets");
       list.replaceChildren(...store.presets.map((preset) => el("li", {}, el("button", {
         type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
-        text: preset.label || preset.name,
+        text: labelText(preset.label || preset.name),
         onclick: () => arm(preset.name),
       }))));
       renderState();
