@@ -15,8 +15,9 @@ DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / 
 # (folder, photos taken, least share of dice read right, most phantoms per labelled die)
 # The floors sit well under what the benchmark measures on the whole source.
 SCENES = [
-    ("byler-tray-d6", 12, 0.30, 0.25),
-    ("penlington-desk-d6", 12, 0.55, 0.30),
+    ("byler-tray-d6", 12, 0.55, 0.10),  # top-down tray, many colours, small dice touching
+    ("penlington-desk-d6", 12, 0.75, 0.10),  # oblique webcam, white dice, side faces show
+    ("patterson-craps-d6-crops", 24, 0.55, 0.0),  # translucent close-ups, logos, show-through pips
 ]
 
 
@@ -30,4 +31,4 @@ def test_reads_real_photos(folder, count, least, phantoms):
     assert score.accuracy >= least
     assert score.phantom <= phantoms * score.labelled
     # a die read wrong is worse than one reported unreadable: keep wrong values rare
-    assert score.wrong <= 0.25 * score.labelled
+    assert score.wrong <= 0.12 * score.labelled
