@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
 from web import create_app
@@ -25,6 +25,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 # (the README screenshot asks for 2).
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1,
          "is_mobile": True, "has_touch": True}
+
+# Generous waits: CI machines are shared, and a wait only lasts until the page is right.
+expect.set_options(timeout=10_000)
 
 _spec = importlib.util.spec_from_file_location(
     "browser_fake_controller", Path(__file__).with_name("fake_controller.py"))
@@ -102,7 +105,7 @@ def phone(browser: Browser, server):
         context = browser.new_context(**{**PHONE, "locale": locale, "base_url": server.url, **options})
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(5000)
+        page.set_default_timeout(10_000)
         page.on("pageerror", lambda error: errors.append(f"{path}: {error}"))
         page.goto(path)
         return page
