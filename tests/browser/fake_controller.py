@@ -263,6 +263,7 @@ class FakeController:
         with self._lock:
             self._rolls.clear()
             self._state["latest_roll"] = None
+            self._publish_state()
 
     def subscribe(self) -> Subscription:
         sub = Subscription(_owner=self)

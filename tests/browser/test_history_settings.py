@@ -134,10 +134,14 @@ def test_clear_the_history_after_confirming(phone, controller):
     expect(page.locator("#history li")).to_have_count(1)
     expect(page.locator("#history li").first).to_have_attribute("data-roll-id", "1")
 
+    live = phone("/")
+    expect(live.locator("#recent li")).to_have_count(1)
     page.goto("/settings")
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Clear the history").click()
     expect(page.locator("#toast")).to_have_text("Saved")
     assert controller.rolls() == []
+    expect(live.locator("#recent li")).to_have_count(0)    # gone from the open live page too
+    expect(live.locator("#outcome")).to_have_text("No roll yet")
     page.goto("/history")
     expect(page.locator("#history li")).to_have_text(["Nothing here yet"])

@@ -613,6 +613,11 @@
       state: (state) => {
         store.state = state;
         if (state.latest_roll) receive(state.latest_roll, true);
+        else if (store.rolls.size) {  // the history was cleared: its rolls go from every page
+          store.rolls.clear();
+          store.shownId = null;
+          render();
+        }
         renderState();
       },
       camera: (camera) => { if (store.state) store.state.camera = camera; renderCamera(camera); },
