@@ -158,7 +158,10 @@ def _read_mask(image: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
     crop_mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
     sub = mask[y0 - origin[1]:y1 - origin[1], x0 - origin[0]:x1 - origin[0]]
     crop_mask[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0] = sub
-    inside = cv2.distanceTransform(crop_mask, cv2.DIST_L2, 3)
+    # depth inside the body's convex hull: a white die on a light floor stands out in pieces
+    hull = np.zeros_like(crop_mask)
+    cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(crop_mask)), 255)
+    inside = cv2.distanceTransform(hull, cv2.DIST_L2, 3)
     radii = (_PIP_RADIUS[0] * side, _PIP_RADIUS[1] * side)
     # one scale beyond the range either way, so an out-of-range blob is not read as a pip
     pips = find_pips(image[cy0:cy1, cx0:cx1], crop_mask, (cx0, cy0), (radii[0] / 1.4, radii[1] * 1.4))
