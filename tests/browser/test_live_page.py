@@ -133,7 +133,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     page.get_by_role("button", name="Send").click()
 
     expect(page.locator("#keypad-dialog")).to_be_hidden()
-    expect(page.locator("#prompt")).to_have_text("Reroll your 10s: 1 more dice.")
+    expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
     latest = controller.rolls(limit=1)[0]
     assert [d["natural"] for d in latest["dice"]] == [7, 10, 3, 8, 2]
     assert {d["source"] for d in latest["dice"]} == {"hand"}

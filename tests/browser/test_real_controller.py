@@ -70,7 +70,7 @@ def test_pool_by_hand_with_a_ten_rerolled(real_page, controller):
     for face in ("0", "1", "7", "3", "8"):
         page.locator("#keypad .key", has_text=face).click()
     page.get_by_role("button", name="Send").click()
-    expect(page.locator("#prompt")).to_have_text("Reroll your 10s: 1 more dice.")
+    expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
     page.get_by_role("button", name="By hand", exact=True).click()
     page.locator("#keypad .key", has_text="9").click()
     page.get_by_role("button", name="Send").click()

@@ -221,8 +221,11 @@
   function needsText(needs) {
     if (!needs) return "";
     if (needs.kind === "D3" && /principal/.test(needs.reason || "")) return t("Roll the principal die again (counts as D3).");
-    if (needs.kind === "d10") return t("Reroll your 10s: {n} more dice.", { n: needs.count });
-    return t("Throw {n} more dice.", { n: needs.count });
+    const one = needs.count === 1;
+    if (needs.kind === "d10") {
+      return one ? t("Reroll your 10: one more die.") : t("Reroll your 10s: {n} more dice.", { n: needs.count });
+    }
+    return one ? t("Throw one more die.") : t("Throw {n} more dice.", { n: needs.count });
   }
 
   /** Role words of a die (principal, extra, success, cancelled…), then how it was read. */
@@ -424,6 +427,7 @@
       const d = describeRoll(roll);
       big.textContent = d.big;
       big.dataset.rollId = roll.id;
+      big.dataset.waiting = String(!roll.complete);
       $("#current").dataset.tone = d.tone || "plain";
       $("#big-unit").textContent = d.unit;
       $("#outcome").textContent = d.outcome;
@@ -549,7 +553,7 @@
       }))));
       const count = expectedCount();
       const hints = [];
-      if (count) hints.push(t("Enter {n} dice", { n: count }));
+      if (count) hints.push(count === 1 ? t("Enter one die") : t("Enter {n} dice", { n: count }));
       if (keypadSides === 10) hints.push(t("0 = 10"));
       $("#keypad-hint").textContent = hints.join(" · ");
       $("#keypad-send").disabled = keypadValues.length === 0;
