@@ -1,0 +1,117 @@
+"""Benchmark the learned pip reader (vision/pips_learned.py) on ../shared/datasets/real-dice/.
+
+Run by hand from the repository root (one core):
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_real_dice_learned.py --folds /tmp/pips-folds
+
+``--folds DIR``: the honest figures. DIR holds one folder per training run of
+``tools/train_pips.py --leave-out A B --out DIR/AB``; each photo is read by the networks
+of the run that left its fold out (tools/pips_data.py: folds by photo), so no photo is
+read by networks that learned from it. Without ``--folds`` the shipped networks read
+every photo, which they were all trained on: a check of the fit, not a measure.
+
+Prints the figures of benchmarks/vision_real_dice.py (same matching: vision.scoring) per
+source and overall, phantom dice per 100, principal die, ms per photo; ``--sweep``
+also prints wrong and unreadable dice for thresholds of the value's probability (to
+choose ``VALUE_MIN`` out of fold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.vision_real_dice import _unique_colour_index  # noqa: E402
+from tools.pips_data import SOURCES, load_photos  # noqa: E402
+from vision.pips_learned import VALUE_MIN, PipReader  # noqa: E402
+from vision.scoring import Score, score_photo  # noqa: E402
+
+THRESHOLDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
+
+
+def _readers(folds: Path | None, value_min: float) -> dict[int, PipReader]:
+    """fold → the reader whose networks left that fold out (one reader for all without folds)."""
+    if folds is None:
+        return {k: PipReader(value_min=value_min) for k in range(4)}
+    readers = {}
+    for run in sorted(p for p in folds.iterdir() if p.is_dir()):
+        reader = PipReader(run, value_min)
+        readers.update({int(k): reader for k in run.name})
+    return readers
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folds", type=Path, help="folder of the out-of-fold training runs")
+    parser.add_argument("--sweep", action="store_true", help="wrong/unreadable for several value thresholds")
+    parser.add_argument("--errors", action="store_true", help="list every die not read right")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    readers = _readers(args.folds, 0.0 if args.sweep else VALUE_MIN)
+    total, times = Score(), []
+    principal_right = principal_photos = 0
+    sweep: dict[str, list[tuple[float, bool]]] = {}
+    print(f"{'source':28} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} "
+          f"{'phantom':>7} {'/100':>5} {'colour %':>8}")
+    photos = load_photos()
+    for source in SOURCES:
+        score = Score()
+        reasons: Counter = Counter()
+        for photo in (p for p in photos if p.source == source):
+            reading = readers[photo.fold].read(cv2.imread(str(photo.path)))
+            times.append(reading.seconds)
+            result, pairs = score_photo(reading.dice, photo.dice)
+            score.add(result)
+            reasons.update(d.unreadable for d in reading.dice if d.unreadable)
+            target = _unique_colour_index(photo.dice)
+            if target is not None:
+                principal_photos += 1
+                principal_right += any(i is not None and j == target and reading.dice[i].principal
+                                       for i, j in pairs)
+            for i, j in pairs:
+                die = reading.dice[i] if i is not None else None
+                label = photo.dice[j] if j is not None else None
+                if die is not None and label is not None and die.unreadable != "cut off":
+                    sweep.setdefault(source, []).append((die.confidence, die.value == label["value"]))
+                if args.errors and (die is None or label is None or die.value != label["value"]):
+                    print(f"  {photo.path.name}: label {label and (label['value'], label['box'])} "
+                          f"read {die and (die.value, die.unreadable, die.box, round(die.confidence, 3))}")
+        total.add(score)
+        _row(source, score)
+        if score.confusions:
+            print(f"{'':28} wrong (label→read): {dict(Counter(score.confusions).most_common(8))}")
+        if reasons:
+            print(f"{'':28} unreadable: {dict(reasons)}")
+    _row("overall", total)
+    if principal_photos:
+        print(f"principal die right: {principal_right}/{principal_photos} "
+              f"({100 * principal_right / principal_photos:.1f} %) of photos with one die of a unique colour")
+    ms = sorted(1000 * t for t in times)
+    print(f"time per photo (one core): median {statistics.median(ms):.1f} ms, "
+          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms over {len(ms)} photos")
+    if args.sweep:
+        print("value threshold: wrong / unreadable (matched dice) per source")
+        for t in THRESHOLDS:
+            cells = [f"{sum(ok for c, ok in v if c >= t):4} right {sum(not ok for c, ok in v if c >= t):3} wrong "
+                     f"{sum(c < t for c, _ in v):3} unread" for v in (sweep.get(s, []) for s in SOURCES)]
+            print(f"  {t:4.2f}  " + " | ".join(cells))
+    return 0
+
+
+def _row(name: str, score: Score) -> None:
+    colour = 100 * score.color_right / score.color_known if score.color_known else float("nan")
+    print(f"{name:28} {score.labelled:5} {100 * score.accuracy:6.1f} {score.wrong:5} {score.unreadable:6} "
+          f"{score.missed:6} {score.phantom:7} {100 * score.phantom / max(score.labelled, 1):5.2f} {colour:8.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

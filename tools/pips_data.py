@@ -1,0 +1,83 @@
+"""The labelled pip-d6 photos the learned pip reader learns from and is measured on.
+
+Shared by tools/train_pips.py (training) and benchmarks/vision_real_dice_learned.py
+(measuring), so both use the same folds. Photos are read in place from
+../shared/datasets/real-dice, never copied. No PyTorch here.
+
+Folds are by photo: a whole photo is in one fold, chosen by a hash of its name;
+patterson's crops sharing the part before ``_detection_`` come from one photo and
+share a fold.
+
+Every die gets a training target ``(x, y, side)`` in pixels: the centre of its top
+face and the side of the whole die as seen, because the sources box different things:
+byler the whole die, patterson the whole crop (one die), penlington only the pips
+of the top face (the die around them is about 1.3 × a 4/5/6 pip box).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice"
+SOURCES = ("byler-tray-d6", "penlington-desk-d6", "patterson-craps-d6-crops")
+FOLDS = 4
+
+_PIPS_TO_DIE = 1.3  # penlington: the die's side over the longer side of a 4, 5 or 6 pip box
+_PIPS_TO_DIE_23 = 1.45  # ... over a 2 or 3 pip box (its pips lie on a diagonal, a shorter box)
+_PENLINGTON_SIDE = 60.0  # pixels: a photo of 1s only gives no size, take the source's typical die
+
+
+@dataclass
+class Photo:
+    path: Path
+    source: str
+    dice: list[dict]  # the label dicts as in labels.json (value, box, color)
+    targets: list[tuple[float, float, float]]  # (x, y, side) pixels per die
+
+    @property
+    def group(self) -> str:
+        """The name of the original photo (patterson crops of one photo share it)."""
+        return self.path.name.split("_detection_")[0]
+
+    @property
+    def fold(self) -> int:
+        return zlib.crc32(self.group.encode()) % FOLDS
+
+
+def _centre(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _longer(box) -> float:
+    return float(max(box[2] - box[0], box[3] - box[1]))
+
+
+def _penlington_side(dice: list[dict]) -> float:
+    """The die's side in a penlington photo: its dice lie at about one distance from the camera."""
+    big = [_longer(d["box"]) * _PIPS_TO_DIE for d in dice if d["value"] >= 4]
+    diagonal = [_longer(d["box"]) * _PIPS_TO_DIE_23 for d in dice if d["value"] in (2, 3)]
+    sides = big or diagonal
+    return statistics.median(sides) if sides else _PENLINGTON_SIDE
+
+
+def targets(source: str, dice: list[dict]) -> list[tuple[float, float, float]]:
+    """(x, y, side) pixels of each labelled die: its top face's centre and its side."""
+    if source == "penlington-desk-d6":
+        side = _penlington_side(dice)
+        return [(*_centre(d["box"]), side) for d in dice]
+    return [(*_centre(d["box"]), _longer(d["box"])) for d in dice]
+
+
+def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
+    """Every labelled photo of ``sources`` with its dice's targets."""
+    photos = []
+    for source in sources:
+        folder = DATASETS / source
+        data = json.loads((folder / "labels.json").read_text())
+        for entry in data["images"]:
+            photos.append(Photo(folder / entry["file"], source, entry["dice"], targets(source, entry["dice"])))
+    return photos

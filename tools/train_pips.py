@@ -1,0 +1,264 @@
+"""Train the pip-d6 detector and classifier of vision/pips_learned.py, export ONNX.
+
+Run from the repository root, in the training venv of tools/train_numerals.py (PyTorch
+is never a run-time dependency of dicelens):
+
+    /tmp/trainvenv/bin/python tools/train_pips.py                 # all photos → vision/models/
+    /tmp/trainvenv/bin/python tools/train_pips.py --leave-out 0 1 --out /tmp/pips-folds/01
+
+Learns from the labelled photos of ../shared/datasets/real-dice (read in place, see
+tools/pips_data.py). ``--leave-out`` leaves out every photo of the folds named (folds are by photo)
+so that benchmarks/vision_real_dice_learned.py --folds can read each photo with
+networks that never saw it; without it every photo is learned from (the shipped
+networks). Fixed seeds. The network bodies are those of tools/train_numerals.py:
+the detector gets two more maps (the centre's offset within its cell), the
+classifier one head over background and the values 1..6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tools.pips_data import load_photos  # noqa: E402
+from tools.train_numerals import _block, _focal, _jitter_colour  # noqa: E402
+from vision.numerals import to_blob  # noqa: E402
+from vision.pips_learned import (  # noqa: E402
+    CLASSIFY_FILE, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, crop_die, input_scale)
+
+SEED = 20261130
+WINDOW = 128  # pixels: the part of the scaled photo one detector training step sees
+#: Each labelled die is shown this many times per classifier epoch (few patterson crops).
+REPEAT = {"byler-tray-d6": 1, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3}
+
+
+class PipDetector(nn.Module):
+    """Scaled photo → 4 maps at stride 8: centre logit, log side (input pixels), x and y
+    offset of the centre from its cell's middle (cells). Lighter than the numbered-dice
+    detector (about 100 MFLOP at 320²) to keep a tray photo within a few ms on one core."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s8 = nn.Sequential(_block(3, 8, 2), _block(8, 16, 2), _block(16, 16), _block(16, 32, 2),
+                                _block(32, 32), _block(32, 32))
+        self.s16 = nn.Sequential(_block(32, 48, 2), _block(48, 48))
+        self.fuse = nn.Sequential(nn.Conv2d(48 + 32, 32, 1), _block(32, 32))
+        self.head = nn.Conv2d(32, 4, 1)
+
+    def forward(self, x):
+        a = self.s8(x)
+        b = F.interpolate(self.s16(a), scale_factor=2.0, mode="nearest")
+        return self.head(self.fuse(torch.cat([b, a], 1)))
+
+
+class PipClassifier(nn.Module):
+    """CROP² crop → 7 logits: background (no die centred here), values 1..6 (about 5 MFLOP)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            _block(3, 12), nn.MaxPool2d(2),
+            _block(12, 24), _block(24, 24), nn.MaxPool2d(2),
+            _block(24, 48), _block(48, 48), nn.MaxPool2d(2),
+            _block(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+        self.head = nn.Linear(64, 7)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+# --- detector -------------------------------------------------------------------------
+
+def _detector_sample(image, dice, rng):
+    """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps."""
+    h, w = image.shape[:2]
+    scale = input_scale(w, h) * rng.uniform(0.75, 1.3)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sh, sw = small.shape[:2]
+    ox = int(rng.integers(min(0, WINDOW - sw), max(0, WINDOW - sw) + 1))
+    oy = int(rng.integers(min(0, WINDOW - sh), max(0, WINDOW - sh) + 1))
+    if rng.random() < 0.3:  # as at run time: the photo from the top-left corner, black beyond
+        ox, oy = min(ox, 0), min(oy, 0)
+    canvas = np.zeros((WINDOW, WINDOW, 3), np.uint8)
+    x0, y0, x1, y1 = max(0, ox), max(0, oy), min(WINDOW, ox + sw), min(WINDOW, oy + sh)
+    canvas[y0:y1, x0:x1] = small[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+    points = [(x * scale + ox, y * scale + oy, s * scale) for x, y, s in dice]
+    for _ in range(int(rng.integers(4))):  # 90° clockwise: (x, y) → (N - y, x)
+        canvas = cv2.rotate(canvas, cv2.ROTATE_90_CLOCKWISE)
+        points = [(WINDOW - y, x, s) for x, y, s in points]
+    if rng.random() < 0.5:
+        canvas = canvas[:, ::-1]
+        points = [(WINDOW - x, y, s) for x, y, s in points]
+    canvas = _jitter_colour(np.ascontiguousarray(canvas), rng)
+    n = WINDOW // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    regress = np.zeros((3, n, n), np.float32)  # log side, dx, dy
+    mask = np.zeros((n, n), np.float32)
+    grid_y, grid_x = np.mgrid[0:n, 0:n]
+    for x, y, s in points:
+        cx, cy = x / STRIDE - 0.5, y / STRIDE - 0.5
+        if not (-0.5 <= cx < n - 0.5 and -0.5 <= cy < n - 0.5):
+            continue
+        sigma = max(0.7, s / STRIDE / 6)
+        heat = np.maximum(heat, np.exp(-((grid_x - cx) ** 2 + (grid_y - cy) ** 2) / (2 * sigma ** 2)))
+        heat[int(round(cy)), int(round(cx))] = 1.0
+        near = (np.abs(grid_x - cx) <= 1.0) & (np.abs(grid_y - cy) <= 1.0)
+        regress[0][near] = math.log(s)
+        regress[1][near] = (cx - grid_x)[near]
+        regress[2][near] = (cy - grid_y)[near]
+        mask[near] = 1.0
+    return canvas, heat, regress, mask
+
+
+def train_detector(photos, images, epochs: int, rng) -> nn.Module:
+    net = PipDetector()
+    batch_size = 16
+    steps = epochs * math.ceil(len(photos) / batch_size)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    order = list(range(len(photos)))
+    for epoch in range(epochs):
+        rng.shuffle(order)
+        net.train()
+        total = 0.0
+        for i in range(0, len(order), batch_size):
+            batch = [_detector_sample(images[k], photos[k].targets, rng) for k in order[i:i + batch_size]]
+            x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
+            heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+            regress = torch.from_numpy(np.stack([b[2] for b in batch]))
+            mask = torch.from_numpy(np.stack([b[3] for b in batch]))[:, None]
+            out = net(x)
+            l1 = (F.l1_loss(out[:, 1:], regress, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            loss = _focal(out[:, 0], heat) + l1
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        print(f"detector epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / batch_size):.3f}",
+              flush=True)
+    return net.eval()
+
+
+# --- classifier ------------------------------------------------------------------------
+
+def _positives(photos) -> list[tuple[int, float, float, float, int]]:
+    """(photo index, x, y, side, class = value) of every labelled die, repeated per REPEAT."""
+    items = []
+    for k, photo in enumerate(photos):
+        for d, (x, y, s) in zip(photo.dice, photo.targets):
+            items += [(k, x, y, s, d["value"])] * REPEAT.get(photo.source, 1)
+    return items
+
+
+def _negatives(photos, images, per_photo: int, rng) -> list[tuple[int, float, float, float, int]]:
+    """Crops with no die in the middle (class 0): random places and places beside a die."""
+    items = []
+    for k, photo in enumerate(photos):
+        h, w = images[k].shape[:2]
+        typical = float(np.median([s for _, _, s in photo.targets]))
+        found = 0
+        for attempt in range(per_photo * 6):
+            if found >= per_photo:
+                break
+            s = typical * rng.uniform(0.7, 1.4)
+            if attempt % 2:  # beside a die: part of it in the crop
+                x, y, ds = photo.targets[int(rng.integers(len(photo.targets)))]
+                angle = rng.uniform(0, 2 * math.pi)
+                reach = ds * rng.uniform(0.6, 1.1)
+                x, y = x + reach * math.cos(angle), y + reach * math.sin(angle)
+            else:
+                x, y = rng.uniform(0, w), rng.uniform(0, h)
+            if all((x - dx) ** 2 + (y - dy) ** 2 > (0.55 * ds) ** 2 for dx, dy, ds in photo.targets):
+                items.append((k, x, y, s, 0))
+                found += 1
+    return items
+
+
+def _crop(images, item, rng) -> np.ndarray:
+    """A crop as the detector would give it: centre and side a little off, any turn, other light."""
+    k, x, y, s, _ = item
+    x += rng.normal(0, 0.05 * s)
+    y += rng.normal(0, 0.05 * s)
+    s *= rng.uniform(0.85, 1.2)
+    crop = _jitter_colour(crop_die(images[k], (x, y), s, rng.uniform(0, 360)), rng)
+    if rng.random() < 0.2:
+        crop = cv2.GaussianBlur(crop, (3, 3), 0)
+    return crop
+
+
+def train_classifier(photos, images, epochs: int, rng) -> nn.Module:
+    net = PipClassifier()
+    positives = _positives(photos)
+    batch_size = 64
+    per_epoch = len(positives) + 3 * len(photos)
+    steps = epochs * math.ceil(per_epoch * 1.05 / batch_size)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    for epoch in range(epochs):
+        items = positives + _negatives(photos, images, 3, rng)
+        order = rng.permutation(len(items))
+        net.train()
+        total = 0.0
+        for i in range(0, len(order), batch_size):
+            batch = [items[j] for j in order[i:i + batch_size]]
+            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng) for it in batch])))
+            target = torch.tensor([it[4] for it in batch])
+            loss = F.cross_entropy(net(x), target, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        print(f"classifier epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / batch_size):.3f}",
+              flush=True)
+    return net.eval()
+
+
+def _export(net, shape, path: Path, output: str, axes: dict) -> None:
+    torch.onnx.export(net, torch.zeros(shape), str(path), input_names=["image"], output_names=[output],
+                      opset_version=13, dynamic_axes=axes, dynamo=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--leave-out", type=int, nargs="*", default=[],
+                        help="folds (tools/pips_data.py) whose photos are not learned from")
+    parser.add_argument("--out", type=Path, default=MODELS, help="folder for the two .onnx files")
+    parser.add_argument("--detector-epochs", type=int, default=30)
+    parser.add_argument("--classifier-epochs", type=int, default=14)
+    args = parser.parse_args()
+    torch.manual_seed(SEED)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(SEED)
+    photos = [p for p in load_photos() if p.fold not in args.leave_out]
+    print(f"{len(photos)} photos to train on, folds {args.leave_out} left out")
+    images = [cv2.imread(str(p.path)) for p in photos]
+    start = time.time()
+    args.out.mkdir(parents=True, exist_ok=True)
+    classifier = train_classifier(photos, images, args.classifier_epochs, rng)
+    _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes", {"image": {0: "n"}, "classes": {0: "n"}})
+    print(f"classifier trained in {time.time() - start:.0f} s", flush=True)
+    detector = train_detector(photos, images, args.detector_epochs, rng)
+    _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
+            {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
+    print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Read pip d6 in a tray photo with two small learned networks run by OpenCV's dnn module.
+
+1. a detector (``models/pips_detect.onnx``): the photo scaled to at most
+   :data:`DETECT_SIZE` pixels on its long side (never enlarged) → maps, one cell per
+   :data:`STRIDE` pixels: die-centre heat, the die's side and the centre's offset in
+   its cell;
+2. a classifier (``models/pips_classify.onnx``): a crop around each centre (the crop
+   of :func:`vision.numerals.crop_die`) → background (no die there) or the value 1..6.
+
+Trained by ``tools/train_pips.py`` (fixed seed) on the development photos of
+``../shared/datasets/real-dice``; ``benchmarks/vision_real_dice_learned.py --folds``
+measures it out of fold (each photo read by networks trained without it). No PyTorch
+at run time. A die whose value the classifier is not sure of is reported unreadable.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.colors import estimate_white, name_color_box
+from vision import numerals
+from vision.numerals import peaks, to_blob
+from vision.principal import mark_principal
+from vision.reading import DieReading, TrayReading
+from vision.tray import MIN_SIDE, _as_bgr
+
+DETECT_SIZE = 320  # pixels: the longest side the detector sees
+STRIDE = 8  # input pixels per map cell
+CROP = 40  # pixels: the classifier's input side
+_PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
+
+HEAT_MIN = 0.3  # detector peak: below this no die is looked at
+MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
+DIE_MIN = 0.5  # classifier: a crop less likely than this to hold a die is no die
+VALUE_MIN = 0.9  # classifier: a value less sure than this makes the die unreadable (chosen out of fold)
+CUT_OFF = 0.25  # of the die's side: a die reaching this far past the photo's edge is cut off
+
+MODELS = Path(__file__).resolve().parent / "models"
+DETECT_FILE = "pips_detect.onnx"
+CLASSIFY_FILE = "pips_classify.onnx"
+
+
+def input_scale(width: int, height: int) -> float:
+    """The factor a photo of ``width`` × ``height`` pixels is scaled by for the detector."""
+    return min(1.0, DETECT_SIZE / max(width, height))
+
+
+def detector_input(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo scaled by :func:`input_scale`, padded right and below with black to
+    multiples of 16 pixels. :returns: (H'×W'×3 uint8 BGR, scale)."""
+    h, w = image.shape[:2]
+    scale = input_scale(w, h)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    canvas = np.zeros((-(-nh // _PAD) * _PAD, -(-nw // _PAD) * _PAD, 3), np.uint8)
+    canvas[:nh, :nw] = image if scale == 1.0 else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    return canvas, scale
+
+
+def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
+    """The crop of :func:`vision.numerals.crop_die` (a little floor around the die, turned by
+    ``angle`` degrees) shrunk to CROP×CROP×3 uint8 BGR."""
+    crop = numerals.crop_die(image, center, side, angle)
+    return cv2.resize(crop, (CROP, CROP), interpolation=cv2.INTER_AREA)
+
+
+class PipReader:
+    """The two networks of one models folder, loaded on first use.
+
+    :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`.
+    :param value_min: :data:`VALUE_MIN`; 0 reports every die's likeliest value (for
+        choosing the threshold out of fold).
+    """
+
+    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN) -> None:
+        self.models = Path(models)
+        self.value_min = value_min
+        self._lock = threading.Lock()  # a cv2.dnn Net is not safe to share between threads
+        self._nets: tuple | None = None
+
+    def _run(self, which: int, blob: np.ndarray) -> np.ndarray:
+        with self._lock:
+            if self._nets is None:
+                paths = [self.models / DETECT_FILE, self.models / CLASSIFY_FILE]
+                if missing := [str(p) for p in paths if not p.is_file()]:
+                    raise FileNotFoundError(f"pip reader networks missing: {', '.join(missing)}")
+                self._nets = tuple(cv2.dnn.readNetFromONNX(str(p)) for p in paths)
+            net = self._nets[which]
+            net.setInput(blob)
+            return np.array(net.forward())
+
+    def detect(self, image: np.ndarray) -> list[tuple[float, float, float, float]]:
+        """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
+        strongest first."""
+        canvas, scale = detector_input(image)
+        maps = self._run(0, to_blob(canvas[None]))[0]
+        heat = 1.0 / (1.0 + np.exp(-maps[0]))
+        found: list[tuple[float, float, float, float]] = []
+        for row, col, value in sorted(peaks(heat, HEAT_MIN), key=lambda p: -p[2])[:MAX_CANDIDATES]:
+            side = float(np.exp(maps[1, row, col])) / scale
+            x = (col + 0.5 + float(maps[2, row, col])) * STRIDE / scale
+            y = (row + 0.5 + float(maps[3, row, col])) * STRIDE / scale
+            # a second peak inside a die already found is the same die
+            if all((x - fx) ** 2 + (y - fy) ** 2 > (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
+                found.append((x, y, side, value))
+        return found
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """N×CROP×CROP×3 uint8 crops (see :func:`crop_die`) → N×7 probabilities: background, values 1..6."""
+        logits = self._run(1, to_blob(crops))
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def read(self, image: np.ndarray, principal_color: str | None = None) -> TrayReading:
+        """Read every pip d6 in a photo.
+
+        :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
+        :param principal_color: palette name of the principal die, or None for the one
+            die whose colour no other die has (see :func:`vision.principal.mark_principal`).
+        :returns: a reading of :class:`DieReading` (sides 6; ``box`` a square of the die's
+            side around the top face's centre, clipped to the photo); unreadable dice carry
+            ``"cut off"`` or ``"ambiguous pips"``; ``confidence`` is the classifier's
+            probability of the value read, given a die is there. Empty for a photo smaller than 16 pixels,
+            an all-black one or one showing no dice.
+        :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
+        :raises FileNotFoundError: the networks are not in the models folder.
+        """
+        start = time.perf_counter()
+        bgr = _as_bgr(image)
+        height, width = bgr.shape[:2]
+        dice: list[DieReading] = []
+        if min(height, width) >= MIN_SIDE and bgr.max() > 0:
+            found = self.detect(bgr)
+            if found:
+                probs = self.classify(np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found]))
+                dice = [d for (x, y, side, _), p in zip(found, probs)
+                        if (d := self._die(bgr, x, y, side, p)) is not None]
+        if dice:
+            mask = np.zeros((height, width), bool)
+            for die in dice:
+                mask[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
+            white = estimate_white(bgr, exclude=mask)
+            for die in dice:
+                die.color = name_color_box(bgr, die.box, white_reference=white)
+        note = mark_principal(dice, principal_color)
+        return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
+                           principal_note=note)
+
+    def _die(self, image: np.ndarray, x: float, y: float, side: float, p: np.ndarray) -> DieReading | None:
+        die_p = 1.0 - float(p[0])
+        if die_p < DIE_MIN:
+            return None
+        values = p[1:] / die_p
+        v = int(np.argmax(values))
+        h, w = image.shape[:2]
+        half = side / 2
+        box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return None
+        beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
+        unreadable = None
+        if beyond > CUT_OFF * side:
+            unreadable = "cut off"
+        elif values[v] < self.value_min:
+            unreadable = "ambiguous pips"
+        return DieReading(value=None if unreadable else v + 1, sides=6, box=box, center=(float(x), float(y)),
+                          color="white", confidence=float(values[v]), unreadable=unreadable)
+
+
+_READER = PipReader()
+
+
+def read_pips(image: np.ndarray, principal_color: str | None = None) -> TrayReading:
+    """Read every pip d6 in a photo with the shipped networks (see :meth:`PipReader.read`)."""
+    return _READER.read(image, principal_color)
