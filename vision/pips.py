@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 SIGMAS = (1.2, 1.6, 2.2, 3.0, 4.0, 5.4)  # pixels; a pip of radius r answers best at sigma = r / 1.41
+_MOST_CANDIDATES = 40  # per polarity: a face has six pips; more weak blobs change nothing
 _MIN_STRENGTH = 10.0  # grey levels (scale-normalised LoG): weaker blobs are texture or noise
 
 
@@ -42,21 +43,26 @@ def find_pips(crop: np.ndarray, mask: np.ndarray, origin: tuple[int, int],
         that can find such pips are computed.
     """
     sigmas = [s for s in SIGMAS if radii[0] <= s * 1.41 <= radii[1]] or [SIGMAS[0]]
-    responses = []
+    shape = crop.shape[:2]
+    light, dark = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
+    light_scale, dark_scale = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
     for channel in cv2.split(crop.astype(np.float32)):
-        for sigma in sigmas:
+        for k, sigma in enumerate(sigmas):
             blurred = cv2.GaussianBlur(channel, (0, 0), sigma)
-            responses.append(-(sigma * sigma) * cv2.Laplacian(blurred, cv2.CV_32F))
-    stack = np.stack(responses)  # positive where light blobs, negative where dark
+            response = -(sigma * sigma) * cv2.Laplacian(blurred, cv2.CV_32F)  # > 0 on light blobs
+            for best, scale, signed in ((light, light_scale, response), (dark, dark_scale, -response)):
+                better = signed > best
+                np.copyto(best, signed, where=better)
+                np.copyto(scale, np.uint8(k), where=better)
     pips = []
     # each polarity on its own: a dark die body must not hide the light pips on it
-    for polarity, signed in ((1, stack), (-1, -stack)):
-        best = signed.max(axis=0)
-        scale = signed.argmax(axis=0)
+    for polarity, best, scale in ((1, light, light_scale), (-1, dark, dark_scale)):
         peaks = (best >= cv2.dilate(best, np.ones((5, 5), np.uint8))) & (best > _MIN_STRENGTH) & (mask > 0)
-        for y, x in zip(*np.nonzero(peaks)):
+        ys, xs = np.nonzero(peaks)
+        strongest = np.argsort(-best[ys, xs])[:_MOST_CANDIDATES]
+        for y, x in zip(ys[strongest], xs[strongest]):
             pips.append(Pip(float(x + origin[0]), float(y + origin[1]),
-                            sigmas[scale[y, x] % len(sigmas)] * 1.41, float(best[y, x]), polarity))
+                            sigmas[scale[y, x]] * 1.41, float(best[y, x]), polarity))
     return _suppress_overlaps(pips)
 
 
