@@ -86,7 +86,7 @@ def test_pin_set_then_asked_for_control_actions_then_cleared(phone, controller):
     other.locator("#pin-dialog").get_by_role("button", name="OK").click()
     expect(other.locator("#pin-dialog .pin-error")).to_be_visible()   # asked again
     other.fill("#pin-input", "4321")
-    other.locator("#pin-dialog").get_by_role("button", name="OK").click()
+    other.press("#pin-input", "Enter")                # Enter means OK
     expect(other.get_by_role("button", name="2D6")).to_have_attribute("aria-pressed", "true")
     assert controller.state()["preset"] == "2d6"
 

@@ -846,6 +846,10 @@
   }
 
   // --- every page ------------------------------------------------------------------
+  // Cancel is a plain button, so that Enter in a dialog's field means OK.
+  for (const button of document.querySelectorAll("dialog [data-close]")) {
+    button.addEventListener("click", () => button.closest("dialog").close("cancel"));
+  }
   const select = $("#lang-select");
   select.addEventListener("change", () => {
     const url = new URL(window.location.href);
