@@ -127,6 +127,9 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     controller.arm("pool5")
     page.get_by_role("button", name="By hand", exact=True).click()
     keypad = page.locator("#keypad")
+    page.get_by_role("radio", name="d20").click()                  # a keypad for every die
+    expect(keypad.locator(".key")).to_have_text([str(face) for face in range(1, 21)])
+    page.get_by_role("radio", name="d10").click()
     expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
     for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
         keypad.locator(".key", has_text=face).click()
