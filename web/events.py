@@ -17,7 +17,7 @@ Wire format (``text/event-stream``)::
     : heartbeat                     a comment every HEARTBEAT_SECONDS (15 s)
 
 The id is the roll ``seq``. A page that reconnects sends it back (the browser's
-``Last-Event-ID`` header, or ``?last_event_id=`` for a fresh EventSource) and gets
+``Last-Event-ID`` header, which wins, or ``?last_event_id=`` for a fresh EventSource) and gets
 every roll it missed. Without one, the stream starts from the latest roll.
 
 Each stream holds one server thread and one controller subscription; the
@@ -74,9 +74,11 @@ class StreamCounter:
 
 
 def _last_event_id() -> int | None:
-    raw = request.args.get("last_event_id")
+    # The header wins: the browser's own reconnects send the newest id in it,
+    # while the query keeps the id the page opened the stream with.
+    raw = request.headers.get("Last-Event-ID")
     if raw is None:
-        raw = request.headers.get("Last-Event-ID")
+        raw = request.args.get("last_event_id")
     if raw is None or not raw.strip():
         return None
     raw = raw.strip()

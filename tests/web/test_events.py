@@ -88,6 +88,18 @@ def test_query_last_event_id_works_like_the_header(client, controller):
     stream.close()
 
 
+def test_the_header_wins_over_the_query_on_a_browser_reconnect(client, controller):
+    # EventSource reconnects to the URL it was opened with, sending the newer id as a header.
+    opened_at = _hand_roll(controller)
+    seen = _hand_roll(controller)
+    missed = _hand_roll(controller)
+    stream = Stream(client, url=f"/api/events?last_event_id={opened_at['seq']}",
+                    headers={"Last-Event-ID": str(seen["seq"])})
+    stream.next(), stream.next_event()
+    assert stream.next_event()["data"]["id"] == missed["id"]
+    stream.close()
+
+
 def test_a_roll_published_during_catch_up_is_sent_once(client, controller):
     seen = _hand_roll(controller)
     rolls_since = controller.rolls_since
