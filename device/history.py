@@ -31,6 +31,8 @@ from device.errors import RollNotFound
 
 DATABASE = "history.sqlite3"
 PHOTOS = "photos"
+#: The most rolls one call of :meth:`History.rolls` gives (the API's largest page).
+MAX_PAGE = 500
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rolls (
@@ -183,10 +185,10 @@ class History:
               preset: str | None = None) -> list[dict]:
         """Rolls, newest first, optionally of one player (roller) or preset.
 
-        :raises ValueError: for a limit outside 1..500 or a negative offset.
+        :raises ValueError: for a limit outside 1..:data:`MAX_PAGE` or a negative offset.
         """
-        if not 1 <= limit <= 500 or offset < 0:
-            raise ValueError("limit must be 1 to 500 and offset at least 0")
+        if not 1 <= limit <= MAX_PAGE or offset < 0:
+            raise ValueError(f"limit must be 1 to {MAX_PAGE} and offset at least 0")
         where, args = ["1"], []
         if player is not None:
             where.append("roller = ?")

@@ -68,7 +68,7 @@ from .inputs import (
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-MAX_PAGE = 500
+MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
 MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
 MAX_DICE = 100
@@ -188,18 +188,26 @@ def _filters() -> dict:
     return {"player": query_name("player"), "preset": query_name("preset")}
 
 
+def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int | None]:
+    """One page of the history, newest first, and the offset of the next page (None: last).
+
+    Asks the controller for exactly ``limit`` rolls (≤ :data:`MAX_PAGE`, the history's
+    own bound) and probes one roll further, so a page as large as the API allows is
+    never more than the history accepts. The controller's errors become 4xx answers.
+    """
+    ctl = controller()
+    with controller_errors():
+        page = ctl.rolls(limit=limit, offset=offset, **filters)
+        more = len(page) == limit and bool(ctl.rolls(limit=1, offset=offset + limit, **filters))
+    return page, offset + limit if more else None
+
+
 @bp.get("/rolls")
 def rolls():
     limit = query_number("limit", 20, 1, MAX_PAGE)
     offset = query_number("offset", 0, 0, MAX_OFFSET)
-    filters = _filters()
-    page = controller().rolls(limit=limit + 1, offset=offset, **filters)
-    return jsonify(
-        rolls=page[:limit],
-        limit=limit,
-        offset=offset,
-        next_offset=offset + limit if len(page) > limit else None,
-    )
+    page, next_offset = page_of_rolls(limit, offset, **_filters())
+    return jsonify(rolls=page, limit=limit, offset=offset, next_offset=next_offset)
 
 
 @bp.get("/rolls/<int:roll_id>")

@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, render_template
 
-from .api import MAX_OFFSET, controller, public_settings
+from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
 from .inputs import query_name, query_number
 
 bp = Blueprint("pages", __name__)
@@ -50,16 +50,16 @@ def history():
     offset = query_number("offset", 0, 0, MAX_OFFSET)
     player, preset = query_name("player"), query_name("preset")
     ctl = controller()
-    page = ctl.rolls(limit=limit + 1, offset=offset, player=player, preset=preset)
+    page, next_offset = page_of_rolls(limit, offset, player=player, preset=preset)
     filters = {key: value for key, value in (("player", player), ("preset", preset)) if value}
     return render_template(
         "history.html",
-        rolls=page[:limit],
+        rolls=page,
         player=player,
         preset=preset,
         limit=limit,
         offset=offset,
-        next_offset=offset + limit if len(page) > limit else None,
+        next_offset=next_offset,
         prev_offset=max(0, offset - limit) if offset else None,
         presets=ctl.presets(),
         export_query=urlencode(filters),

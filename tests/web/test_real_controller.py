@@ -139,3 +139,28 @@ def test_wrong_fields_are_400(client, real, url, body):
 def test_bad_presets_are_400(client, presets):
     response = client.post("/api/settings", json={"presets": presets})
     assert response.status_code == 400, response.get_json()
+
+
+def test_the_largest_page_the_api_documents_is_200(client, real):
+    for values in ([1, 2], [3, 4], [5, 6]):
+        real.arm("2d6")
+        real.enter_dice(values)
+    whole = client.get("/api/rolls?limit=500")
+    assert whole.status_code == 200
+    assert len(whole.get_json()["rolls"]) == 3 and whole.get_json()["next_offset"] is None
+    page = client.get("/api/rolls?limit=2").get_json()
+    assert [r["id"] for r in page["rolls"]] == [r["id"] for r in whole.get_json()["rolls"][:2]]
+    assert page["next_offset"] == 2
+    assert client.get("/api/rolls?limit=3").get_json()["next_offset"] is None
+    assert client.get("/history?limit=200").status_code == 200
+
+
+def test_a_lower_layer_refusing_accepted_input_is_a_4xx_not_500(client, real, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise ValueError("limit must be 1 to 500 and offset at least 0")
+
+    monkeypatch.setattr(real, "rolls", refuse)
+    for url in ("/api/rolls?limit=500", "/history?limit=200"):
+        answer = client.get(url)
+        assert answer.status_code == 400, url
+        assert "limit must be" in answer.get_json()["error"]
