@@ -18,7 +18,7 @@ from vision.reading import DieReading, TrayReading
 from vision.colors import estimate_white, name_color
 
 MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
-_RELATIVE_STRENGTH = 0.45  # pips answer at least this share of the die's strongest pip
+_RELATIVE_STRENGTH = 0.65  # pips answer at least this share of the die's strongest pip
 _CLOSE_UP_FILL = 0.8  # a close-up's die side as a share of the photo's short side
 _MARGIN = 3  # pixels around a region searched for pips
 _OFF_CENTRE_FEW = 0.2  # of the die's side: how far one or two pips may centre away from the body's
@@ -28,8 +28,8 @@ _SURE = 0.9  # confidence of a face whose strong blobs form its layout at once
 _FALLBACK = 0.6  # ... of one read from the strongest few blobs, the rest dropped
 _CLEAR_DROP = 1.05  # the weakest pip kept is this much stronger than the strongest dropped
 _CLEAR_DROP_FEW = 1.5  # ... when two are kept, which have no layout to prove them
-_FAINT_FEW = 0.3  # ... when it reads one or two pips, which have no layout to check
 _FAINT = 0.5  # of the weakest pip: a blob this strong among the pips makes the count doubtful
+_FAINT_FEW = 0.3  # ... when it reads one or two pips, which have no layout to check
 _FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
 _SPREAD = 0.95  # of the die's side: the farthest two pips of one face are closer than this
 _PIP_RADIUS = (0.04, 0.17)
