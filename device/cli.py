@@ -11,7 +11,9 @@ import argparse
 import importlib
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 # The modules that add sub-commands, in the order `dicelens --help` lists them.
 _COMMAND_MODULES = (
@@ -21,8 +23,37 @@ _COMMAND_MODULES = (
 )
 
 
-class UsageError(Exception):
-    """Bad input on the command line; the message is the one line shown."""
+class UsageError(ValueError):
+    """Bad input on the command line; the message is the one line shown.
+
+    A ``ValueError``, so it is caught however this module was imported
+    (``python -m device.cli`` runs it as ``__main__`` beside ``device.cli``).
+    """
+
+
+def output_folder(path: Path, option: str) -> Path:
+    """Make sure ``path`` is a folder files can be written into, creating it if missing.
+
+    :param option: the option that named it (``"--annotate"``), for the message.
+    :raises UsageError: naming the option, when ``path`` is a file, cannot be
+        created (a file on its way, no permission) or cannot be written into.
+    """
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option}: {path} is not a folder")
+    if not path.exists():
+        existing = next(parent for parent in path.parents if parent.exists())
+        if not existing.is_dir():
+            raise UsageError(f"{option}: cannot create {path}: {existing} is not a folder")
+        try:
+            path.mkdir(parents=True)
+        except OSError as exc:
+            raise UsageError(f"{option}: cannot create {path}: {exc.strerror}") from None
+    try:  # the only sure test of writing (as root, access() says yes to read-only mounts)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write into {path}: {exc.strerror}") from None
+    return path
 
 
 class _Parser(argparse.ArgumentParser):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import cv2
 
+from device.cli import output_folder
 from vision import annotate, read_tray
 from vision.colors import PALETTE
 
@@ -37,11 +38,22 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def _annotated_path(folder: Path, name: str, written: set[Path]) -> Path:
+    """``STEM.annotated.png``; ``STEM-2.annotated.png``… when photos of two folders share a stem."""
+    stem, number = Path(name).stem, 1
+    out = folder / f"{stem}.annotated.png"
+    while out in written:
+        number += 1
+        out = folder / f"{stem}-{number}.annotated.png"
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Read every image; 0 when all were read, 2 when one or more could not be opened."""
     status = 0
-    if args.annotate is not None:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+    written: set[Path] = set()
+    if args.annotate is not None:  # checked before the first photo, so no reading is wasted
+        output_folder(args.annotate, "--annotate")
     for name in args.images:
         image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
         if image is None:
@@ -53,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         dice = [die.to_dict() for die in reading.dice]
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)
         if args.annotate is not None:
-            out = args.annotate / (Path(name).stem + ".annotated.png")
+            out = _annotated_path(args.annotate, name, written)
             cv2.imwrite(str(out), annotate(image, reading))
+            written.add(out)
     return status

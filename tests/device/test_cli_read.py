@@ -61,3 +61,27 @@ def test_not_an_image_is_reported_and_the_others_still_read(tmp_path):
     assert "missing.jpg: no such file" in done.stderr
     assert "Traceback" not in done.stderr
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
+
+
+def test_annotate_folder_that_is_a_file_is_one_line_before_any_reading(tmp_path):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("keep me")
+    for folder, message in [(afile, f"--annotate: {afile} is not a folder"),
+                            ("/dev/null", "--annotate: /dev/null is not a folder"),
+                            (afile / "out", f"--annotate: cannot create {afile / 'out'}: {afile} is not a folder"),
+                            ("/sys", "--annotate: cannot write into /sys: Permission denied")]:
+        done = _dicelens("read", str(PHOTO), "--annotate", str(folder))
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr == f"dicelens: {message}\n"
+    assert afile.read_text() == "keep me"
+
+
+def test_annotate_creates_missing_folders_and_keeps_photos_of_the_same_name(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    copy = other / PHOTO.name
+    copy.write_bytes(PHOTO.read_bytes())
+    out = tmp_path / "a" / "b"
+    done = _dicelens("read", str(PHOTO), str(copy), "--annotate", str(out))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == [f"{PHOTO.stem}-2.annotated.png", f"{PHOTO.stem}.annotated.png"]
