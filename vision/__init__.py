@@ -2,7 +2,9 @@
 
 from vision.annotate import annotate
 from vision.errors import InvalidImage, VisionError
+from vision.numerals import NumberedReading, read_numbered
 from vision.reading import DieReading, TrayReading
 from vision.tray import read_tray
 
-__all__ = ["DieReading", "InvalidImage", "TrayReading", "VisionError", "annotate", "read_tray"]
+__all__ = ["DieReading", "InvalidImage", "NumberedReading", "TrayReading", "VisionError", "annotate",
+           "read_numbered", "read_tray"]

@@ -1,0 +1,142 @@
+"""The numbered-dice reader on real photos it was not trained on, and its error paths."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import InvalidImage, NumberedReading, TrayReading, read_numbered
+from vision.numerals import KINDS, face_symbol
+from vision.scoring import score_photo
+
+REPO = Path(__file__).resolve().parents[2]
+POLYHEDRAL = REPO / ".." / "shared" / "datasets" / "real-polyhedral"
+
+# Held out from training by tools/numerals_data.held_out (checked below): whole photos.
+MIXED = ["20211121_171739.jpg", "20211121_172348.jpg", "20211121_173213.jpg", "20211121_173731.jpg",
+         "20211121_174013.jpg", "20211121_174446.jpg", "20211121_175052.jpg", "20211121_180410.jpg"]
+SINGLE = ["burks_020.jpg", "burks_021.jpg", "burks_027.jpg", "burks_053.jpg", "burks_054.jpg"]
+
+
+def _labels(folder: str) -> dict[str, list[dict]]:
+    data = json.loads((POLYHEDRAL / folder / "labels.json").read_text())
+    return {entry["file"]: entry["dice"] for entry in data["images"]}
+
+
+def _reader_kind(label: dict) -> str:
+    kind = label["kind"]
+    return {"d6-ornate": "d6", "d6-numerals": "d6", "d8-ornate": "d8", "d4-long": "d4"}.get(kind, kind)
+
+
+def test_the_photos_here_were_held_out_of_training(monkeypatch):
+    spec = importlib.util.spec_from_file_location("numerals_data", REPO / "tools" / "numerals_data.py")
+    data = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "numerals_data", data)  # dataclasses look their module up
+    spec.loader.exec_module(data)
+    assert all(data.held_out(name) for name in MIXED + SINGLE)
+
+
+def test_finds_d10s_among_other_dice_and_gives_no_wrong_value():
+    # The d10 numerals are mostly reported unreadable today (see the benchmark); what is held
+    # here: d10s are found and told from the d8s and d6s, values given are right, no phantoms.
+    labels = _labels("banachowicz-mixed-d10")
+    d10 = found = wrong = phantoms = pips = pips_right = 0
+    for name in MIXED:
+        reading = read_numbered(cv2.imread(str(POLYHEDRAL / "banachowicz-mixed-d10" / name)))
+        dice = labels[name]
+        _, pairs = score_photo(reading.dice, dice)
+        for i, j in pairs:
+            die = reading.dice[i] if i is not None else None
+            if j is None:
+                phantoms += 1
+                continue
+            label = dice[j]
+            right_kind = die is not None and die.kind == _reader_kind(label)
+            wrong += right_kind and die.value is not None and die.value != label["value"]
+            if label["kind"] == "d10":
+                d10 += 1
+                found += right_kind
+            elif label["kind"] == "d6-pips":
+                pips += 1
+                pips_right += right_kind and die.value == label["value"]
+    assert d10 == 32 and pips == 16
+    assert found >= 0.6 * d10
+    assert pips_right >= 0.5 * pips
+    assert wrong <= 2
+    assert phantoms <= 4
+
+
+def test_tells_the_kind_of_a_single_die():
+    labels = _labels("burks-tray-polyhedral")
+    kinds_right = 0
+    for name in SINGLE:
+        reading = read_numbered(cv2.imread(str(POLYHEDRAL / "burks-tray-polyhedral" / name)))
+        label = labels[name][0]
+        assert len(reading.dice) <= 1, name  # one die, no phantom beside it
+        for die in reading.dice:
+            assert isinstance(die, NumberedReading)
+            kinds_right += die.kind == _reader_kind(label) and die.sides == label["sides"]
+    assert kinds_right >= len(SINGLE) - 1  # the d12 (burks_027) is missed today
+
+
+def test_a_die_cut_by_the_photo_edge_is_never_given_a_value():
+    image = cv2.imread(str(POLYHEDRAL / "burks-tray-polyhedral" / "burks_053.jpg"))
+    box = _labels("burks-tray-polyhedral")["burks_053.jpg"][0]["box"]
+    cut = np.ascontiguousarray(image[:, : (box[0] + box[2]) // 2])  # the right half of the die is gone
+    for die in read_numbered(cut).dice:
+        assert die.value is None and die.unreadable == "cut off"
+
+
+def test_reading_to_dict_names_kind_and_face():
+    die = NumberedReading(value=10, sides=10, box=(1, 2, 30, 40), center=(15.0, 20.0), color="blue",
+                          confidence=0.91234, kind="d10", face="0")
+    assert die.to_dict() == {"value": 10, "sides": 10, "box": [1, 2, 30, 40], "color": "blue",
+                             "principal": False, "confidence": 0.912, "unreadable": None,
+                             "kind": "d10", "face": "0"}
+
+
+@pytest.mark.parametrize(("kind", "value", "face"), [
+    ("d10", 10, "0"), ("d10", 7, None), ("d10-percentile", 10, "00"), ("d10-percentile", 3, "30"),
+    ("d20", 20, None), ("d6-pips", 6, None), ("d10", None, None),
+])
+def test_face_symbols(kind, value, face):
+    assert face_symbol(kind, value) == face
+
+
+def test_kinds_restrict_what_is_reported():
+    image = cv2.imread(str(POLYHEDRAL / "banachowicz-mixed-d10" / MIXED[0]))
+    every = read_numbered(image)
+    d10s = read_numbered(image, kinds=["d10"])
+    assert [d.box for d in d10s.dice] == [d.box for d in every.dice if d.kind == "d10"]
+    assert read_numbered(image, kinds=[]).dice == []
+
+
+def test_unknown_kind_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown die kinds"):
+        read_numbered(np.zeros((64, 64, 3), np.uint8), kinds=["d7"])
+    assert "d10" in KINDS
+
+
+@pytest.mark.parametrize("bad", [None, "tray.jpg", np.zeros((40, 40, 3), np.float32), np.zeros((40, 40, 2), np.uint8)])
+def test_not_an_image_is_a_clear_error(bad):
+    with pytest.raises(InvalidImage, match="not an image"):
+        read_numbered(bad)
+
+
+@pytest.mark.parametrize("frame", [
+    np.zeros((480, 640, 3), np.uint8),
+    np.full((480, 640, 3), 200, np.uint8),
+    np.zeros((0, 0, 3), np.uint8),
+    np.full((5, 7, 3), 90, np.uint8),
+])
+def test_empty_frames_give_an_empty_reading(frame):
+    reading = read_numbered(frame)
+    assert isinstance(reading, TrayReading)
+    assert reading.dice == []
+    assert reading.principal_note == "no dice"

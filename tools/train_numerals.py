@@ -1,0 +1,346 @@
+"""Train the numbered-dice detector and classifier of vision/numerals.py, export ONNX.
+
+Run from the repository root, in a separate venv with PyTorch (never a run-time
+dependency of dicelens):
+
+    python3.11 -m venv /tmp/trainvenv
+    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless
+    /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 [--only detector|classifier]
+
+Learns from the photos listed by tools/numerals_data.py that are not held out
+(one photo in four, by file name), read in place from ../shared/datasets.
+Each network starts from the same fixed seed (so ``--only`` repeats it alone);
+the shipped ones were made with ``--threads 1`` and the default epochs (about
+20 minutes each on a busy 2-core machine). Writes vision/models/numerals_detect.onnx
+and numerals_classify.onnx and prints crop-level accuracy on the held-out
+photos' labelled dice (crops at the label boxes, so detection is not in it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tools.numerals_data import load_photos  # noqa: E402
+from vision.numerals import (  # noqa: E402
+    CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, letterbox, to_blob)
+
+SEED = 20261130
+
+
+def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """Letterboxed photo → 2 maps at stride 4: die-centre logit, log of the die's side (pixels)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s4 = nn.Sequential(_block(3, 16, 2), _block(16, 24, 2), _block(24, 24))
+        self.s8 = nn.Sequential(_block(24, 48, 2), _block(48, 48))
+        self.s16 = nn.Sequential(_block(48, 48, 2), _block(48, 48), _block(48, 48))
+        self.lat8 = nn.Conv2d(48, 48, 1)
+        self.fuse8 = _block(48 + 48, 48)
+        self.lat4 = nn.Conv2d(24, 32, 1)
+        self.fuse4 = _block(48 + 32, 32)
+        self.head = nn.Conv2d(32, 2, 1)
+
+    def forward(self, x):
+        a = self.s4(x)
+        b = self.s8(a)
+        c = self.s16(b)
+        b = self.fuse8(torch.cat([F.interpolate(c, scale_factor=2.0, mode="nearest"), self.lat8(b)], 1))
+        a = self.fuse4(torch.cat([F.interpolate(b, scale_factor=2.0, mode="nearest"), self.lat4(a)], 1))
+        return self.head(a)
+
+
+class Classifier(nn.Module):
+    """CROP² crop → (kind logits over CLASSES, value logits 1..MAX_VALUE)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            _block(3, 16), nn.MaxPool2d(2),
+            _block(16, 32), _block(32, 32), nn.MaxPool2d(2),
+            _block(32, 64), _block(64, 64), nn.MaxPool2d(2),
+            _block(64, 96), _block(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+        self.kind = nn.Linear(96, len(CLASSES))
+        self.value = nn.Linear(96, len(KINDS) * MAX_VALUE)  # one set of values per kind
+
+    def forward(self, x):
+        f = self.body(x)
+        return self.kind(f), self.value(f)
+
+
+def _jitter_colour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Other light: per-channel gains (white balance), contrast and brightness."""
+    gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)
+    out = image.astype(np.float32) * gains + rng.uniform(-20, 20)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.8, 1.2) + mean
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _centres(photo) -> list[tuple[float, float, float]]:
+    """(x, y, side) of each labelled die; side = the longer side of its box."""
+    return [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
+             float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in photo.dice]
+
+
+# --- detector -------------------------------------------------------------------------
+
+_WINDOW = 256  # pixels: the part of the letterboxed photo one training step sees
+
+def _detector_sample(image, dice, rng):
+    """A letterboxed, scaled, shifted, turned and flipped photo with its heat and size targets."""
+    h, w = image.shape[:2]
+    zoom = rng.uniform(0.7, 1.3)
+    scale = DETECT_SIZE / max(h, w) * zoom
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
+    sh, sw = small.shape[:2]
+    # place the scaled photo at a random offset (it may overhang when zoomed in)
+    ox = int(rng.integers(min(0, DETECT_SIZE - sw), max(0, DETECT_SIZE - sw) + 1)) if sw != DETECT_SIZE else 0
+    oy = int(rng.integers(min(0, DETECT_SIZE - sh), max(0, DETECT_SIZE - sh) + 1)) if sh != DETECT_SIZE else 0
+    if rng.random() < 0.5:  # as at run time: top-left, unshifted
+        ox, oy = min(ox, 0), min(oy, 0)
+    x0, y0 = max(0, ox), max(0, oy)
+    x1, y1 = min(DETECT_SIZE, ox + sw), min(DETECT_SIZE, oy + sh)
+    canvas[y0:y1, x0:x1] = small[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+    points = [(x * scale + ox, y * scale + oy, s * scale) for x, y, s in dice]
+    turns = int(rng.integers(4))
+    for _ in range(turns):  # 90° clockwise: (x, y) → (N-1-y, x)
+        canvas = cv2.rotate(canvas, cv2.ROTATE_90_CLOCKWISE)
+        points = [(DETECT_SIZE - y, x, s) for x, y, s in points]
+    if rng.random() < 0.5:
+        canvas = canvas[:, ::-1]
+        points = [(DETECT_SIZE - x, y, s) for x, y, s in points]
+    # train on a window of the canvas (the network is fully convolutional): less work per photo
+    wx, wy = (int(v) * 16 for v in rng.integers(0, (DETECT_SIZE - _WINDOW) // 16 + 1, 2))
+    canvas = _jitter_colour(np.ascontiguousarray(canvas[wy:wy + _WINDOW, wx:wx + _WINDOW]), rng)
+    points = [(x - wx, y - wy, s) for x, y, s in points]
+    n = _WINDOW // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    size = np.zeros((n, n), np.float32)
+    size_mask = np.zeros((n, n), np.float32)
+    grid_y, grid_x = np.mgrid[0:n, 0:n]
+    for x, y, s in points:
+        cx, cy = x / STRIDE - 0.5, y / STRIDE - 0.5
+        if not (0 <= cx < n and 0 <= cy < n):
+            continue
+        sigma = max(0.7, s / STRIDE / 6)
+        g = np.exp(-((grid_x - cx) ** 2 + (grid_y - cy) ** 2) / (2 * sigma ** 2))
+        heat = np.maximum(heat, g)
+        r, c = int(round(cy)), int(round(cx))
+        heat[min(r, n - 1), min(c, n - 1)] = 1.0
+        near = (np.abs(grid_x - cx) <= 1.0) & (np.abs(grid_y - cy) <= 1.0)
+        size[near] = math.log(s)
+        size_mask[near] = 1.0
+    return canvas, heat, size, size_mask
+
+
+def _focal(logits, target):
+    """CenterNet's penalty-reduced focal loss over a heat map."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg_w = (1 - target) ** 4
+    loss = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * neg_w * p ** 2 * torch.log(1 - p))
+    return loss.sum() / pos.sum().clamp(min=1)
+
+
+def train_detector(photos, images, epochs: int, rng, checkpoint=None) -> Detector:
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(photos) / 16)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    order = list(range(len(photos)))
+    for epoch in range(epochs):
+        rng.shuffle(order)
+        net.train()
+        total = 0.0
+        for i in range(0, len(order), 16):
+            batch = [_detector_sample(images[k], _centres(photos[k]), rng) for k in order[i:i + 16]]
+            x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
+            heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+            size = torch.from_numpy(np.stack([b[2] for b in batch]))
+            mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+            out = net(x)
+            loss = _focal(out[:, 0], heat) + (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        print(f"detector epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / 16):.3f}", flush=True)
+        if checkpoint is not None and (epoch + 1) % 5 == 0:
+            checkpoint(net.eval())
+    return net.eval()
+
+
+# --- classifier ------------------------------------------------------------------------
+
+def _positives(photos, weight_of_source) -> list[tuple[int, float, float, float, int, int]]:
+    """(photo index, x, y, side, class, value) of every labelled die, repeated per its source's weight."""
+    items = []
+    for k, photo in enumerate(photos):
+        for d, (x, y, s) in zip(photo.dice, _centres(photo)):
+            items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
+    return items
+
+
+def _negatives(photos, sizes, per_photo: int, rng) -> list[tuple[int, float, float, float, int, int]]:
+    """Crops with no die in the middle: random places and places beside a die."""
+    items = []
+    for k, photo in enumerate(photos):
+        dice = _centres(photo)
+        typical = float(np.median([s for _, _, s in dice]))
+        found = 0
+        for attempt in range(per_photo * 6):
+            if found >= per_photo:
+                break
+            s = typical * rng.uniform(0.7, 1.4)
+            if attempt % 2:  # beside a die: part of it in the crop
+                x, y, ds = dice[int(rng.integers(len(dice)))]
+                angle = rng.uniform(0, 2 * math.pi)
+                reach = ds * rng.uniform(0.7, 1.1)
+                x, y = x + reach * math.cos(angle), y + reach * math.sin(angle)
+            else:
+                x, y = rng.uniform(0, sizes[k][0]), rng.uniform(0, sizes[k][1])
+            if all((x - dx) ** 2 + (y - dy) ** 2 > (0.65 * ds) ** 2 for dx, dy, ds in dice):
+                items.append((k, x, y, s, 0, 0))
+                found += 1
+    return items
+
+
+def _crop(images, item, rng, augment: bool) -> np.ndarray:
+    k, x, y, s, _, _ = item
+    if augment:
+        x += rng.normal(0, 0.06 * s)
+        y += rng.normal(0, 0.06 * s)
+        s *= rng.uniform(0.85, 1.2)
+        crop = crop_die(images[k], (x, y), s, rng.uniform(0, 360))
+        crop = _jitter_colour(crop, rng)
+        if rng.random() < 0.2:
+            crop = cv2.GaussianBlur(crop, (3, 3), 0)
+        return crop
+    return crop_die(images[k], (x, y), s)
+
+
+_NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
+
+
+def train_classifier(photos, images, epochs: int, rng) -> Classifier:
+    net = Classifier()
+    # burks has one die per photo: seen more often; byler's many pip dice are easy: a third will do
+    positives = _positives(photos, {"burks-tray-polyhedral": 10, "byler-tray-d6": 0})
+    positives += [it for it in _positives(photos, {}) if photos[it[0]].source == "byler-tray-d6"][::3]
+    sizes = [(im.shape[1], im.shape[0]) for im in images]
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    per_epoch = len(positives) * 2  # more than positives and negatives together
+    steps = epochs * math.ceil(per_epoch / 64)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
+    for epoch in range(epochs):
+        items = positives + _negatives(photos, sizes, _NEGATIVES, rng)
+        order = rng.permutation(len(items))
+        net.train()
+        total = 0.0
+        for i in range(0, len(order), 64):
+            batch = [items[j] for j in order[i:i + 64]]
+            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, True) for it in batch])))
+            kind = torch.tensor([it[4] for it in batch])
+            value = torch.tensor([max(it[5] - 1, 0) for it in batch])
+            kind_logits, value_logits = net(x)
+            value_logits = value_logits.view(len(batch), len(KINDS), MAX_VALUE)[
+                torch.arange(len(batch)), (kind - 1).clamp(min=0)]
+            allowed = torch.arange(MAX_VALUE)[None, :] < sides[kind][:, None]
+            value_logits = value_logits.masked_fill(~allowed, -1e4)
+            positive = kind > 0
+            loss = F.cross_entropy(kind_logits, kind, label_smoothing=0.05)
+            if positive.any():
+                loss = loss + F.cross_entropy(value_logits[positive], value[positive])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        print(f"classifier epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / 64):.3f}", flush=True)
+    return net.eval()
+
+
+def _crop_accuracy(net, photos, images) -> None:
+    """Kind and value accuracy on the labelled dice of ``photos`` (crops at the label boxes)."""
+    items = _positives(photos, {})
+    if not items:
+        return
+    with torch.no_grad():
+        x = torch.from_numpy(to_blob(np.stack([_crop(images, it, None, False) for it in items])))
+        kind_logits, value_logits = net(x)
+    by_kind: dict[str, list[int]] = {}
+    for it, kl, vl in zip(items, kind_logits, value_logits):
+        name = CLASSES[it[4]]
+        k = int(kl.argmax())
+        v = int(vl.view(len(KINDS), MAX_VALUE)[it[4] - 1, :SIDES[name]].argmax()) + 1
+        counts = by_kind.setdefault(name, [0, 0, 0])
+        counts[0] += 1
+        counts[1] += k == it[4]
+        counts[2] += k == it[4] and v == it[5]
+    for name, (n, kind_ok, both_ok) in sorted(by_kind.items()):
+        print(f"  held-out crops {name:15} {n:4}  kind {100 * kind_ok / n:5.1f} %  kind+value {100 * both_ok / n:5.1f} %")
+
+
+def _export(net, shape, path: Path, names, batch: bool) -> None:
+    axes = {name: {0: "n"} for name in ["image", *names]} if batch else None
+    torch.onnx.export(net, torch.zeros(shape), str(path), input_names=["image"], output_names=names,
+                      opset_version=13, dynamic_axes=axes, dynamo=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--detector-epochs", type=int, default=30)
+    parser.add_argument("--classifier-epochs", type=int, default=30)
+    parser.add_argument("--models", type=Path, default=MODELS, help="folder to write the networks into")
+    parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    photos = load_photos()
+    train = [p for p in photos if not p.held_out]
+    test = [p for p in photos if p.held_out]
+    print(f"{len(train)} photos to train on, {len(test)} held out")
+    images = [cv2.imread(str(p.path)) for p in train]
+    start = time.time()
+    models = args.models
+    models.mkdir(exist_ok=True)
+    if args.only != "detector":
+        torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
+        rng = np.random.default_rng(SEED)
+        classifier = train_classifier(train, images, args.classifier_epochs, rng)
+        _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
+        _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
+    if args.only != "classifier":
+        torch.manual_seed(SEED)
+        rng = np.random.default_rng(SEED)
+        def export(net):  # every few epochs, so a long run can be looked at before it ends
+            _export(net, (1, 3, DETECT_SIZE, DETECT_SIZE), models / "numerals_detect.onnx", ["maps"], False)
+        export(train_detector(train, images, args.detector_epochs, rng, export))
+    print(f"trained in {time.time() - start:.0f} s; wrote {models}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""Read numbered dice (d4, d6, d8, d10, percentile d10, d12, d20) and pip d6 in a photo.
+
+Two small learned networks run through OpenCV's dnn module (no PyTorch at run time):
+
+1. a detector (``models/numerals_detect.onnx``): the photo letterboxed to
+   :data:`DETECT_SIZE` pixels → a heat map of die centres and each die's size,
+   one cell per :data:`STRIDE` pixels;
+2. a classifier (``models/numerals_classify.onnx``): a :data:`CROP`-pixel crop
+   around each centre → the die's kind (or "background": no die there) and
+   the value on top.
+
+Both are trained by ``tools/train_numerals.py`` (fixed seed) from the
+development photos of ``../shared/datasets/real-polyhedral`` and
+``real-dice/byler-tray-d6``, one photo in four held out by file name (see
+``tools/numerals_data.py``); ``benchmarks/vision_polyhedral.py`` measures on
+the held-out photos. A die is reported unreadable, with the reason, when the
+classifier is not sure of its value; a kind it is not sure of is not a die.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.colors import name_color_box
+from vision.principal import mark_principal
+from vision.reading import DieReading, TrayReading
+from vision.tray import MIN_SIDE, _as_bgr
+
+#: What the reader tells apart. "d6" is a numbered (or ornate) d6, "d6-pips" a pip d6,
+#: "d4" a long (barrel) d4 showing one numeral on top.
+KINDS: tuple[str, ...] = ("d4", "d6-pips", "d6", "d8", "d10", "d10-percentile", "d12", "d20")
+CLASSES: tuple[str, ...] = ("background",) + KINDS
+SIDES: dict[str, int] = {"d4": 4, "d6-pips": 6, "d6": 6, "d8": 8, "d10": 10,
+                         "d10-percentile": 10, "d12": 12, "d20": 20}
+MAX_VALUE = 20
+
+DETECT_SIZE = 320  # pixels: the photo's long side in the detector's input
+STRIDE = 4  # input pixels per heat-map cell
+CROP = 48  # pixels: the classifier's input side
+CROP_SCALE = 1.0  # the crop's side as a multiple of the die's side (a little floor around it)
+
+HEAT_MIN = 0.2  # detector peak: below this no die is looked at
+MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
+KIND_MIN = 0.7  # classifier: a kind less sure than this is not reported as a die
+VALUE_MIN = 0.6  # classifier: a value less sure than this makes the die unreadable
+SAME_DIE = 0.7  # of the die's side: a second peak this close to a die found is that die
+CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off
+
+MODELS = Path(__file__).resolve().parent / "models"
+
+
+@dataclass
+class NumberedReading(DieReading):
+    """A :class:`DieReading` with the die's kind and the symbol printed on top.
+
+    ``kind`` is one of :data:`KINDS`; ``face`` the printed symbol when it is not
+    ``str(value)``: ``"0"`` on a d10 showing 10, ``"00"``…``"90"`` on a
+    percentile d10 (value 10 is ``"00"``, value 3 is ``"30"``), else None.
+    """
+
+    kind: str = "d6-pips"
+    face: str | None = None
+
+    def to_dict(self) -> dict:
+        """As :meth:`DieReading.to_dict`, plus ``kind`` and ``face``."""
+        return {**super().to_dict(), "kind": self.kind, "face": self.face}
+
+
+def face_symbol(kind: str, value: int | None) -> str | None:
+    """The symbol printed on a face of value ``value`` when it is not ``str(value)``."""
+    if value is None:
+        return None
+    if kind == "d10" and value == 10:
+        return "0"
+    if kind == "d10-percentile":
+        return f"{value % 10}0"
+    return None
+
+
+def letterbox(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The detector's input: the photo scaled so its long side is :data:`DETECT_SIZE`,
+    padded right and below with black. :returns: (DETECT_SIZE² × 3 uint8 BGR, scale)."""
+    h, w = image.shape[:2]
+    scale = DETECT_SIZE / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
+    canvas[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    return canvas, scale
+
+
+def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
+    """A CROP×CROP×3 uint8 BGR crop of side ``CROP_SCALE × side`` pixels centred on ``center``
+    (x, y pixels), turned by ``angle`` degrees; the photo's edge is repeated beyond it."""
+    scale = CROP / (CROP_SCALE * max(side, 1.0))
+    matrix = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
+    matrix[:, 2] += (CROP / 2 - center[0], CROP / 2 - center[1])
+    return cv2.warpAffine(image, matrix, (CROP, CROP), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_blob(images: np.ndarray) -> np.ndarray:
+    """N×H×W×3 uint8 BGR → N×3×H×W float32 in [-1, 1], the networks' input."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), np.float32) / 127.5 - 1.0
+
+
+def peaks(heat: np.ndarray, threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
+    """Local maxima of a heat map (3×3) at or above ``threshold``: (row, col, heat) list."""
+    local = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    rows, cols = np.nonzero((heat >= local) & (heat >= threshold))
+    return [(int(r), int(c), float(heat[r, c])) for r, c in zip(rows, cols)]
+
+
+class _Networks:
+    """The two networks, loaded once; a cv2.dnn Net is not safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._nets: tuple | None = None
+
+    def run(self, name: str, blob: np.ndarray) -> list[np.ndarray]:
+        with self._lock:
+            if self._nets is None:
+                self._nets = (cv2.dnn.readNetFromONNX(str(MODELS / "numerals_detect.onnx")),
+                              cv2.dnn.readNetFromONNX(str(MODELS / "numerals_classify.onnx")))
+            net = self._nets[0] if name == "detect" else self._nets[1]
+            net.setInput(blob)
+            return [np.array(out) for out in net.forward(net.getUnconnectedOutLayersNames())]
+
+
+_NETWORKS = _Networks()
+
+
+def detect(image: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """Candidate dice: (x, y, side, heat) in photo pixels, strongest first."""
+    canvas, scale = letterbox(image)
+    outputs = _NETWORKS.run("detect", to_blob(canvas[None]))
+    out = next(o for o in outputs if o.shape[1] == 2)[0]
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    found = []
+    for row, col, value in sorted(peaks(heat, HEAT_MIN), key=lambda p: -p[2])[:MAX_CANDIDATES]:
+        side = float(np.exp(out[1, row, col])) / scale
+        x, y = (col + 0.5) * STRIDE / scale, (row + 0.5) * STRIDE / scale
+        # a second peak inside a die already found is the same die
+        if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
+            found.append((x, y, side, value))
+    return found
+
+
+def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """N crops (N×CROP×CROP×3 uint8) → (N×len(CLASSES) kind probabilities,
+    N×len(KINDS)×MAX_VALUE value scores: [n, k, v-1] for value v if the die is of KINDS[k])."""
+    outputs = _NETWORKS.run("classify", to_blob(crops))
+    kinds = next(o for o in outputs if o.shape[1] == len(CLASSES))
+    values = next(o for o in outputs if o.shape[1] == len(KINDS) * MAX_VALUE)
+    return _softmax(kinds), values.reshape(len(crops), len(KINDS), MAX_VALUE)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _reading(image: np.ndarray, x: float, y: float, side: float, kind_p: np.ndarray,
+             value_logits: np.ndarray) -> NumberedReading | None:
+    k = int(np.argmax(kind_p))
+    if k == 0 or kind_p[k] < KIND_MIN:
+        return None
+    kind = CLASSES[k]
+    sides = SIDES[kind]
+    value_p = _softmax(value_logits[None, k - 1, :sides])[0]
+    v = int(np.argmax(value_p))
+    h, w = image.shape[:2]
+    half = side / 2
+    box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
+    beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
+    unreadable = None
+    if beyond > CUT_OFF * side:
+        unreadable = "cut off"
+    elif value_p[v] < VALUE_MIN:
+        unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
+    value = None if unreadable else v + 1
+    return NumberedReading(value=value, sides=sides, box=box, center=(float(x), float(y)),
+                           color=name_color_box(image, box), confidence=float(kind_p[k] * value_p[v]),
+                           unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
+
+
+def read_numbered(image: np.ndarray, principal_color: str | None = None,
+                  kinds: Iterable[str] | None = None) -> TrayReading:
+    """Read every die in a photo: numbered dice of :data:`KINDS` and pip d6.
+
+    :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
+    :param principal_color: palette name of the principal die, or None for the one
+        die whose colour no other die has (see :func:`vision.principal.mark_principal`).
+    :param kinds: report only dice of these kinds (names from :data:`KINDS`); None for all.
+        Dice of other kinds are still found, so a d8 is not read as a d10.
+    :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
+        ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
+        carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``. An empty
+        reading for a photo too small or showing no dice.
+    :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
+    :raises ValueError: ``kinds`` names a kind not in :data:`KINDS`.
+    """
+    start = time.perf_counter()
+    wanted = set(KINDS if kinds is None else kinds)
+    if unknown := wanted - set(KINDS):
+        raise ValueError(f"unknown die kinds {sorted(unknown)}; choose from {', '.join(KINDS)}")
+    bgr = _as_bgr(image)
+    height, width = bgr.shape[:2]
+    dice: list[NumberedReading] = []
+    if min(height, width) >= MIN_SIDE and bgr.max() > 0:
+        found = detect(bgr)
+        if found:
+            crops = np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found])
+            kind_p, value_logits = classify(crops)
+            for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits):
+                die = _reading(bgr, x, y, side, kp, vl)
+                if die is not None and die.kind in wanted:
+                    dice.append(die)
+    note = mark_principal(dice, principal_color)
+    return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
+                       principal_note=note)
