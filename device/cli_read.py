@@ -2,18 +2,23 @@
 
 Each line is ``{"file", "dice": [{"value", "sides", "box", "color", "principal",
 "confidence", "unreadable"}], "seconds"}`` with ``seconds`` the time of the
-reading itself. A file that cannot be read as an image is reported on
-stderr in one line and the others are still read; the exit status is then 2.
+reading itself. A file that cannot be read as an image (missing, a folder,
+empty, damaged beyond decoding) is reported on stderr in one line and the others
+are still read; the exit status is then 2. A damaged photo that still decodes in
+part (a JPEG cut short) is read and one line on stderr says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from device.cli import output_folder
 from vision import annotate, read_tray
@@ -48,19 +53,72 @@ def _annotated_path(folder: Path, name: str, written: set[Path]) -> Path:
     return out
 
 
+class _Unreadable(Exception):
+    """A photo argument that is no image; the message completes "dicelens: NAME…"."""
+
+
+def _decode_quietly(path: Path) -> tuple[np.ndarray | None, str]:
+    """``cv2.imread`` with the C libraries' warnings (libjpeg's "Premature end
+    of JPEG file") caught from file descriptor 2 instead of shown; returns the
+    image (or None) and that text. OpenCV's own log is silenced in :func:`run`."""
+    with tempfile.TemporaryFile() as caught:
+        saved = os.dup(2)
+        sys.stderr.flush()
+        os.dup2(caught.fileno(), 2)
+        try:
+            # imread, not imdecode: from a buffer OpenCV gives up on a cut-short JPEG
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        return image, caught.read().decode(errors="replace").strip()
+
+
+def load_photo(name: str) -> tuple[np.ndarray, str | None]:
+    """Load a photo file as H×W×3 uint8 BGR, turned upright by its EXIF orientation.
+
+    :returns: the image and ``None``, or a one-line note when the file is
+        damaged but decoded in part (the decoder's warning says how).
+    :raises _Unreadable: for a missing file, a folder, an empty or unreadable
+        file, or one no decoder understands.
+    """
+    path = Path(name)
+    if path.is_dir():
+        raise _Unreadable(f"{name} is a folder, not an image")
+    if not path.exists():
+        raise _Unreadable(f"{name}: no such file")
+    try:
+        with path.open("rb") as file:
+            empty = not file.read(1)
+    except OSError as exc:
+        raise _Unreadable(f"{name}: cannot be opened: {exc.strerror}") from None
+    if empty:
+        raise _Unreadable(f"{name}: empty file, not an image")
+    image, warning = _decode_quietly(path)
+    if image is None:
+        raise _Unreadable(f"{name}: not an image, or a damaged one")
+    if warning:
+        return image, f"{name}: damaged image, only partly decoded ({warning.splitlines()[0]})"
+    return image, None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read every image; 0 when all were read, 2 when one or more could not be opened."""
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our own line says it plainly
     status = 0
     written: set[Path] = set()
     if args.annotate is not None:  # checked before the first photo, so no reading is wasted
         output_folder(args.annotate, "--annotate")
     for name in args.images:
-        image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
-        if image is None:
-            reason = "no such file" if not Path(name).is_file() else "not an image"
-            print(f"dicelens: {name}: {reason}", file=sys.stderr)
+        try:
+            image, note = load_photo(name)
+        except _Unreadable as exc:
+            print(f"dicelens: {exc}", file=sys.stderr)
             status = 2
             continue
+        if note is not None:
+            print(f"dicelens: {note}", file=sys.stderr)
         reading = read_tray(image, principal_color=args.principal_color)
         dice = [die.to_dict() for die in reading.dice]
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)

@@ -57,7 +57,7 @@ def test_not_an_image_is_reported_and_the_others_still_read(tmp_path):
     text.write_text("not a photo")
     done = _dicelens("read", str(text), str(tmp_path / "missing.jpg"), str(PHOTO))
     assert done.returncode == 2
-    assert "notes.txt: not an image" in done.stderr
+    assert "notes.txt: not an image, or a damaged one" in done.stderr
     assert "missing.jpg: no such file" in done.stderr
     assert "Traceback" not in done.stderr
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
@@ -85,3 +85,30 @@ def test_annotate_creates_missing_folders_and_keeps_photos_of_the_same_name(tmp_
     done = _dicelens("read", str(PHOTO), str(copy), "--annotate", str(out))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == [f"{PHOTO.stem}-2.annotated.png", f"{PHOTO.stem}.annotated.png"]
+
+
+def test_every_wrong_image_argument_is_one_plain_line_and_the_others_still_read(tmp_path):
+    broken = tmp_path / "x.gif"
+    broken.write_bytes(b"GIF89a")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    done = _dicelens("read", str(broken), str(empty), str(tmp_path), str(tmp_path / "missing.png"), str(PHOTO))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [  # no OpenCV log line ("[ERROR:0@0.1] global loadsave.cpp…")
+        f"dicelens: {broken}: not an image, or a damaged one",
+        f"dicelens: {empty}: empty file, not an image",
+        f"dicelens: {tmp_path} is a folder, not an image",
+        f"dicelens: {tmp_path / 'missing.png'}: no such file",
+    ]
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
+
+
+def test_a_photo_cut_short_is_read_as_far_as_it_goes_and_said_to_be_damaged(tmp_path):
+    cut = tmp_path / "cut.jpg"
+    data = PHOTO.read_bytes()
+    cut.write_bytes(data[: len(data) * 3 // 4])
+    done = _dicelens("read", str(cut))
+    assert done.returncode == 0
+    # one line of ours, and libjpeg's own "Premature end of JPEG file" not printed on its own
+    assert done.stderr == f"dicelens: {cut}: damaged image, only partly decoded (Premature end of JPEG file)\n"
+    assert json.loads(done.stdout)["file"] == str(cut)
