@@ -33,7 +33,7 @@ _FAINT_FEW = 0.3  # ... when it reads one or two pips, which have no layout to c
 _FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
 _SPREAD = 0.95  # of the die's side: the farthest two pips of one face are closer than this
 _PIP_RADIUS = (0.04, 0.17)
-_INSIDE = 1.3  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)  # a pip's radius as a share of the die's side
+_INSIDE = 1.6  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)  # a pip's radius as a share of the die's side
 
 
 def _as_bgr(image: object) -> np.ndarray:
