@@ -12,12 +12,14 @@ import argparse
 import json
 from collections.abc import Callable
 
-from rules.d6 import KINDS, D6Spec, resolve_d6
+from device.cli import UsageError
+
+from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
 from rules.destiny_odds import attack_odds
 from rules.errors import InvalidRoll
-from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, resolve_pool
+from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, normalise_natural, resolve_pool
 from rules.pool_odds import pool_odds
 
 
@@ -41,6 +43,43 @@ def whole_number(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def whole_number_in(lowest: int, highest: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number in a range, so the error names the option:
+    ``argument --penalty: must be 0 or more, not -5``. The rules check again."""
+    span = f"{lowest} or more" if highest is None else f"{lowest} to {highest}"
+
+    def parse(text: str) -> int:
+        value = whole_number(text)
+        if value < lowest or (highest is not None and value > highest):
+            raise argparse.ArgumentTypeError(f"must be {span}, not {value}")
+        return value
+
+    return parse
+
+
+def faces_of(check: Callable[[int], object], empty_allowed: bool = False) -> Callable[[str], tuple[int, ...]]:
+    """An argparse type for ``"6,4,2"`` whose faces ``check`` (a rules function) accepts,
+    so a face the die lacks is reported with the option that gave it."""
+
+    def parse(text: str) -> tuple[int, ...]:
+        values = natural_values(text) if text.strip() or not empty_allowed else ()
+        for value in values:
+            try:
+                check(value)
+            except InvalidRoll as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+        return values
+
+    return parse
+
+
+def _d6_face(value: int) -> int:
+    return counted_value(value, "D6")
+
+
+D20 = whole_number_in(1, 20)
 
 
 def _print_json(obj: dict) -> int:
@@ -80,12 +119,13 @@ def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
     """``dicelens resolve d6 --kind D6 --dice P,S,S… [--extra E,E…] …`` (RULES §1)."""
     parser = systems.add_parser("d6", help="a D6 test: principal die, perfect roll chain")
     parser.add_argument(
-        "--dice", type=natural_values, required=True, help="natural values, principal die first: 6,4"
+        "--dice", type=faces_of(_d6_face), required=True, help="natural values, principal die first: 6,4"
     )
-    parser.add_argument("--extra", type=natural_values, default=(), help="the extra dice in order: 6,2")
-    parser.add_argument("--count", type=whole_number, help="dice the roll asks for (default: as many as --dice)")
+    parser.add_argument("--extra", type=faces_of(_d6_face), default=(), help="the extra dice in order: 6,2")
+    parser.add_argument("--count", type=whole_number_in(1), help="dice the roll asks for (default: as many as --dice)")
     parser.add_argument("--roller", help="who rolls (recorded only)")
-    parser.add_argument("--max-links", type=whole_number, help="stop a perfect-roll chain after this many extra dice")
+    parser.add_argument("--max-links", type=whole_number_in(1),
+                        help="stop a perfect-roll chain after this many extra dice")
     _add_d6_options(parser)
     parser.set_defaults(func=_resolve_d6)
 
@@ -97,7 +137,7 @@ def _odds_d6(args: argparse.Namespace) -> int:
 def add_odds_d6(systems: argparse._SubParsersAction) -> None:
     """``dicelens odds d6 --kind D6 --count N [--modifier M]``: exact distribution of the total."""
     parser = systems.add_parser("d6", help="exact distribution of a D6 test's total")
-    parser.add_argument("--count", type=whole_number, required=True, help="dice in the roll")
+    parser.add_argument("--count", type=whole_number_in(1), required=True, help="dice in the roll")
     _add_d6_options(parser)
     parser.set_defaults(func=_odds_d6)
 
@@ -110,33 +150,51 @@ def _pool_spec(args: argparse.Namespace, size: int) -> PoolSpec:
 
 
 def _add_pool_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--difficulty", type=whole_number, default=1,
+    parser.add_argument("--difficulty", type=whole_number_in(1), default=1,
                         help="net successes needed (default 1, RULES P-6)")
-    parser.add_argument("--penalty", type=whole_number, default=0, help="dice removed from the pool (RULES P-8)")
-    parser.add_argument("--bonus", type=whole_number, default=0, help="dice added to the pool (RULES P-8, P-10)")
+    parser.add_argument("--penalty", type=whole_number_in(0), default=0,
+                        help="dice removed from the pool, e.g. 1 or 4 (RULES P-8)")
+    parser.add_argument("--bonus", type=whole_number_in(0), default=0, help="dice added to the pool (RULES P-8, P-10)")
     parser.add_argument("--mismatch", choices=[m for m in MISMATCH_DIFFICULTY if m],
                         help="skill rolled with another attribute: +1 or +2 difficulty (RULES P-9)")
     parser.add_argument("--rule-of-ten", action=argparse.BooleanOptionalAction, default=True,
                         help="each 10 cancels a 1 and is rolled again (default on, RULES P-3)")
     parser.add_argument("--rule-of-one", action=argparse.BooleanOptionalAction, default=True,
                         help="each 1 cancels a success; a 1 left over is a botch (default on, RULES P-4)")
-    parser.add_argument("--target-number", type=whole_number, default=6,
+    parser.add_argument("--target-number", type=whole_number_in(2, 10), default=6,
                         help="lowest face that is a success (default 6, RULES P-2)")
 
 
-def pool_values(text: str) -> tuple[int, ...]:
-    """Parse ``"1,3,5,0"`` into d10 values; empty text is no dice (an automatic failure)."""
-    return natural_values(text) if text.strip() else ()
+# "1,3,5,0" into d10 values; empty text is no dice (an automatic failure).
+pool_values = faces_of(normalise_natural, empty_allowed=True)
+
+
+def _pool_sum(args: argparse.Namespace, size: int) -> str:
+    """How the pool was counted, in the options given: ``"--size 2 - --penalty 3"``."""
+    text = f"--size {size}"
+    if args.penalty:
+        text += f" - --penalty {args.penalty}"
+    if args.bonus:
+        text += f" + --bonus {args.bonus}"
+    return text
 
 
 def _resolve_pool(args: argparse.Namespace) -> int:
-    # Without --size the dice given are the pool after penalty and bonus.
-    size = len(args.dice) + args.penalty - args.bonus if args.size is None else args.size
+    given = len(args.dice)
     if args.size is None and not args.dice:
-        raise InvalidRoll("give --dice, or --size and --penalty for a pool with no dice left")
+        raise UsageError("give --dice, or --size and --penalty for a pool with no dice left")
+    # Without --size the dice given are the pool after penalty and bonus.
+    size = given + args.penalty - args.bonus if args.size is None else args.size
     if size < 0:
-        raise InvalidRoll(f"--bonus {args.bonus} is more dice than the {len(args.dice)} given: give --size")
+        raise UsageError(f"--bonus {args.bonus} adds more dice than the {given} in --dice: "
+                         "give every die thrown, or --size for the pool before penalty and bonus")
     spec = _pool_spec(args, size)
+    if spec.pool_size <= 0 and args.dice:
+        raise UsageError(f"{_pool_sum(args, size)} leaves no dice: an automatic failure with no dice "
+                         "rolled (RULES P-8), so leave out --dice")
+    if 0 < spec.pool_size < given:
+        raise UsageError(f"--dice gives {given} dice, more than the pool of {spec.pool_size} "
+                         f"({_pool_sum(args, size)})")
     return _print_json(resolve_pool(spec, args.dice, args.reroll).to_dict())
 
 
@@ -147,7 +205,7 @@ def add_resolve_pool(systems: argparse._SubParsersAction) -> None:
                         help="natural values of the first roll, 0 or 10 for a ten: 1,3,5,10")
     parser.add_argument("--reroll", type=pool_values, default=(),
                         help="the reroll of the 10s, one die per 10: 10")
-    parser.add_argument("--size", type=whole_number,
+    parser.add_argument("--size", type=whole_number_in(0),
                         help="dice of the pool before penalty and bonus (default: as many as --dice)")
     _add_pool_options(parser)
     parser.set_defaults(func=_resolve_pool)
@@ -160,7 +218,8 @@ def _odds_pool(args: argparse.Namespace) -> int:
 def add_odds_pool(systems: argparse._SubParsersAction) -> None:
     """``dicelens odds pool --dice N [--difficulty D] …``: exact chance of success and botch."""
     parser = systems.add_parser("pool", help="exact odds of a dice pool: success, botch, successes")
-    parser.add_argument("--dice", type=whole_number, required=True, help="dice in the pool before penalty and bonus")
+    parser.add_argument("--dice", type=whole_number_in(0), required=True,
+                        help="dice in the pool before penalty and bonus")
     _add_pool_options(parser)
     parser.set_defaults(func=_odds_pool)
 
@@ -190,11 +249,11 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ranged", action="store_true", help="a ranged weapon: a Destiny 1 misses (RULES DD-7)")
     parser.add_argument("--weapon", choices=[*WEAPONS, "unarmed"],
                         help="damage +1/+2/+3, or unarmed: die - 1, at least 1 (RULES DD-8)")
-    parser.add_argument("--armour", type=whole_number, default=0, help="added to the defence (RULES DD-4)")
-    parser.add_argument("--shield", type=whole_number, default=0, help="added to the defence (RULES DD-4)")
+    parser.add_argument("--armour", type=whole_number_in(0), default=0, help="added to the defence (RULES DD-4)")
+    parser.add_argument("--shield", type=whole_number_in(0), default=0, help="added to the defence (RULES DD-4)")
     parser.add_argument("--attack-bonus", type=whole_number, default=0, help="added to the attack, e.g. help")
     parser.add_argument("--defence-bonus", type=whole_number, default=0, help="added to the defence, e.g. help")
-    parser.add_argument("--damage-bonus", type=whole_number, default=0, help="magic weapons, active skills")
+    parser.add_argument("--damage-bonus", type=whole_number_in(0), default=0, help="magic weapons, active skills")
     parser.add_argument("--defender", choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
@@ -203,7 +262,7 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
 def _throw(args: argparse.Namespace, die: str, d20: str) -> tuple[int, ...]:
     value, destiny = getattr(args, die), getattr(args, d20)
     if value is None and destiny is not None:
-        raise InvalidRoll(f"--{d20.replace('_', '-')} given without --{die}: the die comes first")
+        raise UsageError(f"--{d20.replace('_', '-')} given without --{die}: the die comes first")
     return tuple(v for v in (value, destiny) if v is not None)
 
 
@@ -220,9 +279,9 @@ def add_resolve_attack(systems: argparse._SubParsersAction) -> None:
     parser = systems.add_parser("attack", help="a Destiny Dice attack: hit, effects, damage")
     _add_attack_options(parser)
     parser.add_argument("--attack", type=whole_number, help="the attacker's characteristic die")
-    parser.add_argument("--attack-d20", type=whole_number, help="the attacker's Destiny d20")
+    parser.add_argument("--attack-d20", type=D20, help="the attacker's Destiny d20")
     parser.add_argument("--defence", type=whole_number, help="the defender's die, before armour and shield")
-    parser.add_argument("--defence-d20", type=whole_number, help="the defender's Destiny d20")
+    parser.add_argument("--defence-d20", type=D20, help="the defender's Destiny d20")
     parser.add_argument("--damage", "--damage-roll", type=whole_number, help="on a hit: the attacker's die again")
     parser.set_defaults(func=_resolve_attack)
 
@@ -232,14 +291,17 @@ def initiative_value(text: str) -> tuple[str, int]:
     name, sep, value = text.rpartition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
-    return name.strip(), whole_number(value)
+    name, number = name.strip(), whole_number(value)
+    if number < 1:  # checked here too, so the message names the option (RULES DD-1)
+        raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 or more, not {number}")
+    return name, number
 
 
 def _resolve_initiative(args: argparse.Namespace) -> int:
     entries = [(name, "hero", value) for name, value in args.hero] + [
         (name, "enemy", value) for name, value in args.enemy]
     if not entries:
-        raise InvalidRoll("give at least one --hero NAME=VALUE or --enemy NAME=VALUE")
+        raise UsageError("give at least one --hero NAME=VALUE or --enemy NAME=VALUE")
     order = initiative_order(entries)
     return _print_json({"order": [entry.name for entry in order], "entries": [entry.to_dict() for entry in order]})
 

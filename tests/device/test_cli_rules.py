@@ -88,7 +88,10 @@ def test_odds_with_modifier_shifts_the_distribution():
 @pytest.mark.parametrize(
     ("args", "names"),
     [
-        (["resolve", "d6", "--dice", "7,4"], "7 is not a face"),
+        (["resolve", "d6", "--dice", "7,4"], "argument --dice: 7 is not a face"),
+        (["resolve", "d6", "--dice", "6", "--extra", "9"], "argument --extra: 9 is not a face"),
+        (["resolve", "d6", "--dice", "6", "--max-links", "0"], "argument --max-links: must be 1 or more, not 0"),
+        (["resolve", "d6", "--dice", "6", "--count", "0"], "argument --count: must be 1 or more, not 0"),
         (["resolve", "d6", "--dice", "0"], "0 is not a face"),
         (["resolve", "d6", "--dice", ""], "no dice given"),
         (["resolve", "d6"], "--dice"),
@@ -98,7 +101,7 @@ def test_odds_with_modifier_shifts_the_distribution():
         (["resolve", "d6", "--dice", "3,4", "--extra", "2"], "no perfect roll"),
         (["resolve", "d6", "--dice", "1,2,3", "--count", "2"], "3 dice given"),
         (["resolve"], "SYSTEM"),
-        (["odds", "d6", "--count", "0"], "at least 1 die"),
+        (["odds", "d6", "--count", "0"], "argument --count: must be 1 or more, not 0"),
         (["odds", "d6", "--count", "1000"], "up to 100 dice"),
     ],
 )

@@ -95,6 +95,11 @@ def test_odds_of_brann_against_the_saqueador():
      "the attack missed"),
     (("resolve", "attack", "--attacker-die", "d6", "--defence-die", "d6", "--weapon", "heavy"), "at least d8"),
     (("resolve", "initiative", "--hero", "Nara"), "not NAME=VALUE"),
+    ((*BRANN, "--attack", "5", "--attack-d20", "21"), "argument --attack-d20: must be 1 to 20, not 21"),
+    ((*BRANN, "--armour", "-1"), "argument --armour: must be 0 or more, not -1"),
+    (("odds", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--shield", "-1"),
+     "argument --shield: must be 0 or more, not -1"),
+    (("resolve", "initiative", "--hero", "Nara=0"), "argument --hero: Nara's initiative must be 1 or more, not 0"),
     (("resolve", "initiative",), "at least one --hero"),
     (("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3"), "twice"),
 ])
