@@ -29,11 +29,11 @@ _FALLBACK = 0.6  # ... of one read from the strongest few blobs, the rest droppe
 _CLEAR_DROP = 1.05  # the weakest pip kept is this much stronger than the strongest dropped
 _CLEAR_DROP_FEW = 1.5  # ... when two are kept, which have no layout to prove them
 _FAINT = 0.5  # of the weakest pip: a blob this strong among the pips makes the count doubtful
-_FAINT_FEW = 0.3  # ... when it reads one or two pips, which have no layout to check
+_FAINT_FEW = 0.4  # ... when it reads one or two pips, which have no layout to check
 _FACE_REACH = 0.4  # of the die's side: how far from the face's centre its pips lie
 _SPREAD = 0.95  # of the die's side: the farthest two pips of one face are closer than this
-_PIP_RADIUS = (0.04, 0.17)
-_INSIDE = 1.6  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)  # a pip's radius as a share of the die's side
+_PIP_RADIUS = (0.05, 0.17)  # a pip's radius as a share of the die's side
+_INSIDE = 1.6  # pip radii: how deep inside the body a top-face pip lies (side faces show at the rim)
 
 
 def _as_bgr(image: object) -> np.ndarray:
