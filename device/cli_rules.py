@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 
 from device.cli import UsageError
@@ -269,8 +270,22 @@ def _throw(args: argparse.Namespace, die: str, d20: str) -> tuple[int, ...]:
 def _resolve_attack(args: argparse.Namespace) -> int:
     spec = _attack_spec(args)
     damage = () if args.damage is None else (args.damage,)
-    outcome = resolve_attack(spec, _throw(args, "attack", "attack_d20"), _throw(args, "defence", "defence_d20"), damage)
+    defence = _throw(args, "defence", "defence_d20")
+    outcome = resolve_attack(spec, _throw(args, "attack", "attack_d20"), defence, damage)
+    unused = _unused_dice(outcome.automatic_miss, defence, damage) if outcome.hit is False else None
+    if unused:  # a game result, not bad input: say which dice did not count
+        print(f"dicelens: {unused}", file=sys.stderr)
     return _print_json(outcome.to_dict())
+
+
+def _unused_dice(automatic_miss: bool, defence: tuple[int, ...], damage: tuple[int, ...]) -> str | None:
+    """One line naming the dice given that a miss leaves unused, or None."""
+    if automatic_miss and (defence or damage):
+        given = " and ".join(name for name, dice in (("the defender's throw", defence), ("--damage", damage)) if dice)
+        return f"{given} not counted: a Destiny 1 when shooting is an automatic miss (RULES DD-7)"
+    if damage:
+        return "--damage not counted: the attack missed (RULES DD-8)"
+    return None
 
 
 def add_resolve_attack(systems: argparse._SubParsersAction) -> None:

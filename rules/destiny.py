@@ -509,9 +509,11 @@ def resolve_attack(
     :param damage: on a hit, the characteristic die rolled again (one value).
     :returns: a complete outcome, or one whose ``needs`` says who rolls which dice.
     :raises InvalidRoll: for a face a die does not have, more dice than a step
-        takes, or a later step's dice given before an earlier step is complete
-        or when no rule asks for them (no damage after a miss, no defence after
-        an automatic miss).
+        takes, or a later step's dice given before an earlier step is complete.
+        Dice thrown that no rule then asks for are a game result, not an error
+        (tables throw together): after an automatic miss the defender's throw
+        is kept as thrown but does not count, and a damage die after a miss is
+        not used.
     """
     attack = _check_throw(attack, spec.attacker_die, spec.characteristic, "attacker")
     defence = _check_throw(defence, spec.defence_die, spec.defence_name, "defender")
@@ -526,18 +528,14 @@ def resolve_attack(
             raise InvalidRoll("the defender's or damage dice given before the attacker's throw is complete")
         return AttackOutcome(spec, attack, (), None, _throw_needs(spec, "attacker", len(attack)))
     so_far = AttackOutcome(spec, attack, (), None, None)
-    if so_far.automatic_miss:  # RULES DD-7: no defence is rolled
-        if defence or damage:
-            raise InvalidRoll("a Destiny 1 when shooting is an automatic miss: no defence or damage dice are rolled")
-        return so_far
+    if so_far.automatic_miss:  # RULES DD-7: whatever the defender threw, it is a miss
+        return AttackOutcome(spec, attack, defence, None, None)
     if len(defence) < 2:
         if damage:
             raise InvalidRoll("the damage die given before the defender's throw is complete")
         return AttackOutcome(spec, attack, defence, None, _throw_needs(spec, "defender", len(defence)))
     judged = AttackOutcome(spec, attack, defence, None, None)
-    if not judged.hit:
-        if damage:
-            raise InvalidRoll("a damage die given but the attack missed")
+    if not judged.hit:  # a damage die thrown early does not count (RULES DD-8: only on a hit)
         return judged
     if not damage:
         return AttackOutcome(spec, attack, defence, None, _damage_needs(spec))

@@ -91,8 +91,6 @@ def test_odds_of_brann_against_the_saqueador():
     (("resolve", "attack", "--defence-die", "d6"), "--attacker-die"),
     ((*BRANN, "--attack", "9", "--attack-d20", "3"), "shows 1 to 8, not 9"),
     ((*BRANN, "--attack-d20", "3"), "without --attack"),
-    ((*BRANN, "--attack", "2", "--attack-d20", "3", "--defence", "6", "--defence-d20", "4", "--damage", "3"),
-     "the attack missed"),
     (("resolve", "attack", "--attacker-die", "d6", "--defence-die", "d6", "--weapon", "heavy"), "at least d8"),
     (("resolve", "initiative", "--hero", "Nara"), "not NAME=VALUE"),
     ((*BRANN, "--attack", "5", "--attack-d20", "21"), "argument --attack-d20: must be 1 to 20, not 21"),
@@ -116,3 +114,22 @@ def test_bad_input_through_a_real_process():
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == "dicelens: the attacker's Body die is a d8: it shows 1 to 8, not 9\n"
+
+
+@pytest.mark.parametrize(("args", "effects", "note"), [
+    # a ranged attack whose Destiny d20 shows 1 misses, whatever the defender threw (RULES DD-7)
+    (("--ranged", "--attack", "5", "--attack-d20", "1", "--defence", "3", "--defence-d20", "5"),
+     ["miss", "automatic miss"], "the defender's throw not counted: a Destiny 1 when shooting is an automatic miss"),
+    (("--ranged", "--attack", "5", "--attack-d20", "1", "--defence", "3", "--defence-d20", "5", "--damage", "4"),
+     ["miss", "automatic miss"], "the defender's throw and --damage not counted"),
+    # the damage die thrown together with the attack, and the attack missed (RULES DD-8)
+    (("--attack", "2", "--attack-d20", "3", "--defence", "6", "--defence-d20", "4", "--damage", "3"),
+     ["miss"], "--damage not counted: the attack missed"),
+])
+def test_dice_a_miss_leaves_unused_are_a_game_result_not_an_error(args, effects, note):
+    done = _dicelens("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", *args)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["complete"], result["hit"], result["damage"], result["effects"]) == (True, False, 0, effects)
+    assert result["needs"] is None and result["damage_parts"] is None
+    assert len(done.stderr.splitlines()) == 1 and note in done.stderr

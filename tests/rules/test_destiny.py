@@ -128,8 +128,15 @@ def test_a_destiny_1_when_shooting_is_an_automatic_miss():  # RULES DD-7
     assert outcome.effects == ("miss", "automatic miss")
     assert outcome.damage == 0
     assert "ammunition or jammed" in outcome.summary
-    with pytest.raises(InvalidRoll, match="automatic miss"):
-        resolve_attack(spec, (8, 1), (2, 5))
+    # the defender threw anyway (tables throw together): still a complete automatic miss
+    thrown = resolve_attack(spec, (8, 1), (4, 1), (5,))
+    assert thrown.complete and thrown.hit is False and thrown.effects == ("miss", "automatic miss")
+    assert thrown.damage == 0 and thrown.damage_parts is None and thrown.defence == (4, 1)
+
+
+def test_a_damage_die_thrown_with_a_miss_is_not_used():  # RULES DD-8: damage only on a hit
+    outcome = resolve_attack(BRANN, (2, 14), (6, 9), (5,))
+    assert outcome.complete and outcome.hit is False and outcome.damage == 0 and outcome.damage_parts is None
 
 
 def test_a_destiny_1_in_melee_is_no_miss():
@@ -177,7 +184,6 @@ def test_invalid_specs(kwargs, message):
     (((7, 14), (7, 9)), r"Defence die is a d6"),
     (((7,), (4, 9)), r"before the attacker's throw is complete"),
     (((7, 14), (4,), (5,)), r"before the defender's throw is complete"),
-    (((2, 14), (6, 9), (5,)), r"the attack missed"),
     (((7, 14), (4, 9), (5, 5)), r"damage is one die"),
     (((7, 14), (4, 9), (9,)), r"damage die is a d8"),
 ])
