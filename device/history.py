@@ -97,13 +97,17 @@ class History:
         self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        with self._transaction():
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    self._db.execute(statement)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            with self._transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+        except sqlite3.Error:  # not a database (or a damaged one): leave the file as it is
+            self._db.close()
+            raise
         self._remove_orphan_photos()
         self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import secrets
 import signal
+import sqlite3
 import threading
 import time
 from dataclasses import replace
@@ -28,7 +30,7 @@ from pathlib import Path
 from device.config import Config, check_camera_source, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError
-from device.history import History
+from device.history import DATABASE, History
 from device.tray_loop import TrayLoop
 from device.watchdog import Watchdog
 
@@ -91,12 +93,16 @@ def run(args: argparse.Namespace) -> int:
             import web
             log.info("dicelens: camera %s, data in %s", config.camera.source, config.data_folder)
             watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
-            web.serve(app, host=config.web.host, port=config.web.port)
+            try:
+                web.serve(app, host=config.web.host, port=config.web.port)
+            except OSError as exc:  # the port is taken (may free up: a retry can help), not this machine's address
+                log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
+                return 1
     except KeyboardInterrupt:
         pass
-    except OSError as exc:  # the port is taken, the address is not this machine's
-        log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
-        return 1
+    except StartupError as exc:  # the user's data folder or database: retrying cannot fix it
+        log.error("%s", exc)
+        return 2
     finally:
         signal.signal(signal.SIGTERM, previous)
     log.info("dicelens stopped")
@@ -123,8 +129,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     if camera is not None:
         stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
 
-    config.data_folder.mkdir(parents=True, exist_ok=True)
-    history = stack.enter_context(History(config.data_folder, int(config.photo_cap_mb * 2**20)))
+    history = stack.enter_context(open_history(config.data_folder, int(config.photo_cap_mb * 2**20)))
+    secret_key = _secret_key(config.data_folder)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
                             chain_limit=config.chain_limit, house_rules=config.house_rules)
@@ -150,9 +156,43 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, AutoThrow(controller), stack)
-    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": _secret_key(config.data_folder),
+    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": secret_key,
                                                          "SERVE_HOST": config.web.host}),
                              CombatSession(config.data_folder, config.combat))
+
+
+class StartupError(DeviceError, ValueError):
+    """The data folder or the history database cannot be used; the message names the
+    file and the cause in one line. ``serve`` exits with status 2 (systemd does not retry)."""
+
+
+def open_history(folder: Path, photo_cap_bytes: int) -> History:
+    """The history in ``folder`` (made when missing), checked before anything is written.
+
+    A file that is not a history database is left exactly as it is: it may hold the
+    table's saved rolls.
+
+    :raises StartupError: for a folder that is a file, cannot be made or written, or a
+        database SQLite cannot open.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise StartupError(f"data folder {folder} is a file, not a folder: "
+                           "give a folder with --data or data_folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StartupError(f"data folder {folder} cannot be made: {exc.strerror or exc}") from None
+    if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
+        raise StartupError(f"data folder {folder} is not writable by this user")
+    database = folder / DATABASE
+    try:
+        return History(folder, photo_cap_bytes)
+    except sqlite3.Error as exc:
+        raise StartupError(f"history database {database} cannot be used: {exc} (the file was left "
+                           "as it is; move it aside to start a new history)") from None
+    except OSError as exc:
+        raise StartupError(f"data folder {folder}: {exc.filename or folder}: "
+                           f"{exc.strerror or exc}") from None
 
 
 class WatchedTrayLoop(TrayLoop):
@@ -278,12 +318,16 @@ class AutoThrow:
 
 
 def _secret_key(folder: Path) -> str:
+    """:raises StartupError: when the key file cannot be read or written."""
     path = folder / "secret_key"
-    key = path.read_text().strip() if path.exists() else ""
-    if not key:
-        path.touch(mode=0o600)
-        key = secrets.token_hex(32)
-        path.write_text(key)
+    try:
+        key = path.read_text().strip() if path.exists() else ""
+        if not key:
+            path.touch(mode=0o600)
+            key = secrets.token_hex(32)
+            path.write_text(key)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StartupError(f"{path} cannot be used: {getattr(exc, 'strerror', None) or exc}") from None
     return key
 
 

@@ -170,3 +170,59 @@ def test_auto_throw_waits_for_the_throw_under_way():
     assert controller.throws == 1
     auto()                          # t=11: given up on, thrown again
     assert controller.throws == 2
+
+
+def serve_once(data, *options):
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--port", "0",
+         "--data", str(data), *options],
+        cwd=REPO, capture_output=True, text=True, timeout=60)
+
+
+def one_error_line(process) -> str:
+    assert "Traceback" not in process.stderr, process.stderr
+    errors = [line for line in process.stderr.splitlines() if "ERROR" in line or "dicelens:" in line]
+    assert len(errors) == 1, process.stderr
+    return errors[0]
+
+
+def test_a_file_that_is_not_a_database_is_named_kept_and_exits_2(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    database = data / "history.sqlite3"
+    saved = b"my saved rolls, but not SQLite\n" * 200
+    database.write_bytes(saved)
+    process = serve_once(data)
+    assert process.returncode == 2
+    line = one_error_line(process)
+    assert str(database) in line and "file is not a database" in line and "cannot serve" not in line
+    assert database.read_bytes() == saved
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith("history")) == ["history.sqlite3"]
+
+
+@pytest.mark.parametrize(("where", "cause"), [
+    ("file", "is a file, not a folder"),
+    ("file/inside", "cannot be made: Not a directory"),
+])
+def test_a_data_folder_that_cannot_be_one_is_named_and_exits_2(tmp_path, where, cause):
+    (tmp_path / "file").write_text("root:x:0:0\n")
+    process = serve_once(tmp_path / where)
+    assert process.returncode == 2
+    line = one_error_line(process)
+    assert f"data folder {tmp_path / where} {cause}" in line and "cannot serve" not in line
+    assert (tmp_path / "file").read_text() == "root:x:0:0\n"
+
+
+def test_an_unreadable_config_is_one_line_and_exits_2(tmp_path):
+    process = serve_once(tmp_path / "data", "--config", str(tmp_path))  # a folder, not a file
+    assert process.returncode == 2
+    assert f"config {tmp_path}: cannot read it (Is a directory)" in one_error_line(process)
+
+
+def test_a_data_folder_this_user_cannot_write_is_named(tmp_path, monkeypatch):
+    from device import serve
+
+    monkeypatch.setattr(serve.os, "access", lambda path, mode: False)
+    with pytest.raises(serve.StartupError, match=f"data folder {tmp_path} is not writable by this user"):
+        serve.open_history(tmp_path, 2**20)
+    assert not (tmp_path / "history.sqlite3").exists()
