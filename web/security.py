@@ -11,6 +11,12 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
   against ``Host`` when the client sends them (browsers always do on cross-site
   requests; scripts such as curl send none and pass). A cross-site request gets
   403 ``{"error": ...}``.
+* Its ``Host`` must also be a name the server knows (DNS rebinding: a site whose
+  name resolves to this machine would otherwise be "same-origin" with itself):
+  ``localhost`` and loopback addresses, ``SERVE_HOST`` (the address served on),
+  this machine's own addresses, its host name and ``<hostname>.local``, and the
+  names in ``ALLOWED_HOSTS`` (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a
+  comma-separated list). Any other Host gets 403 ``{"error": ...}``.
 
 The PIN is stored in the controller's settings (``settings()["pin"]``) as the
 werkzeug hash :func:`hash_pin` makes, never in clear; ``None`` means no PIN.
@@ -21,6 +27,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import ipaddress
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -154,6 +162,70 @@ def attempts() -> PinAttempts:
     return current_app.extensions["dicelens.pin_attempts"]
 
 
+_WILDCARDS = ("", "0.0.0.0", "::")
+
+
+def _host_name(host: str) -> str | None:
+    try:
+        name = urlsplit("//" + host).hostname
+    except ValueError:
+        return None
+    return name.rstrip(".").lower() if name else None
+
+
+def _loopback(name: str) -> bool:
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _configured_hosts() -> set[str]:
+    config = current_app.config
+    extra = config.get("ALLOWED_HOSTS") or ()
+    if isinstance(extra, str):
+        extra = extra.replace(",", " ").split()
+    names = {str(name).strip().rstrip(".").lower() for name in extra if str(name).strip()}
+    serve_host = str(config.get("SERVE_HOST") or "").strip("[]").lower()
+    if serve_host not in _WILDCARDS:
+        names.add(serve_host)
+    return names
+
+
+def machine_hosts() -> set[str]:
+    """This machine's names and addresses: host name, ``<hostname>.local``, its fully
+    qualified name, the addresses they resolve to and the one its default route leaves from."""
+    from .join import lan_address  # join builds the page's address the same way
+
+    hostname = socket.gethostname().lower()
+    names = {hostname, hostname.split(".")[0] + ".local"}
+    try:
+        for *_, address in socket.getaddrinfo(hostname, None):
+            names.add(str(address[0]).split("%")[0].lower())
+    except OSError:  # no resolver for our own name: the other names still count
+        pass
+    address = lan_address()
+    if address:
+        names.add(address)
+    return {name for name in names if name}
+
+
+def known_host(host: str) -> bool:
+    """Whether ``host`` (a Host header, port included or not) names this server."""
+    name = _host_name(host)
+    if not name:
+        return False
+    if _loopback(name) or name in _configured_hosts():
+        return True
+    cached = current_app.extensions.setdefault("dicelens.machine_hosts", set())
+    if name in cached:
+        return True
+    cached |= machine_hosts()  # looked up again on a miss: a DHCP lease may have changed
+    return name in cached
+
+
 def _same_host(url: str) -> bool:
     try:
         return urlsplit(url).netloc.lower() == request.host.lower()
@@ -162,12 +234,15 @@ def _same_host(url: str) -> bool:
 
 
 def check_same_origin() -> None:
-    """Reject a state-changing request another site made (``before_request`` hook).
+    """Reject a state-changing request another site made, or one for a Host this server
+    is not (``before_request`` hook).
 
-    :raises Forbidden: for a cross-site request (403).
+    :raises Forbidden: for a cross-site request or an unknown Host (403).
     """
     if request.method in SAFE_METHODS:
         return
+    if not known_host(request.host):
+        raise Forbidden(_("request for an unknown host name refused"))
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
         raise Forbidden(_("cross-site request refused"))

@@ -106,3 +106,41 @@ def test_same_origin_posts_pass(client, headers):
 
 def test_cross_site_get_is_fine(client):
     assert client.get("/api/state", headers={"Origin": "http://evil.example"}).status_code == 200
+
+
+@pytest.mark.parametrize("headers", [
+    {"Host": "evil.example", "Origin": "http://evil.example"},
+    {"Host": "evil.example:8019", "Origin": "http://evil.example:8019", "Sec-Fetch-Site": "same-origin"},
+    {"Host": "evil.example"},
+    {"Host": "192.0.2.77"},
+])
+def test_a_host_the_server_does_not_know_is_refused(client, controller, headers):
+    """DNS rebinding: evil.example resolving to this machine is same-origin with itself."""
+    for url, body in (("/api/arm", {"preset": "2d6"}), ("/api/settings", {"presets": None})):
+        response = client.post(url, json=body, headers=headers)
+        assert response.status_code == 403 and "host" in response.get_json()["error"]
+    assert controller.state()["state"] == "idle"
+    assert client.get("/api/state", headers=headers).status_code == 200  # reading is harmless
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8019", "[::1]:8019", "LOCALHOST.",
+                                  "dice.home", "tray.lan:8000", "10.0.0.9"])
+def test_known_hosts_pass(controller, host):
+    app = create_app(controller, {"TESTING": True, "SECRET_KEY": "t", "SERVE_HOST": "10.0.0.9",
+                                  "ALLOWED_HOSTS": "dice.home, tray.lan"})
+    headers = {"Host": host, "Origin": f"http://{host}"}
+    assert app.test_client().post("/api/arm", json={"preset": "2d6"}, headers=headers).status_code == 200
+
+
+def test_the_machines_own_names_and_addresses_pass(controller, monkeypatch):
+    import socket
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "tabletop")
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(None, None, None, "", ("192.168.1.40", 0))])
+    monkeypatch.setenv("DICE_ALLOWED_HOSTS", '["dice.home"]')
+    app = create_app(controller, {"TESTING": True, "SECRET_KEY": "t", "SERVE_HOST": "0.0.0.0"})
+    client = app.test_client()
+    for host in ("tabletop", "tabletop.local:8000", "192.168.1.40:8000", "dice.home"):
+        answer = client.post("/api/arm", json={"preset": "2d6"}, headers={"Host": host})
+        assert answer.status_code == 200, host
+    assert client.post("/api/arm", json={"preset": "2d6"}, headers={"Host": "elsewhere"}).status_code == 403
