@@ -73,7 +73,7 @@ def _quietly_open(index: int) -> cv2.VideoCapture:
     """Open the webcam without OpenCV's own warnings, which would repeat at every retry
     of the camera loop; the reason is logged once, in words (:func:`_why_not_open`)."""
     level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # some builds say it at ERROR
     try:
         return cv2.VideoCapture(index)
     finally:
