@@ -237,26 +237,37 @@ class Controller:
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
             count = None
+            self._check_camera_reads()
+            before = (self._state, self._prompt)
             if self._preset is not None:
-                if self._preset.sides not in CAMERA_SIDES:
-                    raise ThrowUnsupported(f"{self._preset.label}: the camera cannot read these "
-                                           "dice yet; enter them by hand")
                 if self._state == "resolved":
                     self.arm(self._preset.name, self._roller)
+                    before = (self._state, self._prompt)
                 if self._state in _TAKING:
                     count = self._open_step()[1]
                     self._set_state("waiting", prompt=self._prompt)
-        throw(count)
+        try:
+            throw(count)
+        except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws
+            with self._lock:
+                if self._state == "waiting":  # nothing was thrown: back to what it asked for
+                    self._set_state(*before)
+            if isinstance(exc, ThrowUnsupported):
+                raise
+            raise ThrowUnsupported(f"the camera cannot throw these dice ({exc}): "
+                                   "throw them by hand or enter them on the page") from exc
 
     def read_now(self) -> None:
         """Read the tray now, without waiting for it to settle.
 
         :raises CameraUnavailable: when no camera is attached.
+        :raises ThrowUnsupported: when the armed preset's dice are entered by hand.
         """
         with self._lock:
             read_now = self._read_now_fn
             if read_now is None:
                 raise CameraUnavailable("no camera to read from")
+            self._check_camera_reads()
             self._read_requested = True
         read_now()
 
@@ -555,9 +566,8 @@ class Controller:
         """What stops the roll from being resolved, in words (RULES T-1, T-3, D6-2)."""
         for die in roll["dice"]:
             if die["natural"] is None:
-                why = die.get("unreadable") or "unreadable"
-                return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}) is {why}: "
-                        "throw it again, or correct it on the page")
+                return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}): "
+                        f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
         first = [die for die in roll["dice"] if die["step"] == 0]
         if (roll["system"] == "d6" and len(first) > 1
                 and sum(die["principal"] for die in first) != 1):
@@ -701,6 +711,12 @@ class Controller:
                 self._odds[preset.name] = None
         return self._odds[preset.name]
 
+    def _check_camera_reads(self) -> None:
+        """:raises ThrowUnsupported: when the armed preset's dice are not ones the camera reads."""
+        if self._preset is not None and self._preset.sides not in CAMERA_SIDES:
+            raise ThrowUnsupported(f"{self._preset.label}: the camera cannot read these "
+                                   "dice yet; enter them by hand")
+
     def _first_prompt(self) -> str:
         preset = self._preset
         count = preset.count
@@ -740,6 +756,23 @@ class Controller:
 
 
 # --- helpers ----------------------------------------------------------------------
+#: Why a die has no value (vision's ``unreadable`` words, or "cocked" from a correction),
+#: as a clause of a prompt. web/static/app.js translates these clauses: keep them in step.
+UNREADABLE_PHRASES = {
+    "cocked": "it is cocked",
+    "cut off": "it is cut off by the edge of the photo",
+    "blurred": "it is blurred",
+    "ambiguous pips": "its pips are ambiguous",
+    "unreadable": "it cannot be read",
+}
+
+
+def unreadable_phrase(why: str | None) -> str:
+    """The clause saying why a die cannot be read ("its pips are ambiguous"); a reason not
+    in :data:`UNREADABLE_PHRASES` is quoted as vision gives it."""
+    return UNREADABLE_PHRASES.get(why or "unreadable", f"it cannot be read ({why})")
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 

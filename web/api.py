@@ -30,7 +30,7 @@ every POST must be same-origin.
                                          reading's boxes); the image is scaled to ≤ 1280 px
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
-                                         ``presets`` (list), ``pin`` (4–12 digits, or null/""
+                                         ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
                                          to clear) → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 401 wrong, 429
                                          after 5 wrong PINs in a minute
@@ -71,7 +71,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
 MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
-MAX_DICE = 100
+MAX_DICE = 100          # dice in one throw; a preset asks for no more (device/presets.py MAX_DICE)
 MAX_PRESETS = 100
 FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
@@ -415,13 +415,14 @@ def post_settings():
         changes["principal_color"] = color
     if "presets" in body:
         presets = body["presets"]
-        if not isinstance(presets, list) or len(presets) > MAX_PRESETS or not all(
+        if presets is not None and (not isinstance(presets, list) or len(presets) > MAX_PRESETS or not all(
             isinstance(p, dict) for p in presets
-        ):
-            raise BadRequest(_("presets must be a list of at most %(count)d objects", count=MAX_PRESETS))
-        for preset in presets:
+        )):
+            raise BadRequest(_("presets must be a list of at most %(count)d objects, or null "
+                               "for the configured ones", count=MAX_PRESETS))
+        for preset in presets or ():
             _check_preset_numbers(preset)
-        changes["presets"] = presets
+        changes["presets"] = presets  # None: back to the config's presets
     new_pin = None
     if "pin" in body:
         pin = body["pin"]

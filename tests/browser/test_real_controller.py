@@ -104,3 +104,25 @@ def test_screenshot_of_the_live_page(phone, controller):
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOT, animations="disabled")
     assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_restore_the_default_rolls_from_the_settings_page(phone, controller):
+    configured = [p["name"] for p in controller.presets()]
+    controller.update_settings(presets=[{"name": "3d6", "system": "d6", "count": 3}])
+    page = phone("/settings")
+    expect(page.locator("#preset-editor .preset-row")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Restore the default rolls").click()
+    expect(page.locator("#toast")).to_have_text("Saved")
+    expect(page.locator("#preset-editor .preset-row")).to_have_count(len(configured))
+    assert [p["name"] for p in controller.presets()] == configured
+
+
+def test_an_unreadable_die_prompt_reads_as_a_sentence_in_the_pages_language(phone, controller):
+    page = phone("/?lang=pt_BR")
+    controller.arm("2d6")
+    controller.enter_dice([3, 4])
+    roll = controller.state()["latest_roll"]
+    controller.correct(roll["id"], 1, cocked=True)
+    expect(page.locator("#prompt")).to_have_text(
+        "Dado 2: está inclinado — jogue-o de novo ou toque nele para corrigir.")

@@ -97,6 +97,8 @@ def test_full_file(tmp_path):
     ("[[presets]]\nname = 'x'\ncount = 2\nsides = 8", "presets[0]: unknown key 'sides' for a d6 preset; allowed: name, label, system, count, kind, modifier, random"),
     ("[[presets]]\nname = 'x'\ncount = 0", "presets[0]: a D6 roll needs at least 1 die"),
     ("[[presets]]\nname = 'x'\nsystem = 'pool'", "presets[0].size is required for a pool preset"),
+    ("[[presets]]\nname = 'x'\ncount = 1000", "presets[0].count must be at most 100 dice (got 1000)"),
+    ("[[presets]]\nname = 'x'\nsystem = 'pool'\nsize = 90\nbonus = 20", "presets[0].size + bonus - penalty must be at most 100 dice (got 110)"),
     ("[[presets]]\nname = 'a b'\ncount = 1", "presets[0].name must be 1-40 letters"),
     ("[[presets]]\nname = 'x'\ncount = 1\n[[presets]]\nname = 'x'\ncount = 2", "presets[1].name 'x' is used twice"),
     ("camera = 3", "camera must be a table"),

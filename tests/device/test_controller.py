@@ -137,7 +137,7 @@ def test_cocked_die_is_named_and_thrown_again(controller, reader, clock):
     state = settle(controller, clock, reader.frame(die(6, "red", principal=True),
                                                    die(None, "white", 300, 100, unreadable="cocked")))
     assert state["state"] == "prompting"
-    assert state["prompt"] == "die 2 (white) is cocked: throw it again, or correct it on the page"
+    assert state["prompt"] == "die 2 (white): it is cocked — throw it again or correct it on the page"
     assert state["latest_roll"]["dice"][1]["natural"] is None
     state = settle(controller, clock, reader.frame(die(6, "red", principal=True),
                                                    die(1, "white", 250, 300)))
@@ -402,3 +402,50 @@ def test_an_extra_die_must_come_from_a_new_throw(controller, reader, clock):
     assert state["needs"]["kind"] == "D3"
     state = settle(controller, clock, reader.frame(die(2, "red", 300, 300)))
     assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 1
+
+
+def test_a_throw_the_camera_cannot_make_is_refused_and_nothing_waits(history, reader, clock):
+    presets = build_presets([{"name": "9d6", "system": "d6", "count": 9}])
+    controller = Controller(presets, history, reader=reader, annotate=annotate, clock=clock)
+
+    def sim_throw(count):  # as the sim camera: 1 to 8 dice per throw
+        if count is not None and not 1 <= count <= 8:
+            raise ValueError(f"sim camera: dice per throw must be 1 to 8, got {count}")
+
+    controller.attach_camera(throw=sim_throw, read_now=lambda: None, can_throw=True)
+    controller.on_status("ok")
+    armed = controller.arm("9d6")
+    with pytest.raises(ThrowUnsupported, match="1 to 8, got 9"):
+        controller.throw()
+    after = controller.state()
+    assert (after["state"], after["prompt"]) == (armed["state"], armed["prompt"]) == ("armed", "9D6: throw 9 six-sided dice")
+    controller.enter_dice([1, 2, 3, 4, 5, 6, 1, 2, 3])  # by hand still works
+    assert controller.state()["state"] in ("resolved", "prompting")
+
+
+def test_dice_entered_by_hand_cannot_be_read_by_the_camera(controller):
+    reads, thrown = [], []
+    controller.attach_camera(throw=thrown.append, read_now=lambda: reads.append(1), can_throw=True)
+    controller.on_status("ok")
+    controller.arm("pool5")
+    for action in (controller.throw, controller.read_now):
+        with pytest.raises(ThrowUnsupported, match="enter them by hand"):
+            action()
+    assert reads == [] and thrown == [] and controller.state()["state"] == "armed"
+    controller.arm("2d6")
+    controller.read_now()
+    assert reads == [1]
+
+
+@pytest.mark.parametrize("why, clause", [
+    ("ambiguous pips", "its pips are ambiguous"),
+    ("cut off", "it is cut off by the edge of the photo"),
+    ("blurred", "it is blurred"),
+    (None, "it cannot be read"),
+    ("glare", "it cannot be read (glare)"),
+])
+def test_an_unreadable_die_is_named_in_a_sentence(controller, reader, clock, why, clause):
+    controller.arm("2d6")
+    unread = die(None, "black", 200, unreadable=why)
+    state = settle(controller, clock, reader.frame(die(3, "red", 0, principal=True), unread))
+    assert state["prompt"] == f"die 2 (black): {clause} — throw it again or correct it on the page"

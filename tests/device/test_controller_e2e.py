@@ -177,7 +177,7 @@ def test_sim_cocked_die_is_thrown_again(scripted, known):
                 die["value"] = None
     rig.turn(10)
     state = rig.controller.state()
-    assert state["state"] == "prompting" and "is cocked: throw it again" in state["prompt"]
+    assert state["state"] == "prompting" and "it is cocked — throw it again" in state["prompt"]
     state = rig.throw_and_wait(until=("resolved",))
     assert state["latest_roll"]["total"] == 7
 

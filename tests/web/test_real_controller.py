@@ -164,3 +164,60 @@ def test_a_lower_layer_refusing_accepted_input_is_a_4xx_not_500(client, real, mo
         answer = client.get(url)
         assert answer.status_code == 400, url
         assert "limit must be" in answer.get_json()["error"]
+
+
+def test_null_presets_restore_the_configured_ones(client, real):
+    configured = client.get("/api/presets").get_json()["presets"]
+    mine = [{"name": "3d6", "system": "d6", "count": 3}]
+    assert client.post("/api/settings", json={"presets": mine}).status_code == 200
+    assert [p["name"] for p in client.get("/api/presets").get_json()["presets"]] == ["3d6"]
+    restored = client.post("/api/settings", json={"presets": None})
+    assert restored.status_code == 200, restored.get_json()
+    assert restored.get_json()["presets"] == configured
+    assert client.get("/api/presets").get_json()["presets"] == configured
+    page = client.get("/settings").get_data(as_text=True)
+    assert 'id="preset-restore"' in page
+
+
+def test_the_page_translates_every_unreadable_die_prompt(client, real):
+    """The controller's prompt for an unreadable die is matched by app.js and translated."""
+    import re
+    from pathlib import Path
+
+    from device.controller import UNREADABLE_PHRASES
+
+    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
+    pattern = re.search(r"match = /(\^die .+?)/\.exec\(prompt\)", script).group(1)
+    key = re.search(r'return t\("(Die \{n\}: \{why\}[^"]*)"', script).group(1)
+    for lang in ("pt_BR", "es"):
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        catalogue = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)</script>',
+                                         page, re.S).group(1))
+        assert catalogue[key] != key and "{why}" in catalogue[key]
+        for why, clause in UNREADABLE_PHRASES.items():
+            prompt = real._problem({"dice": [{"natural": None, "unreadable": why, "index": 6,
+                                              "color": "black", "step": 0}], "system": "d6"})
+            found = re.match(pattern.replace("\\/", "/"), prompt)
+            assert found and found.group(3) == clause, prompt
+            assert catalogue[clause] != clause, (lang, clause)
+
+
+def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path):
+    with History(tmp_path) as history:
+        real = Controller(build_presets([{"name": "9d6", "system": "d6", "count": 9}]), history)
+
+        def sim_throw(count):  # as the sim camera: 1 to 8 dice per throw
+            if count is not None and not 1 <= count <= 8:
+                raise ValueError(f"sim camera: dice per throw must be 1 to 8, got {count}")
+
+        real.attach_camera(throw=sim_throw, read_now=lambda: None, can_throw=True)
+        real.on_status("ok")
+        client = create_app(real, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+        assert client.post("/api/arm", json={"preset": "9d6"}).status_code == 200
+        thrown = client.post("/api/throw")
+        assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
+        assert client.get("/api/state").get_json()["state"] == "armed"
+        assert client.post("/api/arm", json={"preset": "pool5"}).status_code == 200
+        for url in ("/api/throw", "/api/read"):
+            answer = client.post(url)
+            assert answer.status_code == 409 and "enter them by hand" in answer.get_json()["error"], url

@@ -207,8 +207,9 @@
     let match;
     if (state.needs && (!prompt || prompt === state.needs.reason)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
-    if ((match = /^die (\d+) \((.*?)\) is (.+?): throw it again/.exec(prompt))) {
-      return t("Die {n} is {why}: throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
+    // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
+    if ((match = /^die (\d+) \((.*?)\): (.+?) — throw it again/.exec(prompt))) {
+      return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
     }
     if (state.state === "armed" || state.state === "waiting") {
       const label = labelText(state.label || state.preset || "");
@@ -813,6 +814,12 @@
         presets.push(Object.assign(rest, { name: $(".p-name", row).value.trim(), label: $(".p-label", row).value.trim() }));
       }
       const settings = await act(api.post(API.settings, { presets }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
+
+    $("#preset-restore").addEventListener("click", async () => {
+      if (!window.confirm(t("Replace the rolls with the configured ones?"))) return;
+      const settings = await act(api.post(API.settings, { presets: null }));
       if (settings) { showSettings(settings); toast(t("Saved")); }
     });
 
