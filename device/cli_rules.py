@@ -307,6 +307,8 @@ def initiative_value(text: str) -> tuple[str, int]:
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
     name, number = name.strip(), whole_number(value)
+    if not name.isprintable():  # messages name people on one line
+        raise argparse.ArgumentTypeError(f"{name!r} is not a name: use printable characters")
     if number < 1:  # checked here too, so the message names the option (RULES DD-1)
         raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 or more, not {number}")
     return name, number

@@ -580,12 +580,12 @@ def initiative_order(entries: Sequence[tuple[str, Side, int]]) -> tuple[Initiati
     seen = set()
     for name, side, value in entries:
         if name in seen:
-            raise InvalidRoll(f"{name!r} appears twice in the initiative")
+            raise InvalidRoll(f"{name} appears twice in the initiative")
         seen.add(name)
         if side not in ("hero", "enemy"):
-            raise InvalidRoll(f"{name!r} is a hero or an enemy, not {side!r}")
+            raise InvalidRoll(f"{name} is a hero or an enemy, not {side!r}")
         if not _is_int(value) or value < 1:
-            raise InvalidRoll(f"{name!r}'s initiative must be a whole number of at least 1, not {value!r}")
+            raise InvalidRoll(f"{name}'s initiative must be a whole number of at least 1, not {value!r}")
     ranked = sorted(entries, key=lambda entry: (-entry[2], entry[1] != "hero"))  # sorted() is stable
     ordered: list[InitiativeEntry] = []
     group = -1

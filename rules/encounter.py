@@ -379,7 +379,7 @@ class Encounter:
         if not isinstance(participant, Participant):
             raise InvalidStep("a participant must be a Participant")
         if any(p.name == participant.name for p in self.participants):
-            raise InvalidStep(f"there is already a participant called {participant.name!r}")
+            raise InvalidStep(f"there is already a participant called {participant.name}")
         self.participants.append(participant)
 
     @_step
@@ -748,7 +748,7 @@ class Encounter:
                 raise InvalidStep("the saved order does not match the participants")
             current = data["current"]
             if current is not None and current not in order:
-                raise InvalidStep(f"the saved turn is of {current!r}, who is not in the order")
+                raise InvalidStep(f"the saved turn is {current}'s, who is not in the order")
             pending = data["pending_poison"]
             if pending is not None and (pending.get("name") not in names
                                         or pending.get("sides") not in CHARACTERISTIC_SIDES):

@@ -99,7 +99,8 @@ def test_odds_of_brann_against_the_saqueador():
      "argument --shield: must be 0 or more, not -1"),
     (("resolve", "initiative", "--hero", "Nara=0"), "argument --hero: Nara's initiative must be 1 or more, not 0"),
     (("resolve", "initiative",), "at least one --hero"),
-    (("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3"), "twice"),
+    (("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3"), "dicelens: Nara appears twice in the initiative"),
+    (("resolve", "initiative", "--hero", "Na\nra=2"), "argument --hero: 'Na\\nra' is not a name"),
 ])
 def test_bad_input_is_exit_2_with_one_line(args, message, capsys):
     # In process, to keep the suite fast; the subprocess case below checks the same path end to end.
@@ -133,3 +134,9 @@ def test_dice_a_miss_leaves_unused_are_a_game_result_not_an_error(args, effects,
     assert (result["complete"], result["hit"], result["damage"], result["effects"]) == (True, False, 0, effects)
     assert result["needs"] is None and result["damage_parts"] is None
     assert len(done.stderr.splitlines()) == 1 and note in done.stderr
+
+
+def test_names_read_as_written_through_a_real_process():
+    done = _dicelens("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "dicelens: Nara appears twice in the initiative\n"

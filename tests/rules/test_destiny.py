@@ -193,10 +193,13 @@ def test_invalid_throws(throws, message):
 
 
 def test_initiative_rejects_bad_entries():
-    with pytest.raises(InvalidRoll, match="twice"):
+    # names as the players write them, not Python reprs ("'Nara''s initiative")
+    with pytest.raises(InvalidRoll, match="^Nara appears twice in the initiative$"):
         initiative_order([("Nara", "hero", 3), ("Nara", "enemy", 2)])
-    with pytest.raises(InvalidRoll, match="at least 1"):
+    with pytest.raises(InvalidRoll, match="^Nara's initiative must be a whole number of at least 1, not 0$"):
         initiative_order([("Nara", "hero", 0)])
+    with pytest.raises(InvalidRoll, match="^O'Brien is a hero or an enemy, not 'ally'$"):
+        initiative_order([("O'Brien", "ally", 3)])
 
 
 def test_initiative_tie_groups_keep_the_given_order():  # RULES DD-1

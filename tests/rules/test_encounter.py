@@ -316,3 +316,9 @@ def test_energy_is_spent_and_a_short_rest_gives_1_of_each_back(fight):  # RULES 
 def test_the_narrator_may_modify_an_attack(fight):  # RULES DD-11 Ciego
     fight.help("Brann", "Nara")
     assert fight.attack_spec("Nara", "Rival 1", attack_modifier=-2).attack_bonus == -1
+
+
+def test_messages_name_people_as_written(fight):
+    # a name reads as the players wrote it, not as a Python repr
+    with pytest.raises(InvalidStep, match="^there is already a participant called Nara$"):
+        fight.add(hero("Nara"))
