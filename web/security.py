@@ -14,7 +14,7 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
 * Its ``Host`` must also be a name the server knows (DNS rebinding: a site whose
   name resolves to this machine would otherwise be "same-origin" with itself):
   ``localhost`` and loopback addresses, ``SERVE_HOST`` (the address served on),
-  this machine's own addresses, its host name and ``<hostname>.local``, and the
+  the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own addresses, its host name and ``<hostname>.local``, and the
   names in ``ALLOWED_HOSTS`` (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a
   comma-separated list). Any other Host gets 403 ``{"error": ...}``.
 
@@ -191,6 +191,9 @@ def _configured_hosts() -> set[str]:
     serve_host = str(config.get("SERVE_HOST") or "").strip("[]").lower()
     if serve_host not in _WILDCARDS:
         names.add(serve_host)
+    join_host = _host_name(urlsplit(str(config.get("JOIN_URL") or "")).netloc)
+    if join_host:  # the address the join QR code gives the phones
+        names.add(join_host)
     return names
 
 
@@ -209,7 +212,35 @@ def machine_hosts() -> set[str]:
     address = lan_address()
     if address:
         names.add(address)
+    names |= _interface_addresses()
     return {name for name in names if name}
+
+
+def _interface_addresses() -> set[str]:
+    """The IPv4 and IPv6 addresses of every network interface (Linux; empty elsewhere):
+    a Pi on Wi-Fi and Ethernet at once is reached on both."""
+    found: set[str] = set()
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            for _, name in socket.if_nameindex():
+                request = struct.pack("256s", name.encode()[:15])
+                try:  # SIOCGIFADDR: the interface's IPv4 address
+                    answer = fcntl.ioctl(probe.fileno(), 0x8915, request)
+                except OSError:  # no IPv4 address on it
+                    continue
+                found.add(socket.inet_ntoa(answer[20:24]))
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        with open("/proc/net/if_inet6") as table:
+            for line in table:
+                found.add(str(ipaddress.IPv6Address(bytes.fromhex(line.split()[0]))))
+    except (OSError, ValueError, IndexError):
+        pass
+    return found
 
 
 def known_host(host: str) -> bool:

@@ -124,10 +124,11 @@ def test_a_host_the_server_does_not_know_is_refused(client, controller, headers)
 
 
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8019", "[::1]:8019", "LOCALHOST.",
-                                  "dice.home", "tray.lan:8000", "10.0.0.9"])
+                                  "dice.home", "tray.lan:8000", "10.0.0.9", "mesa.example:8443"])
 def test_known_hosts_pass(controller, host):
     app = create_app(controller, {"TESTING": True, "SECRET_KEY": "t", "SERVE_HOST": "10.0.0.9",
-                                  "ALLOWED_HOSTS": "dice.home, tray.lan"})
+                                  "ALLOWED_HOSTS": "dice.home, tray.lan",
+                                  "JOIN_URL": "https://mesa.example:8443/"})
     headers = {"Host": host, "Origin": f"http://{host}"}
     assert app.test_client().post("/api/arm", json={"preset": "2d6"}, headers=headers).status_code == 200
 
@@ -144,3 +145,14 @@ def test_the_machines_own_names_and_addresses_pass(controller, monkeypatch):
         answer = client.post("/api/arm", json={"preset": "2d6"}, headers={"Host": host})
         assert answer.status_code == 200, host
     assert client.post("/api/arm", json={"preset": "2d6"}, headers={"Host": "elsewhere"}).status_code == 403
+
+
+def test_every_address_of_this_machines_interfaces_passes(client):
+    from web.security import _interface_addresses
+
+    addresses = _interface_addresses()
+    assert "127.0.0.1" in addresses  # read from the interfaces themselves (lo)
+    for address in addresses:
+        host = f"[{address}]:8000" if ":" in address else f"{address}:8000"
+        answer = client.post("/api/arm", json={"preset": "2d6"}, headers={"Host": host})
+        assert answer.status_code == 200, host
