@@ -61,9 +61,25 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def add_choice_of(parser: argparse.ArgumentParser, what: str, **options) -> argparse._SubParsersAction:
+    """``parser.add_subparsers`` whose absence is one line listing the choices
+    ("resolve needs a system: d6, pool, attack or initiative"); argparse alone
+    says only "the following arguments are required: SYSTEM"."""
+    choices = parser.add_subparsers(dest=what, metavar=what.upper(), **options)
+
+    def missing(args: argparse.Namespace) -> int:
+        names = list(choices.choices)
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        command = parser.prog.removeprefix("dicelens").strip()
+        raise UsageError(f"{command} needs a {what}: {listed}" if command else f"give a {what}: {listed}")
+
+    parser.set_defaults(func=missing)  # a chosen sub-command's own func overrides it
+    return choices
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dicelens", description=__doc__.splitlines()[0])
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    subparsers = add_choice_of(parser, "command", parser_class=_Parser)
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser

@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from device.cli import UsageError
+from device.cli import UsageError, add_choice_of
 
 from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
@@ -100,7 +100,7 @@ def _d6_spec(args: argparse.Namespace, count: int) -> D6Spec:
 
 
 def _add_d6_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind", choices=KINDS, default="D6", help="how each die is read (default D6)")
+    parser.add_argument("--kind", type=str.upper, choices=KINDS, default="D6", help="how each die is read (default D6)")
     parser.add_argument("--modifier", type=whole_number, default=0, help="added to the total, e.g. 2 or -1")
     parser.add_argument("--random", action="store_true", help="a random die: modifiers are ignored (RULES D6-6)")
     parser.add_argument(
@@ -156,7 +156,8 @@ def _add_pool_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--penalty", type=whole_number_in(0), default=0,
                         help="dice removed from the pool, e.g. 1 or 4 (RULES P-8)")
     parser.add_argument("--bonus", type=whole_number_in(0), default=0, help="dice added to the pool (RULES P-8, P-10)")
-    parser.add_argument("--mismatch", choices=[m for m in MISMATCH_DIFFICULTY if m],
+    parser.add_argument("--mismatch", type=lambda text: text.lower().replace("-", "_"),
+                        choices=[m for m in MISMATCH_DIFFICULTY if m],
                         help="skill rolled with another attribute: +1 or +2 difficulty (RULES P-9)")
     parser.add_argument("--rule-of-ten", action=argparse.BooleanOptionalAction, default=True,
                         help="each 10 cancels a 1 and is rolled again (default on, RULES P-3)")
@@ -248,14 +249,14 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--defence-die", type=die_sides, required=True,
                         help="a hero's Body die or an enemy's Defence die, d4-d12")
     parser.add_argument("--ranged", action="store_true", help="a ranged weapon: a Destiny 1 misses (RULES DD-7)")
-    parser.add_argument("--weapon", choices=[*WEAPONS, "unarmed"],
+    parser.add_argument("--weapon", type=str.lower, choices=[*WEAPONS, "unarmed"],
                         help="damage +1/+2/+3, or unarmed: die - 1, at least 1 (RULES DD-8)")
     parser.add_argument("--armour", type=whole_number_in(0), default=0, help="added to the defence (RULES DD-4)")
     parser.add_argument("--shield", type=whole_number_in(0), default=0, help="added to the defence (RULES DD-4)")
     parser.add_argument("--attack-bonus", type=whole_number, default=0, help="added to the attack, e.g. help")
     parser.add_argument("--defence-bonus", type=whole_number, default=0, help="added to the defence, e.g. help")
     parser.add_argument("--damage-bonus", type=whole_number_in(0), default=0, help="magic weapons, active skills")
-    parser.add_argument("--defender", choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
+    parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
 
@@ -351,10 +352,10 @@ ODDS_SYSTEMS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_od
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``resolve`` and ``odds`` with one sub-command per rules system."""
     resolve = subparsers.add_parser("resolve", help="resolve a roll from given dice values, as JSON")
-    systems = resolve.add_subparsers(dest="system", metavar="SYSTEM", required=True)
+    systems = add_choice_of(resolve, "system")
     for add in RESOLVE_SYSTEMS:
         add(systems)
     odds = subparsers.add_parser("odds", help="exact odds of a roll, as JSON")
-    systems = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True)
+    systems = add_choice_of(odds, "system")
     for add in ODDS_SYSTEMS:
         add(systems)

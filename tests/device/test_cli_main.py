@@ -32,3 +32,10 @@ def test_reader_that_goes_away_ends_quietly():
         process.wait(timeout=120)
     assert "Traceback" not in err
     assert process.returncode == 1
+
+
+def test_no_command_lists_the_commands():
+    with dicelens() as process:
+        out, err = process.communicate(timeout=60)
+    assert (process.returncode, out) == (2, "")
+    assert err == "dicelens: give a command: resolve, odds, read or serve\n"

@@ -100,7 +100,16 @@ def test_odds_with_modifier_shifts_the_distribution():
         (["resolve", "d6", "--dice", "3", "--modifier", "x"], "'x' is not a whole number"),
         (["resolve", "d6", "--dice", "3,4", "--extra", "2"], "no perfect roll"),
         (["resolve", "d6", "--dice", "1,2,3", "--count", "2"], "3 dice given"),
-        (["resolve"], "SYSTEM"),
+        (["resolve"], "dicelens: resolve needs a system: d6, pool, attack or initiative"),
+        (["odds"], "dicelens: odds needs a system: d6, pool or attack"),
+        (["resolve", "dice"], "argument SYSTEM: invalid choice: 'dice' (choose from 'd6', 'pool', 'attack', 'initiative')"),
+        (["resolve", "d6", "--kind", "d7", "--dice", "3"],
+         "argument --kind: invalid choice: 'D7' (choose from 'D6', 'D3', 'D2')"),
+        (["resolve", "pool", "--dice", "3", "--mismatch", "x"],
+         "argument --mismatch: invalid choice: 'x' (choose from 'same_group', 'other_group')"),
+        (["resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--defender", "ally"],
+         "argument --defender: invalid choice: 'ally' (choose from 'hero', 'enemy')"),
+        (["resolve", "pool", "--dice"], "argument --dice: expected one argument"),
         (["odds", "d6", "--count", "0"], "argument --count: must be 1 or more, not 0"),
         (["odds", "d6", "--count", "1000"], "up to 100 dice"),
     ],
@@ -113,3 +122,8 @@ def test_bad_input_exits_2_with_one_plain_line(args, names):
     assert len(lines) == 1, done.stderr
     assert names in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def test_choices_are_not_case_sensitive():
+    assert _json("resolve", "d6", "--kind", "d3", "--dice", "5")["kind"] == "D3"
+    assert _json("resolve", "pool", "--dice", "7", "--mismatch", "same-group")["spec"]["mismatch"] == "same_group"
