@@ -26,6 +26,7 @@ from vision.colors import PALETTE
 
 
 def _palette_name(text: str) -> str:
+    text = text.lower()
     if text not in PALETTE:
         raise argparse.ArgumentTypeError(f"unknown colour {text!r}; choose from {', '.join(PALETTE)}")
     return text
@@ -104,7 +105,8 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read every image; 0 when all were read, 2 when one or more could not be opened."""
+    """Read every image; 0 when all were read, 2 when one or more could not be opened
+    or its annotated copy not written."""
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our own line says it plainly
     status = 0
     written: set[Path] = set()
@@ -124,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)
         if args.annotate is not None:
             out = _annotated_path(args.annotate, name, written)
-            cv2.imwrite(str(out), annotate(image, reading))
+            try:  # encode then write, so a failure comes with the system's reason
+                out.write_bytes(cv2.imencode(".png", annotate(image, reading))[1].tobytes())
+            except OSError as exc:
+                print(f"dicelens: --annotate: cannot write {out}: {exc.strerror}", file=sys.stderr)
+                status = 2
             written.add(out)
     return status

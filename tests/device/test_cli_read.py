@@ -112,3 +112,12 @@ def test_a_photo_cut_short_is_read_as_far_as_it_goes_and_said_to_be_damaged(tmp_
     # one line of ours, and libjpeg's own "Premature end of JPEG file" not printed on its own
     assert done.stderr == f"dicelens: {cut}: damaged image, only partly decoded (Premature end of JPEG file)\n"
     assert json.loads(done.stdout)["file"] == str(cut)
+
+
+def test_an_annotated_copy_that_cannot_be_written_is_reported_and_the_reading_kept(tmp_path):
+    blocker = tmp_path / f"{PHOTO.stem}.annotated.png"
+    blocker.mkdir()  # a folder where the annotated photo would go
+    done = _dicelens("read", str(PHOTO), "--annotate", str(tmp_path), "--principal-color", "RED")
+    assert done.returncode == 2
+    assert done.stderr == f"dicelens: --annotate: cannot write {blocker}: Is a directory\n"
+    assert json.loads(done.stdout)["file"] == str(PHOTO)
