@@ -366,6 +366,11 @@
       hand.classList.toggle("primary", Boolean(state.by_hand));
       hand.classList.toggle("ghost", !state.by_hand);
       renderOdds(state.odds, state.preset);
+      // A keypad opened before the armed state arrived shows the die it asks for now.
+      if ($("#keypad-dialog").open && keypadValues.length === 0) {
+        keypadSides = sidesWanted(state);
+        renderKeypad();
+      }
     }
 
     function renderOdds(odds, preset) {
@@ -560,10 +565,13 @@
       $("#keypad-send").disabled = keypadValues.length === 0;
     }
 
-    function openKeypad() {
-      const state = store.state || {};
+    function sidesWanted(state) {
       const preset = presetOf(state.preset);
-      keypadSides = (state.needs && state.needs.sides) || (preset && preset.sides) || 6;
+      return (state.needs && state.needs.sides) || (preset && preset.sides) || 6;
+    }
+
+    function openKeypad() {
+      keypadSides = sidesWanted(store.state || {});
       keypadValues = [];
       renderKeypad();
       $("#keypad-dialog").showModal();
