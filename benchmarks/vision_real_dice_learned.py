@@ -22,6 +22,7 @@ import argparse
 import os
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -57,7 +58,7 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     readers = _readers(args.folds, 0.0 if args.sweep else VALUE_MIN)
-    total, times = Score(), []
+    total, times, cpu_times = Score(), [], []
     principal_right = principal_photos = 0
     sweep: dict[str, list[tuple[float, bool]]] = {}
     print(f"{'source':28} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} "
@@ -67,7 +68,10 @@ def main() -> int:
         score = Score()
         reasons: Counter = Counter()
         for photo in (p for p in photos if p.source == source):
-            reading = readers[photo.fold].read(cv2.imread(str(photo.path)))
+            image = cv2.imread(str(photo.path))
+            cpu = time.process_time()
+            reading = readers[photo.fold].read(image)
+            cpu_times.append(time.process_time() - cpu)
             times.append(reading.seconds)
             result, pairs = score_photo(reading.dice, photo.dice)
             score.add(result)
@@ -95,9 +99,11 @@ def main() -> int:
     if principal_photos:
         print(f"principal die right: {principal_right}/{principal_photos} "
               f"({100 * principal_right / principal_photos:.1f} %) of photos with one die of a unique colour")
-    ms = sorted(1000 * t for t in times)
-    print(f"time per photo (one core): median {statistics.median(ms):.1f} ms, "
-          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms over {len(ms)} photos")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} (wall-clock times are only meaningful near 0)")
+    for name, values in (("time per photo (one core, wall clock)", times), ("CPU time per photo (one thread)", cpu_times)):
+        ms = sorted(1000 * t for t in values)
+        print(f"{name}: median {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms "
+              f"over {len(ms)} photos")
     if args.sweep:
         print("value threshold: wrong / unreadable (matched dice) per source")
         for t in THRESHOLDS:

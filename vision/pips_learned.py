@@ -34,10 +34,11 @@ STRIDE = 8  # input pixels per map cell
 CROP = 40  # pixels: the classifier's input side
 _PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
 
-HEAT_MIN = 0.3  # detector peak: below this no die is looked at
+HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold: side faces)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
-DIE_MIN = 0.5  # classifier: a crop less likely than this to hold a die is no die
-VALUE_MIN = 0.9  # classifier: a value less sure than this makes the die unreadable (chosen out of fold)
+DIE_MIN = 0.8  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold)
+VALUE_MIN = 0.7  # classifier: a value less sure than this makes the die unreadable (chosen out of fold)
+SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
 CUT_OFF = 0.25  # of the die's side: a die reaching this far past the photo's edge is cut off
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -105,7 +106,7 @@ class PipReader:
             x = (col + 0.5 + float(maps[2, row, col])) * STRIDE / scale
             y = (row + 0.5 + float(maps[3, row, col])) * STRIDE / scale
             # a second peak inside a die already found is the same die
-            if all((x - fx) ** 2 + (y - fy) ** 2 > (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
+            if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
                 found.append((x, y, side, value))
         return found
 
