@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.numerals_data import load_photos  # noqa: E402
 from vision.numerals import (  # noqa: E402
-    CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, letterbox, to_blob)
+    CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob)
 
 SEED = 20261130
 

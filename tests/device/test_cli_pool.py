@@ -1,29 +1,13 @@
 """``dicelens resolve pool`` / ``dicelens odds pool`` through a real subprocess."""
 
-import json
-import subprocess
-import sys
 
 import pytest
 
-
-def _dicelens(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60
-    )
-
-
-def _json(*args):
-    done = _dicelens(*args)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
+from .cli_run import dicelens, dicelens_json
 
 
 def test_ten_cancels_the_one_and_its_reroll_scores():
-    result = _json("resolve", "pool", "--dice", "1,3,5,10", "--reroll", "10")
+    result = dicelens_json("resolve", "pool", "--dice", "1,3,5,10", "--reroll", "10")
     assert (result["complete"], result["successes"], result["outcome"], result["botch"]) == (True, 2, "success", False)
     assert result["needs"] is None
     assert [(d["natural"], d["role"], d["reroll"]) for d in result["dice"]] == [
@@ -32,12 +16,12 @@ def test_ten_cancels_the_one_and_its_reroll_scores():
 
 
 def test_botch():
-    result = _json("resolve", "pool", "--dice", "1,1,4,9")
+    result = dicelens_json("resolve", "pool", "--dice", "1,1,4,9")
     assert result["botch"] is True and result["outcome"] == "botch" and result["successes"] == 0
 
 
 def test_tens_ask_for_a_reroll():
-    result = _json("resolve", "pool", "--dice", "10,10,3")
+    result = dicelens_json("resolve", "pool", "--dice", "10,10,3")
     assert result["complete"] is False
     assert result["needs"]["count"] == 2 and result["needs"]["sides"] == 10
     assert result["needs"]["reason"] == "reroll your 10s: 2 more dice"
@@ -45,42 +29,42 @@ def test_tens_ask_for_a_reroll():
 
 
 def test_printed_zero_is_a_ten():
-    assert _json("resolve", "pool", "--dice", "0,0,3", "--reroll", "0,1")["successes"] == 3
+    assert dicelens_json("resolve", "pool", "--dice", "0,0,3", "--reroll", "0,1")["successes"] == 3
 
 
 def test_difficulty_penalty_and_mismatch():
-    result = _json("resolve", "pool", "--dice", "7,8,9", "--size", "5", "--penalty", "2",
+    result = dicelens_json("resolve", "pool", "--dice", "7,8,9", "--size", "5", "--penalty", "2",
                    "--difficulty", "2", "--mismatch", "same_group")
     assert (result["pool_size"], result["difficulty"], result["difficulty_name"]) == (3, 3, "Desafiante")
     assert (result["outcome"], result["degree_name"], result["margin"]) == ("success", "Notável", 0)
 
 
 def test_missing_dice_wait():
-    result = _json("resolve", "pool", "--dice", "7,8", "--size", "4")
+    result = dicelens_json("resolve", "pool", "--dice", "7,8", "--size", "4")
     assert result["complete"] is False and result["needs"]["count"] == 2
 
 
 def test_penalty_to_nothing_is_an_automatic_failure():
-    result = _json("resolve", "pool", "--size", "2", "--penalty", "4")
+    result = dicelens_json("resolve", "pool", "--size", "2", "--penalty", "4")
     assert (result["complete"], result["outcome"], result["botch"], result["dice"]) == (
         True, "automatic failure", False, [])
 
 
 def test_house_rule_flags():
-    off = _json("resolve", "pool", "--dice", "1,1,4,9", "--no-rule-of-one")
+    off = dicelens_json("resolve", "pool", "--dice", "1,1,4,9", "--no-rule-of-one")
     assert (off["successes"], off["botch"]) == (1, False)
-    plain_ten = _json("resolve", "pool", "--dice", "1,10", "--no-rule-of-ten")
+    plain_ten = dicelens_json("resolve", "pool", "--dice", "1,10", "--no-rule-of-ten")
     assert plain_ten["complete"] is True and plain_ten["successes"] == 0
-    strict = _json("resolve", "pool", "--dice", "6,7,8", "--target-number", "8")
+    strict = dicelens_json("resolve", "pool", "--dice", "6,7,8", "--target-number", "8")
     assert strict["successes"] == 1 and strict["spec"]["options"]["target_number"] == 8
 
 
 def test_odds():
-    odds = _json("odds", "pool", "--dice", "2")
+    odds = dicelens_json("odds", "pool", "--dice", "2")
     assert (odds["p_success"], odds["p_botch"]) == (0.67, 0.09)
-    hard = _json("odds", "pool", "--dice", "4", "--difficulty", "2")
+    hard = dicelens_json("odds", "pool", "--dice", "4", "--difficulty", "2")
     assert hard["difficulty"] == 2 and hard["p_success"] == hard["p_at_least"][2] < 0.8303
-    assert _json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.0
+    assert dicelens_json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.0
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -106,7 +90,7 @@ def test_odds():
     (("odds", "pool"), "--dice"),
 ])
 def test_bad_input_exits_2_with_one_line(args, message):
-    done = _dicelens(*args)
+    done = dicelens(*args)
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()

@@ -3,27 +3,20 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
+from .cli_run import REPO, dicelens
+
 DATASETS = REPO / ".." / "shared" / "datasets" / "real-dice"
 PHOTO = DATASETS / "penlington-desk-d6" / "pl-70b4ad8f4b.jpg"  # four white dice showing 1
-
-
-def _dicelens(*args):
-    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True,
-                          text=True, timeout=60, cwd=REPO)
 
 
 def test_read_prints_one_json_line_per_photo(tmp_path):
     black = tmp_path / "black.png"
     cv2.imwrite(str(black), np.zeros((480, 640, 3), np.uint8))
-    done = _dicelens("read", str(PHOTO), str(black), "--annotate", str(tmp_path / "out"))
+    done = dicelens("read", str(PHOTO), str(black), "--annotate", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["file"] for line in lines] == [str(PHOTO), str(black)]
@@ -41,13 +34,13 @@ def test_read_prints_one_json_line_per_photo(tmp_path):
 
 
 def test_principal_colour_is_passed_on():
-    done = _dicelens("read", str(PHOTO), "--principal-color", "red")
+    done = dicelens("read", str(PHOTO), "--principal-color", "red")
     assert done.returncode == 0, done.stderr
     assert not any(die["principal"] for die in json.loads(done.stdout)["dice"])
 
 
 def test_unknown_colour_is_one_line_of_usage_error():
-    done = _dicelens("read", str(PHOTO), "--principal-color", "mauve")
+    done = dicelens("read", str(PHOTO), "--principal-color", "mauve")
     assert done.returncode == 2
     assert "unknown colour 'mauve'" in done.stderr and "Traceback" not in done.stderr
 
@@ -55,7 +48,7 @@ def test_unknown_colour_is_one_line_of_usage_error():
 def test_not_an_image_is_reported_and_the_others_still_read(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("not a photo")
-    done = _dicelens("read", str(text), str(tmp_path / "missing.jpg"), str(PHOTO))
+    done = dicelens("read", str(text), str(tmp_path / "missing.jpg"), str(PHOTO))
     assert done.returncode == 2
     assert "notes.txt: not an image, or a damaged one" in done.stderr
     assert "missing.jpg: no such file" in done.stderr
@@ -70,7 +63,7 @@ def test_annotate_folder_that_is_a_file_is_one_line_before_any_reading(tmp_path)
                             ("/dev/null", "--annotate: /dev/null is not a folder"),
                             (afile / "out", f"--annotate: cannot create {afile / 'out'}: {afile} is not a folder"),
                             ("/sys", "--annotate: cannot write into /sys: Permission denied")]:
-        done = _dicelens("read", str(PHOTO), "--annotate", str(folder))
+        done = dicelens("read", str(PHOTO), "--annotate", str(folder))
         assert (done.returncode, done.stdout) == (2, ""), done.stderr
         assert done.stderr == f"dicelens: {message}\n"
     assert afile.read_text() == "keep me"
@@ -82,7 +75,7 @@ def test_annotate_creates_missing_folders_and_keeps_photos_of_the_same_name(tmp_
     copy = other / PHOTO.name
     copy.write_bytes(PHOTO.read_bytes())
     out = tmp_path / "a" / "b"
-    done = _dicelens("read", str(PHOTO), str(copy), "--annotate", str(out))
+    done = dicelens("read", str(PHOTO), str(copy), "--annotate", str(out))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == [f"{PHOTO.stem}-2.annotated.png", f"{PHOTO.stem}.annotated.png"]
 
@@ -92,7 +85,7 @@ def test_every_wrong_image_argument_is_one_plain_line_and_the_others_still_read(
     broken.write_bytes(b"GIF89a")
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")
-    done = _dicelens("read", str(broken), str(empty), str(tmp_path), str(tmp_path / "missing.png"), str(PHOTO))
+    done = dicelens("read", str(broken), str(empty), str(tmp_path), str(tmp_path / "missing.png"), str(PHOTO))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [  # no OpenCV log line ("[ERROR:0@0.1] global loadsave.cpp…")
         f"dicelens: {broken}: not an image, or a damaged one",
@@ -107,7 +100,7 @@ def test_a_photo_cut_short_is_read_as_far_as_it_goes_and_said_to_be_damaged(tmp_
     cut = tmp_path / "cut.jpg"
     data = PHOTO.read_bytes()
     cut.write_bytes(data[: len(data) * 3 // 4])
-    done = _dicelens("read", str(cut))
+    done = dicelens("read", str(cut))
     assert done.returncode == 0
     # one line of ours, and libjpeg's own "Premature end of JPEG file" not printed on its own
     assert done.stderr == f"dicelens: {cut}: damaged image, only partly decoded (Premature end of JPEG file)\n"
@@ -117,7 +110,7 @@ def test_a_photo_cut_short_is_read_as_far_as_it_goes_and_said_to_be_damaged(tmp_
 def test_an_annotated_copy_that_cannot_be_written_is_reported_and_the_reading_kept(tmp_path):
     blocker = tmp_path / f"{PHOTO.stem}.annotated.png"
     blocker.mkdir()  # a folder where the annotated photo would go
-    done = _dicelens("read", str(PHOTO), "--annotate", str(tmp_path), "--principal-color", "RED")
+    done = dicelens("read", str(PHOTO), "--annotate", str(tmp_path), "--principal-color", "RED")
     assert done.returncode == 2
     assert done.stderr == f"dicelens: --annotate: cannot write {blocker}: Is a directory\n"
     assert json.loads(done.stdout)["file"] == str(PHOTO)

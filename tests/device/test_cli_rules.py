@@ -1,29 +1,13 @@
 """``dicelens resolve d6`` / ``dicelens odds d6`` through a real subprocess."""
 
-import json
-import subprocess
-import sys
 
 import pytest
 
-
-def _dicelens(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60
-    )
-
-
-def _json(*args):
-    done = _dicelens(*args)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
+from .cli_run import dicelens, dicelens_json
 
 
 def test_resolve_perfect_roll_with_extra_dice():
-    result = _json("resolve", "d6", "--kind", "D6", "--dice", "6,4", "--extra", "6,2")
+    result = dicelens_json("resolve", "d6", "--kind", "D6", "--dice", "6,4", "--extra", "6,2")
     assert result["complete"] is True
     assert result["total"] == 14
     assert result["perfect"] is True
@@ -37,7 +21,7 @@ def test_resolve_perfect_roll_with_extra_dice():
 
 
 def test_resolve_perfect_roll_without_extra_dice_needs_one():
-    result = _json("resolve", "d6", "--kind", "D6", "--dice", "6,4")
+    result = dicelens_json("resolve", "d6", "--kind", "D6", "--dice", "6,4")
     assert result["complete"] is False
     assert result["total"] is None
     assert result["needs"]["count"] == 1
@@ -46,32 +30,32 @@ def test_resolve_perfect_roll_without_extra_dice_needs_one():
 
 
 def test_resolve_random_roll_with_modifier_and_roller():
-    result = _json("resolve", "d6", "--kind", "D2", "--dice", "4", "--modifier", "1", "--random", "--roller", "Ana")
+    result = dicelens_json("resolve", "d6", "--kind", "D2", "--dice", "4", "--modifier", "1", "--random", "--roller", "Ana")
     assert result["total"] == 2
     assert result["random"] is True
     assert result["roller"] == "Ana"
 
 
 def test_resolve_with_count_waits_for_missing_dice():
-    result = _json("resolve", "d6", "--kind", "D3", "--dice", "5", "--count", "3")
+    result = dicelens_json("resolve", "d6", "--kind", "D3", "--dice", "5", "--count", "3")
     assert result["complete"] is False
     assert result["needs"] == {"count": 2, "sides": 6, "kind": "D3", "reason": "2 dice still missing"}
 
 
 def test_resolve_without_principal():
-    result = _json("resolve", "d6", "--dice", "6,6", "--no-principal")
+    result = dicelens_json("resolve", "d6", "--dice", "6,6", "--no-principal")
     assert result["total"] == 12 and result["perfect"] is False
 
 
 def test_resolve_negative_modifier_and_max_links():
-    result = _json("resolve", "d6", "--dice", "6", "--extra", "6", "--max-links", "1", "--modifier", "-2")
+    result = dicelens_json("resolve", "d6", "--dice", "6", "--extra", "6", "--max-links", "1", "--modifier", "-2")
     assert result["complete"] is True
     assert result["total"] == 6 + 3 - 2
     assert "chain stopped" in result["note"]
 
 
 def test_odds_2d6():
-    result = _json("odds", "d6", "--kind", "D6", "--count", "2")
+    result = dicelens_json("odds", "d6", "--kind", "D6", "--count", "2")
     assert result["mean"] == 7.4
     assert result["p_perfect"] == pytest.approx(1 / 6)
     assert result["distribution"]["2"] == pytest.approx(1 / 36)
@@ -80,7 +64,7 @@ def test_odds_2d6():
 
 
 def test_odds_with_modifier_shifts_the_distribution():
-    result = _json("odds", "d6", "--kind", "D3", "--count", "1", "--modifier", "2")
+    result = dicelens_json("odds", "d6", "--kind", "D3", "--count", "1", "--modifier", "2")
     assert result["mean"] == pytest.approx(2 + 2 + 0.4)
     assert min(int(total) for total in result["distribution"]) == 3
 
@@ -115,7 +99,7 @@ def test_odds_with_modifier_shifts_the_distribution():
     ],
 )
 def test_bad_input_exits_2_with_one_plain_line(args, names):
-    done = _dicelens(*args)
+    done = dicelens(*args)
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
@@ -125,5 +109,5 @@ def test_bad_input_exits_2_with_one_plain_line(args, names):
 
 
 def test_choices_are_not_case_sensitive():
-    assert _json("resolve", "d6", "--kind", "d3", "--dice", "5")["kind"] == "D3"
-    assert _json("resolve", "pool", "--dice", "7", "--mismatch", "same-group")["spec"]["mismatch"] == "same_group"
+    assert dicelens_json("resolve", "d6", "--kind", "d3", "--dice", "5")["kind"] == "D3"
+    assert dicelens_json("resolve", "pool", "--dice", "7", "--mismatch", "same-group")["spec"]["mismatch"] == "same_group"

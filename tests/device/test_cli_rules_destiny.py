@@ -1,33 +1,18 @@
 """``dicelens resolve attack`` / ``resolve initiative`` / ``odds attack`` through a real subprocess (RULES §3)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from device.cli import main
 
+from .cli_run import dicelens, dicelens_json
+
 BRANN = ("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1", "--weapon", "medium")
 
 
-def _dicelens(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60
-    )
-
-
-def _json(*args):
-    done = _dicelens(*args)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
-
-
 def test_brann_hits_the_saqueador_for_7():
-    result = _json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9",
+    result = dicelens_json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9",
                    "--damage", "5")
     assert result["complete"] is True and result["needs"] is None
     assert result["hit"] is True and result["damage"] == 7
@@ -38,19 +23,19 @@ def test_brann_hits_the_saqueador_for_7():
 
 
 def test_each_missing_step_comes_back_as_needs():
-    attacker = _json(*BRANN)
+    attacker = dicelens_json(*BRANN)
     assert attacker["complete"] is False and attacker["hit"] is None and attacker["damage"] is None
     assert attacker["needs"] == {"count": 2, "sides": 8, "kind": "d8+d20", "dice": [8, 20], "who": "attacker",
                                  "reason": "Attacker: roll Body d8 and the Destiny d20"}
-    defender = _json(*BRANN, "--attack", "7", "--attack-d20", "14")
+    defender = dicelens_json(*BRANN, "--attack", "7", "--attack-d20", "14")
     assert defender["needs"]["reason"] == "Defender: roll Defence d6 and the Destiny d20"
-    damage = _json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9")
+    damage = dicelens_json(*BRANN, "--attack", "7", "--attack-d20", "14", "--defence", "4", "--defence-d20", "9")
     assert damage["hit"] is True and damage["damage"] is None
     assert damage["needs"]["reason"] == "Attacker: hit! roll Body d8 again for damage"
 
 
 def test_rex_unarmed_with_the_damage_roll_alias():
-    result = _json("resolve", "attack", "--attacker-die", "8", "--defence-die", "6", "--weapon", "unarmed",
+    result = dicelens_json("resolve", "attack", "--attacker-die", "8", "--defence-die", "6", "--weapon", "unarmed",
                    "--attack", "6", "--attack-d20", "10", "--defence", "4", "--defence-d20", "5",
                    "--damage-roll", "1")
     assert result["damage"] == 1 and "unarmed minimum" in result["effects"]
@@ -61,27 +46,27 @@ def test_rex_unarmed_with_the_damage_roll_alias():
     (("--ties-favour-defender",), False, ["miss", "Defensa Perfecta"]),
 ])
 def test_zara_7_against_7(option, hit, effects):
-    result = _json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d8", "--shield", "2",
+    result = dicelens_json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d8", "--shield", "2",
                    "--defender", "hero", "--attack", "7", "--attack-d20", "11", "--defence", "5",
                    "--defence-d20", "20", *option)
     assert result["hit"] is hit and result["effects"] == effects
 
 
 def test_a_shooting_1_is_an_automatic_miss():
-    result = _json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--ranged",
+    result = dicelens_json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--ranged",
                    "--attack", "8", "--attack-d20", "1")
     assert result["complete"] is True and result["hit"] is False and result["damage"] == 0
     assert result["effects"] == ["miss", "automatic miss"]
 
 
 def test_initiative_of_the_seed():
-    result = _json("resolve", "initiative", "--enemy", "Rival 1=6", "--enemy", "Rival 2=3", "--hero", "Nara=6")
+    result = dicelens_json("resolve", "initiative", "--enemy", "Rival 1=6", "--enemy", "Rival 2=3", "--hero", "Nara=6")
     assert result["order"] == ["Nara", "Rival 1", "Rival 2"]
     assert [entry["group"] for entry in result["entries"]] == [0, 1, 2]
 
 
 def test_odds_of_brann_against_the_saqueador():
-    result = _json("odds", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1")
+    result = dicelens_json("odds", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1")
     assert result["p_hit"] == pytest.approx(27 / 48)
 
 
@@ -111,7 +96,7 @@ def test_bad_input_is_exit_2_with_one_line(args, message, capsys):
 
 
 def test_bad_input_through_a_real_process():
-    done = _dicelens(*BRANN, "--attack", "9", "--attack-d20", "3")
+    done = dicelens(*BRANN, "--attack", "9", "--attack-d20", "3")
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == "dicelens: the attacker's Body die is a d8: it shows 1 to 8, not 9\n"
@@ -128,7 +113,7 @@ def test_bad_input_through_a_real_process():
      ["miss"], "--damage not counted: the attack missed"),
 ])
 def test_dice_a_miss_leaves_unused_are_a_game_result_not_an_error(args, effects, note):
-    done = _dicelens("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", *args)
+    done = dicelens("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", *args)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["complete"], result["hit"], result["damage"], result["effects"]) == (True, False, 0, effects)
@@ -137,6 +122,6 @@ def test_dice_a_miss_leaves_unused_are_a_game_result_not_an_error(args, effects,
 
 
 def test_names_read_as_written_through_a_real_process():
-    done = _dicelens("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3")
+    done = dicelens("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "dicelens: Nara appears twice in the initiative\n"
