@@ -274,14 +274,17 @@ def _name_colours(image: np.ndarray, regions: list[Region], dice: list[DieReadin
         die.color = name_color(image[y0:y1, x0:x1], bodies[y0:y1, x0:x1], white_reference=white)
 
 
-def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayReading:
+def read_tray(image: np.ndarray, principal_color: str | None = None, *, pip_reader=None) -> TrayReading:
     """Read every die in a tray photo.
 
     :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
     :param principal_color: palette name of the principal die, or None to take
         the one die whose colour no other die has.
+    :param pip_reader: the :class:`vision.pips_learned.PipReader` taking a second look
+        (:func:`vision.hybrid.second_look`); None for the shipped networks.
     :returns: the reading; an empty one for a photo too small or showing no dice.
     :raises InvalidImage: if ``image`` is not a uint8 image array.
+    :raises FileNotFoundError: the learned pip networks are not in their models folder.
     """
     start = time.perf_counter()
     bgr = _as_bgr(image)
@@ -297,6 +300,11 @@ def read_tray(image: np.ndarray, principal_color: str | None = None) -> TrayRead
             for die in dice:
                 _flag_cut_off(die, width, height)
             _name_colours(bgr, regions, dice)
+    if dice:
+        # imported here: vision.pips_learned imports this module
+        from vision.hybrid import second_look
+
+        dice = second_look(bgr, dice, pip_reader)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
