@@ -8,33 +8,11 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
+  const { $, el } = window.dicelensDom;
+  const t = window.dicelensDom.translator(CATALOGUE);
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
   const WAKE_RECONNECT_MS = 20000; // longer than a heartbeat: the stream may have died meanwhile
-
-  /** A translated string with {name} placeholders filled in. */
-  function t(text, params) {
-    const found = CATALOGUE[text] || text;
-    return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
-  }
-
-  const $ = (sel, root) => (root || document).querySelector(sel);
-
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(node.dataset, v);
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const child of [].concat(children || [])) {
-      if (child !== null && child !== undefined) node.append(child);
-    }
-    return node;
-  }
 
   function percent(p) {
     const value = p * 100;

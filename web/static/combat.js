@@ -9,30 +9,10 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
+  const { $, el } = window.dicelensDom;
+  const t = window.dicelensDom.translator(CATALOGUE);
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
   const API = INITIAL.api;
-  const $ = (sel, root) => (root || document).querySelector(sel);
-
-  function t(text, params) {
-    const found = CATALOGUE[text] || text;
-    return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
-  }
-
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(node.dataset, v);
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const child of [].concat(children || [])) {
-      if (child !== null && child !== undefined) node.append(child);
-    }
-    return node;
-  }
 
   let toastTimer = null;
   function toast(message) {
