@@ -39,7 +39,7 @@ from vision.numerals import (  # noqa: E402
 SEED = 20261130
 
 
-def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+def conv_block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
@@ -48,13 +48,13 @@ class Detector(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.s4 = nn.Sequential(_block(3, 16, 2), _block(16, 24, 2), _block(24, 24))
-        self.s8 = nn.Sequential(_block(24, 48, 2), _block(48, 48))
-        self.s16 = nn.Sequential(_block(48, 48, 2), _block(48, 48), _block(48, 48))
+        self.s4 = nn.Sequential(conv_block(3, 16, 2), conv_block(16, 24, 2), conv_block(24, 24))
+        self.s8 = nn.Sequential(conv_block(24, 48, 2), conv_block(48, 48))
+        self.s16 = nn.Sequential(conv_block(48, 48, 2), conv_block(48, 48), conv_block(48, 48))
         self.lat8 = nn.Conv2d(48, 48, 1)
-        self.fuse8 = _block(48 + 48, 48)
+        self.fuse8 = conv_block(48 + 48, 48)
         self.lat4 = nn.Conv2d(24, 32, 1)
-        self.fuse4 = _block(48 + 32, 32)
+        self.fuse4 = conv_block(48 + 32, 32)
         self.head = nn.Conv2d(32, 2, 1)
 
     def forward(self, x):
@@ -72,10 +72,10 @@ class Classifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            _block(3, 16), nn.MaxPool2d(2),
-            _block(16, 32), _block(32, 32), nn.MaxPool2d(2),
-            _block(32, 64), _block(64, 64), nn.MaxPool2d(2),
-            _block(64, 96), _block(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+            conv_block(3, 16), nn.MaxPool2d(2),
+            conv_block(16, 32), conv_block(32, 32), nn.MaxPool2d(2),
+            conv_block(32, 64), conv_block(64, 64), nn.MaxPool2d(2),
+            conv_block(64, 96), conv_block(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
         self.kind = nn.Linear(96, len(CLASSES))
         self.value = nn.Linear(96, len(KINDS) * MAX_VALUE)  # one set of values per kind
 
@@ -84,7 +84,7 @@ class Classifier(nn.Module):
         return self.kind(f), self.value(f)
 
 
-def _jitter_colour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def jitter_colour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Other light: per-channel gains (white balance), contrast and brightness."""
     gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)
     out = image.astype(np.float32) * gains + rng.uniform(-20, 20)
@@ -129,7 +129,7 @@ def _detector_sample(image, dice, rng):
         points = [(DETECT_SIZE - x, y, s) for x, y, s in points]
     # train on a window of the canvas (the network is fully convolutional): less work per photo
     wx, wy = (int(v) * 16 for v in rng.integers(0, (DETECT_SIZE - _WINDOW) // 16 + 1, 2))
-    canvas = _jitter_colour(np.ascontiguousarray(canvas[wy:wy + _WINDOW, wx:wx + _WINDOW]), rng)
+    canvas = jitter_colour(np.ascontiguousarray(canvas[wy:wy + _WINDOW, wx:wx + _WINDOW]), rng)
     points = [(x - wx, y - wy, s) for x, y, s in points]
     n = _WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
@@ -151,7 +151,7 @@ def _detector_sample(image, dice, rng):
     return canvas, heat, size, size_mask
 
 
-def _focal(logits, target):
+def focal_loss(logits, target):
     """CenterNet's penalty-reduced focal loss over a heat map."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = target.eq(1).float()
@@ -177,7 +177,7 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None) -> Detecto
             size = torch.from_numpy(np.stack([b[2] for b in batch]))
             mask = torch.from_numpy(np.stack([b[3] for b in batch]))
             out = net(x)
-            loss = _focal(out[:, 0], heat) + (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            loss = focal_loss(out[:, 0], heat) + (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -231,7 +231,7 @@ def _crop(images, item, rng, augment: bool) -> np.ndarray:
         y += rng.normal(0, 0.06 * s)
         s *= rng.uniform(0.85, 1.2)
         crop = crop_die(images[k], (x, y), s, rng.uniform(0, 360))
-        crop = _jitter_colour(crop, rng)
+        crop = jitter_colour(crop, rng)
         if rng.random() < 0.2:
             crop = cv2.GaussianBlur(crop, (3, 3), 0)
         return crop

@@ -32,7 +32,7 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.pips_data import load_photos  # noqa: E402
-from tools.train_numerals import _block, _focal, _jitter_colour  # noqa: E402
+from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
 from vision.pips_learned import (  # noqa: E402
     CLASSIFY_FILE, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, crop_die, input_scale)
@@ -50,10 +50,10 @@ class PipDetector(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.s8 = nn.Sequential(_block(3, 8, 2), _block(8, 16, 2), _block(16, 16), _block(16, 32, 2),
-                                _block(32, 32), _block(32, 32))
-        self.s16 = nn.Sequential(_block(32, 48, 2), _block(48, 48))
-        self.fuse = nn.Sequential(nn.Conv2d(48 + 32, 32, 1), _block(32, 32))
+        self.s8 = nn.Sequential(conv_block(3, 8, 2), conv_block(8, 16, 2), conv_block(16, 16), conv_block(16, 32, 2),
+                                conv_block(32, 32), conv_block(32, 32))
+        self.s16 = nn.Sequential(conv_block(32, 48, 2), conv_block(48, 48))
+        self.fuse = nn.Sequential(nn.Conv2d(48 + 32, 32, 1), conv_block(32, 32))
         self.head = nn.Conv2d(32, 4, 1)
 
     def forward(self, x):
@@ -68,10 +68,10 @@ class PipClassifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            _block(3, 12), nn.MaxPool2d(2),
-            _block(12, 24), _block(24, 24), nn.MaxPool2d(2),
-            _block(24, 48), _block(48, 48), nn.MaxPool2d(2),
-            _block(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+            conv_block(3, 12), nn.MaxPool2d(2),
+            conv_block(12, 24), conv_block(24, 24), nn.MaxPool2d(2),
+            conv_block(24, 48), conv_block(48, 48), nn.MaxPool2d(2),
+            conv_block(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
         self.head = nn.Linear(64, 7)
 
     def forward(self, x):
@@ -101,7 +101,7 @@ def _detector_sample(image, dice, rng):
     if rng.random() < 0.5:
         canvas = canvas[:, ::-1]
         points = [(WINDOW - x, y, s) for x, y, s in points]
-    canvas = _jitter_colour(np.ascontiguousarray(canvas), rng)
+    canvas = jitter_colour(np.ascontiguousarray(canvas), rng)
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     regress = np.zeros((3, n, n), np.float32)  # log side, dx, dy
@@ -141,7 +141,7 @@ def train_detector(photos, images, epochs: int, rng) -> nn.Module:
             mask = torch.from_numpy(np.stack([b[3] for b in batch]))[:, None]
             out = net(x)
             l1 = (F.l1_loss(out[:, 1:], regress, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
-            loss = _focal(out[:, 0], heat) + l1
+            loss = focal_loss(out[:, 0], heat) + l1
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -193,7 +193,7 @@ def _crop(images, item, rng) -> np.ndarray:
     x += rng.normal(0, 0.05 * s)
     y += rng.normal(0, 0.05 * s)
     s *= rng.uniform(0.85, 1.2)
-    crop = _jitter_colour(crop_die(images[k], (x, y), s, rng.uniform(0, 360)), rng)
+    crop = jitter_colour(crop_die(images[k], (x, y), s, rng.uniform(0, 360)), rng)
     if rng.random() < 0.2:
         crop = cv2.GaussianBlur(crop, (3, 3), 0)
     return crop
