@@ -15,8 +15,9 @@ An explicit state machine (``state()["state"]``)::
 * ``reading``: vision is reading a frame (outside the lock).
 * ``prompting``: the roll needs something: more dice (a perfect roll's extra
   D3, the rerolled 10s of a pool, RULES D6-4, P-3) or a problem fixed (too many
-  or too few dice, an unreadable or cocked die, no principal die: RULES T-1,
-  T-3). The prompt names it; nothing is guessed.
+  or too few dice, a die of another kind than the preset's — a d8 among a pool's
+  d10s —, an unreadable or cocked die, no principal die: RULES T-1, T-3). The
+  prompt names it; nothing is guessed.
 * ``resolved``: the roll is complete and saved; frames are ignored until a
   preset is armed again (a button press or a tap).
 
@@ -41,6 +42,7 @@ import logging
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
@@ -59,8 +61,13 @@ from rules.pool import PoolOptions, PoolSpec
 log = logging.getLogger(__name__)
 
 STATES = ("idle", "armed", "waiting", "reading", "prompting", "resolved")
-#: Sides of the dice the camera reads today (pip dice); other presets take dice by hand.
-CAMERA_SIDES = frozenset({6})
+#: Sides of the dice the camera reads today (pip d6, d10); other presets take dice by hand.
+CAMERA_SIDES = frozenset({6, 10})
+#: The numbered reader's kind (``vision.numerals.KINDS``) of a preset's dice, by sides;
+#: six-sided presets are read by the pip reader.
+NUMBERED_KINDS = {10: "d10"}
+#: How a prompt names a die of another kind than the preset's, where the kind's code is not its name.
+KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "percentile d10"}
 #: States in which a settled frame or dice by hand are taken for the roll.
 _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
@@ -76,7 +83,11 @@ class Controller:
     :param presets: the presets, in the order the page lists them.
     :param history: where rolls are saved.
     :param reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``;
-        default ``vision.read_tray``.
+        default ``vision.read_tray``: the pip reader of six-sided presets.
+    :param numbered_reader: ``(image, principal_color) -> TrayReading`` of
+        ``NumberedReading`` dice (``kind``, ``sides``, ``value``: a d10's 0 is 10);
+        default ``vision.read_numbered``: the reader of d10 presets (the pool). It
+        reports dice of every kind, so a d8 among the d10s is named, not dropped.
     :param annotate: ``(image, TrayReading) -> image``; default ``vision.annotate``.
     :param principal_color: palette name of the principal die (RULES D6-2), or None
         to let vision pick a die of a colour no other die has.
@@ -88,15 +99,17 @@ class Controller:
     """
 
     def __init__(self, presets: Sequence[Preset], history: History, *,
-                 reader: Callable | None = None, annotate: Callable | None = None,
+                 reader: Callable | None = None, numbered_reader: Callable | None = None,
+                 annotate: Callable | None = None,
                  principal_color: str | None = "red", pin: str | None = None,
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100):
-        if reader is None or annotate is None:
+        if reader is None or numbered_reader is None or annotate is None:
             import vision
             reader = reader or vision.read_tray
+            numbered_reader = numbered_reader or vision.read_numbered
             annotate = annotate or vision.annotate
-        self._reader, self._annotate = reader, annotate
+        self._reader, self._numbered_reader, self._annotate = reader, numbered_reader, annotate
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
@@ -174,8 +187,9 @@ class Controller:
                 resume = self._state
                 self._set_state("reading")
             color = self._principal_color
+            numbered = self._preset is not None and self._preset.sides in NUMBERED_KINDS
         try:
-            reading = self._reader(frame, color)
+            reading = (self._numbered_reader if numbered else self._reader)(frame, color)
             reading_dict = reading.to_dict()
             photos = self._encode(frame, reading) if wanted else None
         except Exception as exc:  # a bad frame must not stop the evening
@@ -469,7 +483,6 @@ class Controller:
         # out of it is fine), each later throw with the frame before it.
         reference = self._armed_before if step == 0 else before
         new = dice if reference is None else _new_dice(dice, reference)
-        problem = None
         taken = dice
         if not dice or (not new and not asked):
             wanted = self._first_prompt() if step == 0 else self._prompt
@@ -477,14 +490,15 @@ class Controller:
             self._fresh_after = self._clock()  # no roll starts and no photo is replaced
             self._set_state(self._state, prompt=f"{why}: {wanted}")
             return
-        if step > 0 and expected is not None and not (asked and len(dice) == expected):
+        problem = _wrong_kinds(reading.dice, NUMBERED_KINDS.get(self._preset.sides))
+        if problem is None and step > 0 and expected is not None and not (asked and len(dice) == expected):
             if len(new) == expected:
                 taken = new
             else:
                 problem = (f"{_dice(len(dice))} seen, {len(new)} of them moved; {_dice(expected)} "
                            f"needed: throw only {'that die' if expected == 1 else 'those dice'} "
                            "(or clear the tray first)")
-        elif expected is not None and len(dice) != expected:
+        elif problem is None and expected is not None and len(dice) != expected:
             label = self._preset.label
             if len(dice) > expected:
                 problem = (f"{_dice(len(dice))} seen, {label} takes {expected}: take "
@@ -495,7 +509,7 @@ class Controller:
             principals = [die for die in taken if die["principal"]]
             if len(taken) == 1 and self._preset.system == "d6":
                 taken[0]["principal"] = True
-            elif len(principals) > 1:
+            elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
                 for die in taken:
                     die["principal"] = False
         if self._roll is None:
@@ -763,6 +777,7 @@ UNREADABLE_PHRASES = {
     "cut off": "it is cut off by the edge of the photo",
     "blurred": "it is blurred",
     "ambiguous pips": "its pips are ambiguous",
+    "ambiguous numeral": "its numeral is ambiguous",
     "unreadable": "it cannot be read",
 }
 
@@ -771,6 +786,21 @@ def unreadable_phrase(why: str | None) -> str:
     """The clause saying why a die cannot be read ("its pips are ambiguous"); a reason not
     in :data:`UNREADABLE_PHRASES` is quoted as vision gives it."""
     return UNREADABLE_PHRASES.get(why or "unreadable", f"it cannot be read ({why})")
+
+
+def _wrong_kinds(dice, kind: str | None) -> str | None:
+    """The prompt naming the dice not of ``kind`` ("a d8 and 2 pip d6s are in the tray:
+    throw only d10s"); None when every die is of it, or ``kind`` is None (a pip reading).
+    web/static/app.js translates this prompt: keep the wording in step."""
+    if kind is None:
+        return None
+    wrong = Counter(KIND_NAMES.get(die.kind, die.kind) for die in dice if die.kind != kind)
+    if not wrong:
+        return None
+    named = [f"a {name}" if n == 1 else f"{n} {name}s" for name, n in wrong.items()]
+    listing = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    verb = "is" if wrong.total() == 1 else "are"
+    return f"{listing} {verb} in the tray: throw only {kind}s"
 
 
 def _now() -> str:

@@ -3,10 +3,12 @@ the page renders are the ones `dicelens serve` makes, not the fake's."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 from playwright.sync_api import expect
 
@@ -126,3 +128,17 @@ def test_an_unreadable_die_prompt_reads_as_a_sentence_in_the_pages_language(phon
     controller.correct(roll["id"], 1, cocked=True)
     expect(page.locator("#prompt")).to_have_text(
         "Dado 2: está inclinado — jogue-o de novo ou toque nele para corrigir.")
+
+
+def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_language(phone, controller):
+    """A real photo of d10s, d8s and d6s read by the real numbered reader for the pool:
+    the kinds (not the numerals) are what it reads reliably today."""
+    photo = (Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-polyhedral"
+             / "banachowicz-mixed-d10" / "20211121_173743.jpg")
+    page = phone("/?lang=pt_BR")
+    controller.arm("pool5")
+    controller.on_settled(cv2.imread(str(photo)), time.monotonic() + 1)
+    prompt = page.locator("#prompt")
+    expect(prompt).to_have_text(re.compile(r"^Dados de outro tipo na bandeja: .+\. Jogue só dados d10\.$"))
+    expect(prompt).to_contain_text("d8")
+    expect(prompt).to_contain_text("d6 de pontos")

@@ -1,9 +1,10 @@
-"""Fakes for the controller tests: frames that carry a number, a reader that looks it up."""
+"""Fakes for the controller tests: frames that carry a number, readers that look it up."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.numerals import SIDES, NumberedReading
 from vision.reading import DieReading, TrayReading
 
 
@@ -14,13 +15,23 @@ def die(value, color="white", x=100, y=100, principal=False, unreadable=None, si
                       unreadable=unreadable, principal=principal)
 
 
+def numbered(value, kind="d10", color="blue", x=100, y=100, unreadable=None, size=60) -> NumberedReading:
+    """A numbered die (``kind`` of vision.numerals.KINDS) read at (x, y) pixels; a d10's 0 is 10."""
+    return NumberedReading(value=value, sides=SIDES[kind], box=(x, y, x + size, y + size),
+                           center=(x + size / 2, y + size / 2), color=color, confidence=0.9,
+                           unreadable=unreadable, kind=kind)
+
+
 class FakeReader:
     """``reader(image, principal_color)`` for frames made by :meth:`frame`: returns the
-    TrayReading registered for that frame, and records the colours it was asked for."""
+    TrayReading registered for that frame, and records the colours it was asked for.
+    :meth:`numbered` is the same lookup as the numbered reader; :attr:`used` says which
+    reader read each frame ("pips" or "numbered")."""
 
     def __init__(self):
         self.readings: dict[int, TrayReading] = {}
         self.colors: list[str | None] = []
+        self.used: list[str] = []
 
     def frame(self, *dice: DieReading, note: str | None = None) -> np.ndarray:
         number = len(self.readings) + 1
@@ -31,6 +42,14 @@ class FakeReader:
         return image
 
     def __call__(self, image: np.ndarray, principal_color: str | None) -> TrayReading:
+        self.used.append("pips")
+        return self._lookup(image, principal_color)
+
+    def numbered(self, image: np.ndarray, principal_color: str | None) -> TrayReading:
+        self.used.append("numbered")
+        return self._lookup(image, principal_color)
+
+    def _lookup(self, image: np.ndarray, principal_color: str | None) -> TrayReading:
         self.colors.append(principal_color)
         number = int(image[0, 0, 0]) + 256 * int(image[0, 0, 1])
         return self.readings[number]

@@ -34,7 +34,12 @@ def history(tmp_path):
 
 @pytest.fixture
 def controller(history, reader, clock):
-    return Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+    return Controller(build_presets(), history, **fakes(reader), clock=clock)
+
+
+def fakes(reader) -> dict:
+    """The controller's readers and annotate, all fakes (both readers: one lookup of the frames)."""
+    return {"reader": reader, "numbered_reader": reader.numbered, "annotate": annotate}
 
 
 def settle(controller, clock, frame):
@@ -174,9 +179,7 @@ def test_no_principal_die_asks_for_a_tap_then_uses_it(controller, reader, clock)
 
 def test_pool_with_two_tens_rerolled_by_hand(controller, reader, clock):
     state = controller.arm("pool5", roller="bo")
-    assert state["by_hand"] and "enter them by hand" in state["prompt"]
-    settle(controller, clock, reader.frame(die(3)))  # the camera does not read d10s yet
-    assert controller.state()["state"] == "armed"
+    assert not state["by_hand"] and state["prompt"] == "pool 5 · difficulty 1: throw 5 ten-sided dice"
     state = controller.enter_dice([10, 0, 3, 7, 1])  # a printed 0 is 10 (RULES P-1)
     assert state["state"] == "prompting" and state["needs"]["count"] == 2
     assert state["needs"]["sides"] == 10
@@ -206,7 +209,7 @@ def test_dice_by_hand_start_again_after_a_finished_roll(controller):
 
 
 def test_chain_is_bounded_with_a_visible_note(history, reader, clock):
-    controller = Controller(build_presets(), history, reader=reader, annotate=annotate,
+    controller = Controller(build_presets(), history, **fakes(reader),
                             clock=clock, chain_limit=2)
     controller.arm("1d6")
     for value in (6, 6):
@@ -284,14 +287,13 @@ def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
     assert thrown == [2] and controller.state()["state"] == "waiting"
     assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True}
     controller.arm("pool5")
-    with pytest.raises(ThrowUnsupported):
-        controller.throw()
+    controller.throw()  # the pool's d10s
     controller.arm("1d6")
     controller.enter_dice([6])
     controller.throw()  # the extra die: one die
     controller.enter_dice([1])
     controller.throw()  # after the result: 1d6 again
-    assert thrown == [2, 1, 1] and controller.state()["state"] == "waiting"
+    assert thrown == [2, 5, 1, 1] and controller.state()["state"] == "waiting"
 
 
 def test_camera_status_is_published_once_per_change(controller):
@@ -305,7 +307,7 @@ def test_camera_status_is_published_once_per_change(controller):
 
 
 def test_a_slow_subscriber_loses_its_oldest_events_only(history, reader, clock):
-    controller = Controller(build_presets(), history, reader=reader, annotate=annotate,
+    controller = Controller(build_presets(), history, **fakes(reader),
                             clock=clock, queue_size=3)
     slow = controller.subscribe()
     for name in ("1d6", "2d6", "1d3", "1d2", "free"):
@@ -315,7 +317,7 @@ def test_a_slow_subscriber_loses_its_oldest_events_only(history, reader, clock):
 
 
 def test_settings_are_checked_and_kept(history, reader, clock, tmp_path):
-    controller = Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+    controller = Controller(build_presets(), history, **fakes(reader), clock=clock)
     assert controller.settings()["principal_color"] == "red"
     with pytest.raises(ValueError):
         controller.update_settings(principal_color="mauve")
@@ -325,7 +327,7 @@ def test_settings_are_checked_and_kept(history, reader, clock, tmp_path):
         controller.update_settings(presets=[{"name": "x", "system": "d6", "count": 0}])
     presets = controller.presets()[:2] + [{"name": "3d6+1", "system": "d6", "count": 3, "modifier": 1}]
     controller.update_settings(principal_color="gold", presets=presets, pin="hash")
-    again = Controller(build_presets(), history, reader=reader, annotate=annotate, clock=clock)
+    again = Controller(build_presets(), history, **fakes(reader), clock=clock)
     assert again.settings()["principal_color"] == "gold" and again.settings()["pin"] == "hash"
     assert [p["name"] for p in again.presets()] == ["free", "1d6", "3d6+1"]
     assert again.presets()[2]["label"] == "3D6+1"
@@ -406,7 +408,7 @@ def test_an_extra_die_must_come_from_a_new_throw(controller, reader, clock):
 
 def test_a_throw_the_camera_cannot_make_is_refused_and_nothing_waits(history, reader, clock):
     presets = build_presets([{"name": "9d6", "system": "d6", "count": 9}])
-    controller = Controller(presets, history, reader=reader, annotate=annotate, clock=clock)
+    controller = Controller(presets, history, **fakes(reader), clock=clock)
 
     def sim_throw(count):  # as the sim camera: 1 to 8 dice per throw
         if count is not None and not 1 <= count <= 8:
@@ -423,11 +425,13 @@ def test_a_throw_the_camera_cannot_make_is_refused_and_nothing_waits(history, re
     assert controller.state()["state"] in ("resolved", "prompting")
 
 
-def test_dice_entered_by_hand_cannot_be_read_by_the_camera(controller):
+def test_dice_entered_by_hand_cannot_be_read_by_the_camera(controller, monkeypatch):
+    # a preset of dice the camera does not read (no built-in one since d10s are read)
+    monkeypatch.setattr("device.controller.CAMERA_SIDES", frozenset({6}))
     reads, thrown = [], []
     controller.attach_camera(throw=thrown.append, read_now=lambda: reads.append(1), can_throw=True)
     controller.on_status("ok")
-    controller.arm("pool5")
+    assert controller.arm("pool5")["by_hand"]
     for action in (controller.throw, controller.read_now):
         with pytest.raises(ThrowUnsupported, match="enter them by hand"):
             action()

@@ -25,6 +25,7 @@ from device.history import History
 from device.presets import build_presets
 from device.settle import SettleDetector
 from device.tray_loop import TrayLoop
+from vision.numerals import NumberedReading
 from vision.reading import DieReading, TrayReading
 from vision.synthetic import render_tray
 
@@ -39,7 +40,8 @@ def key(image: np.ndarray) -> str:
 
 
 class KnownTrays:
-    """A reader that answers with what each tray is known to hold: ``{image hash: dice}``."""
+    """A reader that answers with what each tray is known to hold: ``{image hash: dice}``;
+    :meth:`numbered` answers as the numbered reader (the sim's dice are pip d6s)."""
 
     def __init__(self):
         self.trays: dict[str, list[dict]] = {}
@@ -59,6 +61,11 @@ class KnownTrays:
                                principal=d["color"] == principal_color and colors.count(d["color"]) == 1)
                     for d in dice]
         return TrayReading(dice=readings, size=(image.shape[1], image.shape[0]))
+
+    def numbered(self, image: np.ndarray, principal_color: str | None) -> TrayReading:
+        reading = self(image, principal_color)
+        reading.dice = [NumberedReading(**vars(die), kind="d6-pips") for die in reading.dice]
+        return reading
 
 
 class ScriptedTray(ReplayCamera):
@@ -92,7 +99,7 @@ class Rig:
         self.clock = Clock()
         self.history = History(tmp_path / "data")
         self.controller = Controller(build_presets(), self.history, reader=known,
-                                     annotate=annotate, clock=self.clock)
+                                     numbered_reader=known.numbered, annotate=annotate, clock=self.clock)
         self.loop = TrayLoop(open_camera, self.controller.on_settled, self.controller.on_status,
                              detector=SettleDetector(0.4), interval=0.2, clock=self.clock)
         self.controller.attach_camera(throw=self.loop.throw, read_now=self.loop.read_now,
@@ -184,11 +191,11 @@ def test_sim_cocked_die_is_thrown_again(scripted, known):
 
 def test_pool_whose_two_tens_are_rerolled_by_hand(scripted):
     rig = scripted([([6, 6], ["red", "white"])])
-    state = rig.controller.arm("pool5", roller="bo")
-    assert state["by_hand"]
+    rig.controller.arm("pool5", roller="bo")
     rig.loop.throw()  # someone throws six-siders meanwhile: not the pool's dice
     rig.turn(10)
-    assert rig.controller.state()["state"] == "armed"
+    state = rig.controller.state()
+    assert state["state"] == "prompting" and state["prompt"] == "2 pip d6s are in the tray: throw only d10s"
     state = rig.controller.enter_dice([10, 10, 4, 1, 8])
     assert state["state"] == "prompting" and state["needs"] == {
         "count": 2, "sides": 10, "kind": "d10", "reason": "reroll your 10s: 2 more dice"}

@@ -202,6 +202,34 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
             assert catalogue[clause] != clause, (lang, clause)
 
 
+def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
+    """The controller's prompt for a d8 among a pool's d10s is matched by app.js, and the
+    kind names and the sentence it is translated into are in the catalogues."""
+    import re
+    from pathlib import Path
+
+    from device.controller import KIND_NAMES, _wrong_kinds
+    from vision.numerals import KINDS, NumberedReading
+
+    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
+    pattern = re.search(r"match = /(.+ in the tray: throw only .+?)/\.exec\(prompt\)", script).group(1)
+    key = re.search(r'return t\("(Dice of another kind in the tray[^"]*)"', script).group(1)
+    others = [kind for kind in KINDS if kind != "d10"]
+    dice = [NumberedReading(value=1, sides=6, box=(0, 0, 9, 9), center=(4, 4), color="red",
+                            confidence=1, unreadable=None, kind=kind) for kind in others + ["d8"]]
+    prompt = _wrong_kinds(dice, "d10")
+    found = re.match(pattern, prompt)
+    assert found and found.group(2) == "d10", prompt
+    assert "2 d8s" in prompt and "a pip d6" in prompt
+    for lang in ("pt_BR", "es"):
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        catalogue = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)</script>',
+                                         page, re.S).group(1))
+        assert catalogue[key] != key and {"{dice}", "{kind}"} <= set(re.findall(r"\{\w+\}", catalogue[key]))
+        for name in KIND_NAMES.values():
+            assert catalogue[name] != name, (lang, name)
+
+
 def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path):
     with History(tmp_path) as history:
         real = Controller(build_presets([{"name": "9d6", "system": "d6", "count": 9}]), history)
@@ -217,7 +245,3 @@ def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path)
         thrown = client.post("/api/throw")
         assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
         assert client.get("/api/state").get_json()["state"] == "armed"
-        assert client.post("/api/arm", json={"preset": "pool5"}).status_code == 200
-        for url in ("/api/throw", "/api/read"):
-            answer = client.post(url)
-            assert answer.status_code == 409 and "enter them by hand" in answer.get_json()["error"], url

@@ -189,6 +189,14 @@
     if ((match = /^die (\d+) \((.*?)\): (.+?) — throw it again/.exec(prompt))) {
       return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
     }
+    // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
+    if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
+      const dice = match[1].split(/, | and /).map((item) => /^(a|\d+) (.+?)s?$/.exec(item));
+      if (dice.every(Boolean)) {
+        const list = dice.map(([, n, kind]) => (n === "a" ? "1" : n) + " " + t(kind)).join(", ");
+        return t("Dice of another kind in the tray: {dice}. Throw only {kind} dice.", { dice: list, kind: match[2] });
+      }
+    }
     if (state.state === "armed" || state.state === "waiting") {
       const label = labelText(state.label || state.preset || "");
       return state.by_hand ? t("{label}: throw the dice and enter them by hand.", { label })
