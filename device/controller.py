@@ -61,8 +61,6 @@ from rules.pool import PoolOptions, PoolSpec
 log = logging.getLogger(__name__)
 
 STATES = ("idle", "armed", "waiting", "reading", "prompting", "resolved")
-#: Sides of the dice the camera reads today (pip d6, d10); other presets take dice by hand.
-CAMERA_SIDES = frozenset({6, 10})
 #: The numbered reader's kind (``vision.numerals.KINDS``) of a preset's dice, by sides;
 #: six-sided presets are read by the pip reader.
 NUMBERED_KINDS = {10: "d10"}
@@ -181,7 +179,7 @@ class Controller:
         """
         with self._lock:
             wanted = (not self._closed and self._state in _TAKING and self._preset is not None
-                      and self._preset.sides in CAMERA_SIDES and t >= self._fresh_after)
+                      and t >= self._fresh_after)
             if wanted:
                 generation = self._generation
                 resume = self._state
@@ -208,7 +206,7 @@ class Controller:
 
     # --- the interface the web app and buttons use -------------------------------
     def state(self) -> dict:
-        """The whole state (CONTRACTS.md), plus ``label`` and ``by_hand`` of the armed preset."""
+        """The whole state (CONTRACTS.md), plus ``label`` of the armed preset."""
         with self._lock:
             return copy.deepcopy(self._state_dict())
 
@@ -240,7 +238,7 @@ class Controller:
         """Start a throw on a camera that throws itself (sim, file), of the dice the
         roll wants now; after a finished roll, the same preset is armed again.
 
-        :raises ThrowUnsupported: for a real camera (or none), or dice read by hand.
+        :raises ThrowUnsupported: for a real camera (or none).
         :raises CameraUnavailable: while the camera is away.
         """
         with self._lock:
@@ -251,7 +249,6 @@ class Controller:
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
             count = None
-            self._check_camera_reads()
             before = (self._state, self._prompt)
             if self._preset is not None:
                 if self._state == "resolved":
@@ -275,13 +272,11 @@ class Controller:
         """Read the tray now, without waiting for it to settle.
 
         :raises CameraUnavailable: when no camera is attached.
-        :raises ThrowUnsupported: when the armed preset's dice are entered by hand.
         """
         with self._lock:
             read_now = self._read_now_fn
             if read_now is None:
                 raise CameraUnavailable("no camera to read from")
-            self._check_camera_reads()
             self._read_requested = True
         read_now()
 
@@ -707,7 +702,6 @@ class Controller:
             "state": self._state,
             "preset": preset.name if preset else None,
             "label": preset.label if preset else None,
-            "by_hand": bool(preset) and preset.sides not in CAMERA_SIDES,
             "roller": self._roller,
             "prompt": self._prompt,
             "needs": self._needs,
@@ -725,18 +719,10 @@ class Controller:
                 self._odds[preset.name] = None
         return self._odds[preset.name]
 
-    def _check_camera_reads(self) -> None:
-        """:raises ThrowUnsupported: when the armed preset's dice are not ones the camera reads."""
-        if self._preset is not None and self._preset.sides not in CAMERA_SIDES:
-            raise ThrowUnsupported(f"{self._preset.label}: the camera cannot read these "
-                                   "dice yet; enter them by hand")
-
     def _first_prompt(self) -> str:
         preset = self._preset
         count = preset.count
         dice = "the dice" if count is None else _dice(count, "six-sided " if preset.sides == 6 else "ten-sided ")
-        if preset.sides not in CAMERA_SIDES:
-            return f"{preset.label}: throw {dice} and enter them by hand"
         return f"{preset.label}: throw {dice}"
 
     def _find_preset(self, name: str) -> Preset:

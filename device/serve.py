@@ -305,7 +305,7 @@ class AutoThrow:
 
     def __call__(self) -> None:
         state = self.controller.state()
-        if state["preset"] is None or state["by_hand"]:
+        if state["preset"] is None:
             return
         busy = state["state"] in ("waiting", "reading")
         if busy and self.clock() - self.last < self.patience:

@@ -179,7 +179,7 @@ def test_no_principal_die_asks_for_a_tap_then_uses_it(controller, reader, clock)
 
 def test_pool_with_two_tens_rerolled_by_hand(controller, reader, clock):
     state = controller.arm("pool5", roller="bo")
-    assert not state["by_hand"] and state["prompt"] == "pool 5 · difficulty 1: throw 5 ten-sided dice"
+    assert state["prompt"] == "pool 5 · difficulty 1: throw 5 ten-sided dice"
     state = controller.enter_dice([10, 0, 3, 7, 1])  # a printed 0 is 10 (RULES P-1)
     assert state["state"] == "prompting" and state["needs"]["count"] == 2
     assert state["needs"]["sides"] == 10
@@ -423,22 +423,6 @@ def test_a_throw_the_camera_cannot_make_is_refused_and_nothing_waits(history, re
     assert (after["state"], after["prompt"]) == (armed["state"], armed["prompt"]) == ("armed", "9D6: throw 9 six-sided dice")
     controller.enter_dice([1, 2, 3, 4, 5, 6, 1, 2, 3])  # by hand still works
     assert controller.state()["state"] in ("resolved", "prompting")
-
-
-def test_dice_entered_by_hand_cannot_be_read_by_the_camera(controller, monkeypatch):
-    # a preset of dice the camera does not read (no built-in one since d10s are read)
-    monkeypatch.setattr("device.controller.CAMERA_SIDES", frozenset({6}))
-    reads, thrown = [], []
-    controller.attach_camera(throw=thrown.append, read_now=lambda: reads.append(1), can_throw=True)
-    controller.on_status("ok")
-    assert controller.arm("pool5")["by_hand"]
-    for action in (controller.throw, controller.read_now):
-        with pytest.raises(ThrowUnsupported, match="enter them by hand"):
-            action()
-    assert reads == [] and thrown == [] and controller.state()["state"] == "armed"
-    controller.arm("2d6")
-    controller.read_now()
-    assert reads == [1]
 
 
 @pytest.mark.parametrize("why, clause", [

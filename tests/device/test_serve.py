@@ -154,7 +154,7 @@ def test_auto_throw_waits_for_the_throw_under_way():
             self.state_name, self.throws = "armed", 0
 
         def state(self):
-            return {"preset": "2d6", "by_hand": False, "state": self.state_name}
+            return {"preset": "2d6", "state": self.state_name}
 
         def throw(self):
             self.throws += 1

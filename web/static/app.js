@@ -199,8 +199,7 @@
     }
     if (state.state === "armed" || state.state === "waiting") {
       const label = labelText(state.label || state.preset || "");
-      return state.by_hand ? t("{label}: throw the dice and enter them by hand.", { label })
-        : t("{label}: throw the dice.", { label });
+      return t("{label}: throw the dice.", { label });
     }
     return prompt;
   }
@@ -347,10 +346,6 @@
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
-      // Dice the camera cannot read (d10 numerals): the keypad is the main action.
-      const hand = $("#hand-open");
-      hand.classList.toggle("primary", Boolean(state.by_hand));
-      hand.classList.toggle("ghost", !state.by_hand);
       renderOdds(state.odds, state.preset);
       // A keypad opened before the armed state arrived shows the die it asks for now.
       if ($("#keypad-dialog").open && keypadValues.length === 0) {
