@@ -1,12 +1,15 @@
-"""The labelled pip-d6 photos the learned pip reader learns from and is measured on.
+"""The labelled pip-d6 photos the pip reader (vision/tray.py) learns from and is measured on.
 
-Shared by tools/train_pips.py (training) and benchmarks/vision_real_dice_learned.py
+Shared by tools/train_pips.py (training) and benchmarks/vision_real_dice.py
 (measuring), so both use the same folds. Photos are read in place from
 ../shared/datasets/real-dice, never copied. No PyTorch here.
 
 Folds are by photo: a whole photo is in one fold, chosen by a hash of its name;
 patterson's crops sharing the part before ``_detection_`` come from one photo and
 share a fold.
+
+Synthetic trays (vision/synthetic.py, :func:`synthetic_photos`) are learned from too, so
+that the simulated camera's dice are read; they are in no fold and never measured on.
 
 Every die gets a training target ``(x, y, side)`` in pixels: the centre of its top
 face and the side of the whole die as seen, because the sources box different things:
@@ -21,6 +24,10 @@ import statistics
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+
+from vision.synthetic import render_tray
 
 DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice"
 SOURCES = ("byler-tray-d6", "penlington-desk-d6", "patterson-craps-d6-crops")
@@ -81,3 +88,25 @@ def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
         for entry in data["images"]:
             photos.append(Photo(folder / entry["file"], source, entry["dice"], targets(source, entry["dice"])))
     return photos
+
+
+def synthetic_photos(count: int, seed: int) -> list[tuple[Photo, np.ndarray]]:
+    """``count`` synthetic trays of flat dice, each with a random share of the renderer's
+    hard situations (tilt, blur, colour cast, touching dice, glare, shadow, noise, marbled
+    dice, a rim): (photo, H×W×3 uint8 BGR image) pairs whose targets use the whole-die box."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(count):
+        def maybe(value):
+            return value if rng.random() < 0.3 else None
+        options = {"perspective": maybe(float(rng.uniform(0.1, 0.6))), "blur": maybe(float(rng.uniform(0.5, 1.5))),
+                   "white_balance": maybe(tuple(float(g) for g in rng.uniform(0.8, 1.25, 3))),
+                   "touching": maybe(True), "glare": maybe(float(rng.uniform(0.2, 0.8))),
+                   "shadow": maybe(float(rng.uniform(0.2, 0.8))), "noise": maybe(float(rng.uniform(2, 8))),
+                   "marbled": maybe(0.5), "rim": maybe(True)}
+        low = float(rng.uniform(24, 60))
+        image, truth = render_tray(int(rng.integers(2**31)), die_px=(low, low * 1.15),
+                                   **{key: v for key, v in options.items() if v is not None})
+        photo = Photo(Path(f"synthetic-{k}.png"), "synthetic", truth, targets("synthetic", truth))
+        out.append((photo, image))
+    return out

@@ -1,18 +1,21 @@
-"""Train the pip-d6 detector and classifier of vision/pips_learned.py, export ONNX.
+"""Train the pip-d6 detector and classifier of vision/tray.py (the pip reader), export ONNX.
 
 Run from the repository root, in the training venv of tools/train_numerals.py (PyTorch
 is never a run-time dependency of dicelens):
 
-    /tmp/trainvenv/bin/python tools/train_pips.py                 # all photos → vision/models/
-    /tmp/trainvenv/bin/python tools/train_pips.py --leave-out 0 1 --out /tmp/pips-folds/01
+    /tmp/trainvenv/bin/python tools/train_pips.py --threads 1     # all photos → vision/models/
+    for k in 0 1 2 3; do   # the out-of-fold networks of benchmarks/vision_real_dice.py --folds
+      /tmp/trainvenv/bin/python tools/train_pips.py --threads 1 --leave-out $k --out /tmp/pips-folds/$k
+    done
 
 Learns from the labelled photos of ../shared/datasets/real-dice (read in place, see
-tools/pips_data.py). ``--leave-out`` leaves out every photo of the folds named (folds are by photo)
-so that benchmarks/vision_real_dice_learned.py --folds can read each photo with
-networks that never saw it; without it every photo is learned from (the shipped
-networks). Fixed seeds. The network bodies are those of tools/train_numerals.py:
-the detector gets two more maps (the centre's offset within its cell), the
-classifier one head over background and the values 1..6.
+tools/pips_data.py) and from synthetic trays (``--synthetic``, always). ``--leave-out``
+leaves out every photo of the folds named (folds are by photo) so that
+benchmarks/vision_real_dice.py --folds can read each photo with networks that
+never saw it; without it every photo is learned from (the shipped networks). Fixed
+seeds. The network bodies are those of tools/train_numerals.py: the detector gets two
+more maps (the centre's offset within its cell), the classifier one head over
+background and the values 1..6. The shipped networks took about 15 minutes on one core.
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.pips_data import load_photos  # noqa: E402
+from tools.pips_data import load_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
-from vision.pips_learned import (  # noqa: E402
+from vision.tray import (  # noqa: E402
     CLASSIFY_FILE, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, crop_die, input_scale)
 
 SEED = 20261130
-WINDOW = 128  # pixels: the part of the scaled photo one detector training step sees
+WINDOW = 160  # pixels: the part of the scaled photo one detector training step sees
 #: Each labelled die is shown this many times per classifier epoch (few patterson crops).
 REPEAT = {"byler-tray-d6": 1, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3}
 
@@ -238,24 +241,32 @@ def main() -> int:
     parser.add_argument("--leave-out", type=int, nargs="*", default=[],
                         help="folds (tools/pips_data.py) whose photos are not learned from")
     parser.add_argument("--out", type=Path, default=MODELS, help="folder for the two .onnx files")
-    parser.add_argument("--detector-epochs", type=int, default=30)
-    parser.add_argument("--classifier-epochs", type=int, default=14)
+    parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
+    parser.add_argument("--detector-epochs", type=int, default=240)
+    parser.add_argument("--classifier-epochs", type=int, default=120)
+    parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
     args = parser.parse_args()
-    torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    rng = np.random.default_rng(SEED)
     photos = [p for p in load_photos() if p.fold not in args.leave_out]
     print(f"{len(photos)} photos to train on, folds {args.leave_out} left out")
     images = [cv2.imread(str(p.path)) for p in photos]
+    for photo, image in synthetic_photos(args.synthetic, SEED):
+        photos.append(photo)
+        images.append(image)
     start = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
-    classifier = train_classifier(photos, images, args.classifier_epochs, rng)
-    _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes", {"image": {0: "n"}, "classes": {0: "n"}})
-    print(f"classifier trained in {time.time() - start:.0f} s", flush=True)
-    detector = train_detector(photos, images, args.detector_epochs, rng)
-    _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
-            {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
+    if args.only != "detector":
+        torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
+        classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED))
+        _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
+                {"image": {0: "n"}, "classes": {0: "n"}})
+        print(f"classifier trained in {time.time() - start:.0f} s", flush=True)
+    if args.only != "classifier":
+        torch.manual_seed(SEED)
+        detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED))
+        _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
+                {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")
     return 0
 

@@ -18,7 +18,7 @@ from vision.errors import InvalidImage
 PALETTE: tuple[str, ...] = ("white", "black", "red", "green", "blue", "purple", "yellow", "gold")
 
 #: Typical body colour of each palette name under neutral light, BGR uint8. The synthetic
-#: renderer paints dice with these; they are not what ``name_color`` compares against.
+#: renderer paints dice with these; they are not what ``name_color_box`` compares against.
 REFERENCE_BGR: dict[str, tuple[int, int, int]] = {
     "white": (228, 236, 238),
     "black": (34, 32, 32),
@@ -248,56 +248,6 @@ _HUE_CHROMA = 8.0  # C* above which a pixel's hue means something
 _SHARE_CHROMA = 12.0  # C* above which a pixel counts as coloured
 
 
-def mask_features(image: np.ndarray, mask: np.ndarray, *, white_reference=None
-                  ) -> tuple[float, float, float, float]:
-    """(lightness, chroma, hue, coloured) of the die body under ``mask`` (see
-    :func:`body_features` and :func:`name_color`)."""
-    image = _as_image(image)
-    mask = np.asarray(mask)
-    if mask.shape != image.shape[:2]:
-        raise ValueError(f"mask must be {image.shape[0]}×{image.shape[1]}, got {mask.shape}")
-    mask = mask.astype(bool)
-    if not mask.any():
-        raise ValueError("mask selects no pixel")
-    if white_reference is None:
-        white_reference = estimate_white(image, exclude=mask)
-    gains = np.ones(3) if white_reference is None else _gains(white_reference)
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    crop = mask[y0:y1, x0:x1].astype(np.uint8)
-    inner = cv2.erode(crop, np.ones((3, 3), np.uint8))  # off the edge, where the floor bleeds in
-    if inner.sum() >= 20:
-        crop = inner
-    side = math.sqrt(crop.sum())
-    pixels = _body_pixels(image[y0:y1, x0:x1], crop.astype(bool), side)
-    return body_features(_lab(pixels, gains))
-
-
-def name_color(image: np.ndarray, mask: np.ndarray, *, white_reference=None,
-               rules: ColorRules = RULES) -> str:
-    """Name a die's body colour from the palette.
-
-    The pixels under ``mask`` are white-balanced (against ``white_reference``, or the floor
-    estimated by :func:`estimate_white` from the pixels outside the mask), the pips are
-    found as round blobs lighter or darker than the body and left out, highlights and
-    shadow are trimmed off by lightness, and the lightness, chroma and hue of what is left
-    (:func:`body_features`) pick the name (:class:`ColorRules`).
-
-    :param image: H×W×3 uint8 BGR.
-    :param mask: H×W bool or uint8, non-zero on the die's body (pips may be included; the
-        floor should not be).
-    :param white_reference: BGR of the tray floor (a neutral surface) as the camera sees it,
-        or ``None`` to estimate it from the image outside the mask. When the estimate is
-        not a plausible colour cast (a coloured floor) no correction is made.
-    :param rules: where the names meet; the fitted defaults unless you refit them.
-    :returns: a name from ``PALETTE``.
-    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
-    :raises ValueError: mask of another size or empty, a white_reference that is not three
-        positive numbers.
-    """
-    return rules.name(*mask_features(image, mask, white_reference=white_reference))
-
-
 def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
                  ) -> tuple[float, float, float, float]:
     """(lightness, chroma, hue, coloured) of the die in ``box`` (see :func:`body_features`
@@ -332,14 +282,19 @@ def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=Non
     """Name the colour of the die in ``box``, from a disc in the middle of the box.
 
     The disc (radius 0.34 × the box side) lies on the die at any rotation when the box is
-    around the whole die seen from above, so no floor gets in. Otherwise as
-    :func:`name_color`; without a white reference, the floor is estimated from the image
-    outside the box.
+    around the whole die seen from above, so no floor gets in. Its pixels are
+    white-balanced (against ``white_reference``, or the floor estimated by
+    :func:`estimate_white` from the image outside the box), the pips are found as round
+    blobs lighter or darker than the body and left out, highlights and shadow are trimmed
+    off by lightness, and the lightness, chroma and hue of what is left
+    (:func:`body_features`) pick the name (:class:`ColorRules`).
 
     :param image: H×W×3 uint8 BGR.
     :param box: [x0, y0, x1, y1] pixels around the die, x1/y1 exclusive; clipped to the image.
-    :param white_reference: as in :func:`name_color`.
-    :param rules: as in :func:`name_color`.
+    :param white_reference: BGR of the tray floor (a neutral surface) as the camera sees it,
+        or ``None`` to estimate it from the image outside the box. When the estimate is
+        not a plausible colour cast (a coloured floor) no correction is made.
+    :param rules: where the names meet; the fitted defaults unless you refit them.
     :returns: a name from ``PALETTE``.
     :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
     :raises ValueError: a box with no pixel inside the image, a bad white_reference.

@@ -31,7 +31,7 @@ import numpy as np
 from vision.colors import name_color_box
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
-from vision.tray import MIN_SIDE, _as_bgr
+from vision.image import MIN_SIDE, as_bgr
 
 #: What the reader tells apart. "d6" is a numbered (or ornate) d6, "d6-pips" a pip d6,
 #: "d4" a long (barrel) d4 showing one numeral on top.
@@ -211,7 +211,7 @@ def read_numbered(image: np.ndarray, principal_color: str | None = None,
     wanted = set(KINDS if kinds is None else kinds)
     if unknown := wanted - set(KINDS):
         raise ValueError(f"unknown die kinds {sorted(unknown)}; choose from {', '.join(KINDS)}")
-    bgr = _as_bgr(image)
+    bgr = as_bgr(image)
     height, width = bgr.shape[:2]
     dice: list[NumberedReading] = []
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:

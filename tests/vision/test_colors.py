@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colors import PALETTE, RULES, estimate_white, name_color, name_color_box
+from vision.colors import PALETTE, RULES, estimate_white, name_color_box
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
@@ -30,24 +30,14 @@ def test_every_palette_colour_under_a_cast(seed, marbled, cast):
     assert named == [t["color"] for t in truth]
 
 
-def _die_mask(image: np.ndarray, box, floor) -> np.ndarray:
-    """The die's own pixels inside its box: far from the floor colour."""
-    x0, y0, x1, y1 = box
-    mask = np.zeros(image.shape[:2], bool)
-    diff = np.abs(image[y0:y1, x0:x1].astype(np.int16) - np.array(floor, np.int16)).max(axis=2)
-    mask[y0:y1, x0:x1] = diff > 30
-    return mask
-
-
 @pytest.mark.parametrize("cast", [WARM, COOL], ids=["warm", "cool"])
-def test_name_color_with_a_mask_and_a_white_reference(cast):
+def test_a_white_reference_given_or_estimated(cast):
     floor = (120, 120, 120)  # a darker floor: white dice stand out of it
     image, truth = render_tray(11, colors=list(PALETTE), white_balance=cast, floor=floor, noise=3)
     seen_floor = np.array(floor) * np.array(cast)
     for t in truth:
-        mask = _die_mask(image, t["box"], seen_floor)
-        assert name_color(image, mask, white_reference=seen_floor) == t["color"]
-        assert name_color(image, mask) == t["color"]  # floor estimated outside the mask
+        assert name_color_box(image, t["box"], white_reference=seen_floor) == t["color"]
+        assert name_color_box(image, t["box"]) == t["color"]  # floor estimated outside the box
 
 
 def test_without_correction_a_strong_cast_misleads():
@@ -100,9 +90,6 @@ def test_a_few_pixels_still_get_a_name():
     image, truth = render_tray(5, values=[2], colors=["red"], die_px=(40, 40))  # no middle pip
     x0, y0, x1, y1 = truth[0]["box"]
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
-    one = np.zeros(image.shape[:2], bool)
-    one[cy, cx] = True
-    assert name_color(image, one) == "red"
     assert name_color_box(image, [cx - 1, cy - 1, cx + 2, cy + 2]) == "red"
 
 
@@ -118,8 +105,6 @@ def test_a_coloured_floor_is_not_taken_for_a_cast():
                                    np.zeros((0, 10, 3), np.uint8), [[1, 2, 3]]])
 def test_a_non_image_is_refused(image):
     with pytest.raises(InvalidImage, match="H×W×3 uint8"):
-        name_color(image, np.ones((10, 10), bool))
-    with pytest.raises(InvalidImage):
         name_color_box(image, [0, 0, 5, 5])
 
 
@@ -135,8 +120,6 @@ def test_rules_name_typical_bodies(lightness, chroma, hue, name):
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: name_color(np.zeros((10, 10, 3), np.uint8), np.ones((9, 10), bool)), "mask must be"),
-    (lambda: name_color(np.zeros((10, 10, 3), np.uint8), np.zeros((10, 10), bool)), "no pixel"),
     (lambda: name_color_box(np.zeros((10, 10, 3), np.uint8), [20, 20, 30, 30]), "no pixel"),
     (lambda: name_color_box(np.zeros((10, 10, 3), np.uint8), [0, 0, 5, 5],
                             white_reference=(0, 1, 1)), "positive"),

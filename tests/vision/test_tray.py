@@ -1,9 +1,9 @@
-"""The learned pip reader (vision/pips_learned.py): real photos of each scene, error paths.
+"""The pip reader (vision/tray.py) on a handful of real photos of each scene, with their labels.
 
 The shipped networks learned from every development photo, so the real photos here
 check that the networks and the run-time code fit together (a regression check);
 the figures on photos the networks never saw come from
-benchmarks/vision_real_dice_learned.py --folds.
+benchmarks/vision_real_dice.py --folds.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import InvalidImage, TrayReading
-from vision.pips_learned import CROP, PipReader, crop_die, detector_input, read_pips
+from vision.tray import CROP, PipReader, crop_die, detector_input, read_tray
 from vision.scoring import Score, load_labels, score_photo
 
 DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice"
@@ -38,7 +37,7 @@ def _photos(folder: str, count: int):
 def test_reads_real_photos(folder, count, least, phantoms):
     score = Score()
     for path, entry in _photos(folder, count):
-        reading = read_pips(cv2.imread(str(path)))
+        reading = read_tray(cv2.imread(str(path)))
         assert reading.size == (entry["width"], entry["height"])
         for die in reading.dice:
             assert die.sides == 6
@@ -55,12 +54,12 @@ def test_reads_real_photos(folder, count, least, phantoms):
 
 def test_names_colours_and_marks_the_principal_die():
     path, entry = _photos("byler-tray-d6", 6)[1]
-    reading = read_pips(cv2.imread(str(path)))
+    reading = read_tray(cv2.imread(str(path)))
     pairs = score_photo(reading.dice, entry["dice"])[1]
     matched = [(reading.dice[i], entry["dice"][j]) for i, j in pairs if i is not None and j is not None]
     assert sum(die.color == label["color"] for die, label in matched) >= 0.7 * len(matched)
     colour = matched[0][0].color
-    reading = read_pips(cv2.imread(str(path)), principal_color=colour)
+    reading = read_tray(cv2.imread(str(path)), principal_color=colour)
     marked = [die for die in reading.dice if die.principal]
     same = [die for die in reading.dice if die.color == colour]
     assert (len(marked) == 1) == (len(same) == 1)
@@ -75,43 +74,18 @@ def test_a_value_it_is_not_sure_of_is_unreadable_never_guessed():
     assert all(die.value is None and die.unreadable == "ambiguous pips" for die in reading.dice)
 
 
-def test_the_detector_sees_the_photo_shrunk_to_320_pixels_never_enlarged():
+def test_the_detector_sees_the_photo_shrunk_to_384_pixels_never_enlarged():
     canvas, scale = detector_input(np.zeros((480, 640, 3), np.uint8))
-    assert (canvas.shape, scale) == ((240, 320, 3), 0.5)
+    assert (canvas.shape, scale) == ((288, 384, 3), 0.6)
     canvas, scale = detector_input(np.zeros((67, 70, 3), np.uint8))
     assert (canvas.shape, scale) == ((80, 80, 3), 1.0)
     assert crop_die(np.zeros((67, 70, 3), np.uint8), (35, 33), 60).shape == (CROP, CROP, 3)
 
 
-@pytest.mark.parametrize("bad", [
-    None,
-    "tray.jpg",
-    np.zeros((40, 40, 3), np.float32),
-    np.zeros((40, 40, 2), np.uint8),
-])
-def test_not_an_image_is_a_clear_error(bad):
-    with pytest.raises(InvalidImage, match="not an image"):
-        read_pips(bad)
-
-
-@pytest.mark.parametrize("frame", [
-    np.zeros((480, 640, 3), np.uint8),  # lens cap on
-    np.full((480, 640, 3), 200, np.uint8),  # empty tray, even light
-    np.full((5, 7, 3), 90, np.uint8),  # tiny
-    np.zeros((0, 0, 3), np.uint8),
-])
-def test_empty_frames_give_an_empty_reading(frame):
-    reading = read_pips(frame)
-    assert isinstance(reading, TrayReading)
-    assert reading.dice == []
-    assert reading.size == (frame.shape[1], frame.shape[0])
-    assert reading.principal_note == "no dice"
-
-
 def test_a_grey_photo_is_read_too():
     path, entry = _photos("patterson-craps-d6-crops", 10)[0]
     grey = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
-    assert read_pips(grey).size == (entry["width"], entry["height"])
+    assert read_tray(grey).size == (entry["width"], entry["height"])
 
 
 def test_missing_networks_are_a_clear_error(tmp_path):
