@@ -37,13 +37,13 @@ STRIDE = 8  # input pixels per map cell
 CROP = 40  # pixels: the classifier's input side
 _PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
 
-HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold: side faces)
+HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
-DIE_MIN = 0.8  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold)
+DIE_MIN = 0.9  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold: side faces)
 VALUE_MIN = 0.7  # classifier: a value less sure than this makes the die unreadable (chosen out of fold)
 BLURRED_VALUE_MIN = 0.9  # the same for a blurred die (vision.blur; no die of the real photos is)
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
-CUT_OFF = 0.1  # of the die's side: a die reaching this far past the photo's edge is cut off (1 labelled die of 1654)
+CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
 
 MODELS = Path(__file__).resolve().parent / "models"
 DETECT_FILE = "pips_detect.onnx"

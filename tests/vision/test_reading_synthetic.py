@@ -14,11 +14,11 @@ SEEDS = range(6)
 
 
 @pytest.mark.parametrize(("options", "least"), [
-    ({}, 0.85),
-    ({"perspective": 0.5}, 0.85),
-    ({"white_balance": (0.8, 1.0, 1.25)}, 0.85),
-    ({"blur": 1.5}, 0.8),
-    ({"die_px": (36, 42), "count": 8}, 0.8),
+    ({}, 0.95),
+    ({"perspective": 0.5}, 0.95),
+    ({"white_balance": (0.8, 1.0, 1.25)}, 0.95),
+    ({"blur": 1.5}, 0.9),
+    ({"die_px": (36, 42), "count": 8}, 0.9),
 ])
 def test_reads_settled_trays(options, least):
     score = Score()

@@ -22,9 +22,9 @@ DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / 
 
 # (folder, photos taken, least share of dice read right, most phantoms per labelled die)
 SCENES = [
-    ("byler-tray-d6", 6, 0.55, 0.03),  # top-down tray, many colours, small dice touching
-    ("penlington-desk-d6", 6, 0.75, 0.15),  # oblique webcam, white dice, side faces show
-    ("patterson-craps-d6-crops", 10, 0.7, 0.0),  # translucent close-ups, logos, show-through pips
+    ("byler-tray-d6", 6, 0.9, 0.03),  # top-down tray, many colours, small dice touching
+    ("penlington-desk-d6", 6, 0.9, 0.1),  # oblique webcam, white dice, side faces show
+    ("patterson-craps-d6-crops", 10, 0.9, 0.0),  # translucent close-ups, logos, show-through pips
 ]
 
 
