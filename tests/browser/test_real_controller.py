@@ -87,7 +87,7 @@ def test_screenshot_of_the_live_page(phone, controller):
     def throw(count):   # the sim camera's part: a settled tray a moment after the tap
         values, colors = next(trays)
         image, _ = render_tray(21 + len(values), values=values, colors=colors, size=(640, 480),
-                               die_px=(70, 90), rotation=False)
+                               die_px=(56, 60), rotation=False)
         threading.Timer(0.05, controller.on_settled, (image, time.monotonic() + 1)).start()
 
     controller.attach_camera(throw=throw, can_throw=True)
