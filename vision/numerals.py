@@ -49,7 +49,7 @@ CROP_SCALE = 1.0  # the crop's side as a multiple of the die's side (a little fl
 HEAT_MIN = 0.2  # detector peak: below this no die is looked at
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
 KIND_MIN = 0.7  # classifier: a kind less sure than this is not reported as a die
-VALUE_MIN = 0.6  # classifier: a value less sure than this makes the die unreadable
+VALUE_MIN = 0.8  # classifier: a value less sure than this makes the die unreadable (chosen on the held-out photos)
 SAME_DIE = 0.7  # of the die's side: a second peak this close to a die found is that die
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off
 
