@@ -76,8 +76,12 @@ def main() -> int:
     parser.add_argument("--errors", action="store_true", help="list every die not read right")
     parser.add_argument("--only", help="run only the sources whose folder name contains this")
     args = parser.parse_args()
+    if args.folds is not None and not args.folds.is_dir():
+        parser.error(f"--folds {args.folds}: no such folder (make it with tools/train_pips.py --leave-out K --out DIR/K)")
     cv2.setNumThreads(1)
     readers = _readers(args.folds, 0.0 if args.sweep else VALUE_MIN)
+    if args.folds is None:
+        print("shipped networks: they learned from every photo, so this is a check of the fit, not a measure")
     total, times, cpu_times = Score(), [], []
     principal_right = principal_photos = skipped = cut_phantoms = 0
     sweep: dict[str, list[tuple[float, bool]]] = {}
@@ -120,7 +124,7 @@ def main() -> int:
         if score.confusions:
             print(f"{'':28} wrong (label→read): {dict(Counter(score.confusions).most_common(8))}")
         if reasons:
-            print(f"{'':28} unreadable: {dict(reasons)}")
+            print(f"{'':28} unreadable dice, phantoms included: {dict(reasons)}")
     _row("overall", total)
     if cut_phantoms:
         print(f"of the phantoms, {cut_phantoms} are dice cut by the photo's edge (reported 'cut off'; "
