@@ -197,11 +197,12 @@
         return t("Dice of another kind in the tray: {dice}. Throw only {kind} dice.", { dice: list, kind: match[2] });
       }
     }
-    if (state.state === "armed" || state.state === "waiting") {
-      const label = labelText(state.label || state.preset || "");
-      return t("{label}: throw the dice.", { label });
-    }
+    if (state.state === "armed" || state.state === "waiting") return throwPrompt(state);
     return prompt;
+  }
+
+  function throwPrompt(state) {
+    return t("{label}: throw the dice.", { label: labelText(state.label || state.preset || "") });
   }
 
   function needsText(needs) {
@@ -283,10 +284,13 @@
 
     function receive(roll, viaLive) {
       const before = newestId();
+      const wasComplete = (store.rolls.get(roll.id) || {}).complete;
       const change = upsert(roll);
       if (!change) return;
+      let arrived = false;
       if (viaLive) {
         if (change === "new" && (before === null || roll.id > before)) {
+          arrived = true;
           store.shownId = null;
           const card = $("#current");
           card.classList.remove("arrived");
@@ -294,10 +298,46 @@
           card.classList.add("arrived");
           announce(t("New roll: {result}", { result: announceText(roll) }));
         } else if (change === "changed") {
+          // The extra dice a roll waited for resolve it: that is its result arriving.
+          arrived = roll.complete && !wasComplete && roll.id === newestId() && store.shownId === null;
           announce(t("Roll {id} corrected: {result}", { id: roll.id, result: announceText(roll) }));
         }
       }
       render();
+      if (arrived) keepInSight(roll.complete);
+    }
+
+    // --- the result in sight ----------------------------------------------------
+    // On a phone the presets sit below the result card: after this phone armed,
+    // threw or sent dice, the result (or the prompt asking for more dice) is
+    // scrolled into sight when it arrives. A roll from elsewhere is too, unless
+    // the player is reading the recent rolls. Scrolling by hand stops the following.
+    let following = false;
+    const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
+    const stopFollowing = () => { following = false; };
+    window.addEventListener("wheel", stopFollowing, { passive: true });
+    window.addEventListener("touchmove", stopFollowing, { passive: true });
+    window.addEventListener("keydown", (event) => {
+      if (SCROLL_KEYS.has(event.key) && !event.target.closest("input, select, textarea, button, dialog")) stopFollowing();
+    });
+
+    /** Wholly between the sticky header and the action bar. */
+    function inSight(node) {
+      const box = node.getBoundingClientRect();
+      return box.top >= $(".top").getBoundingClientRect().bottom &&
+        box.bottom <= $(".actions").getBoundingClientRect().top;
+    }
+
+    function keepInSight(done) {
+      const reading = $("#recent").getBoundingClientRect().top < $(".actions").getBoundingClientRect().top;
+      if (following || !reading) {
+        const wanted = [$("#big")].concat($("#prompt").hidden ? [] : [$("#prompt")]);
+        if (!wanted.every(inSight)) {
+          const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+          $("#current").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+        }
+      }
+      if (done) following = false;
     }
 
     function announce(text) {
@@ -340,6 +380,7 @@
       $("#machine-state").dataset.state = state.state;
       const prompt = $("#prompt");
       const text = state.prompt || state.needs || state.state === "armed" ? promptText(state) : "";
+      const asks = Boolean(text) && text !== throwPrompt(state) && (prompt.hidden || prompt.textContent !== text);
       prompt.hidden = !text;
       prompt.textContent = text;
       prompt.dataset.urgent = String(state.state === "prompting");
@@ -347,6 +388,7 @@
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
       renderOdds(state.odds, state.preset);
+      if (asks) keepInSight(false);
       // A keypad opened before the armed state arrived shows the die it asks for now.
       if ($("#keypad-dialog").open && keypadValues.length === 0) {
         keypadSides = sidesWanted(state);
@@ -506,6 +548,7 @@
     }
 
     async function arm(name) {
+      following = true;
       answered(await act(api.post(API.arm, { preset: name, roller: player() })));
     }
 
@@ -564,13 +607,17 @@
     $("#hand-open").addEventListener("click", openKeypad);
     $("#keypad-clear").addEventListener("click", () => { keypadValues = []; renderKeypad(); });
     $("#keypad-send").addEventListener("click", async () => {
+      following = true;
       const state = await act(api.post(API.dice, { values: keypadValues, roller: player() }));
       if (state) {
         $("#keypad-dialog").close();
         answered(state);
       }
     });
-    $("#throw").addEventListener("click", async () => answered(await act(api.post(API.throw))));
+    $("#throw").addEventListener("click", async () => {
+      following = true;
+      answered(await act(api.post(API.throw)));
+    });
 
     // --- corrections -----------------------------------------------------------
     function openFix(roll, die, index) {
