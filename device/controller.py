@@ -45,6 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -69,6 +70,15 @@ KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "perce
 #: States in which a settled frame or dice by hand are taken for the roll.
 _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
+
+
+class _Walk(NamedTuple):
+    """A roll's throws as the rules saw them (:meth:`Controller._walk`)."""
+    spec: object                  # the D6Spec or PoolSpec the throws were resolved by
+    outcome: object | None        # the rules' outcome of the counted throws; None before any
+    counted: list[list[dict]]     # the dice of each counted throw, in the rules' order
+    step: int | None              # the throw to make again (it has the problem), else None
+    problem: str | None           # why, in words
 
 
 class RollStateError(DeviceError, RuntimeError):
@@ -530,10 +540,11 @@ class Controller:
         preset = self._preset
         if roll is None or not roll["dice"]:
             return 0, preset.count, preset.sides
+        walk = self._walk(roll)
+        if walk.problem is not None:
+            again = [die for die in roll["dice"] if die["step"] == walk.step]
+            return walk.step, (preset.count if walk.step == 0 else len(again)), preset.sides
         last = max(die["step"] for die in roll["dice"])
-        step_dice = [die for die in roll["dice"] if die["step"] == last]
-        if self._problem(roll) is not None:
-            return last, (preset.count if last == 0 else len(step_dice)), preset.sides
         needs = self._needs or {"count": 0, "sides": preset.sides}
         return last + 1, needs["count"], needs["sides"]
 
@@ -549,77 +560,90 @@ class Controller:
 
     def _advance(self, photos: tuple[bytes, bytes] | None = None,
                  principal_note: str | None = None) -> None:
-        """Check the roll, resolve it, save it, and move to prompting or resolved."""
+        """Resolve the roll, save it, and move to prompting or resolved."""
         roll = self._roll
-        problem = self._problem(roll, principal_note)
-        if problem is None:
-            try:
-                outcome = self._resolve(roll)
-                self._needs = None if outcome.needs is None else outcome.needs.to_dict()
-            except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
-                problem = f"{exc}: throw again, or correct it on the page"
-        if problem is not None:
-            roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
-                        perfect=False, botch=False)
-        if problem is None and roll["complete"]:
+        walk = self._resolve(roll, principal_note)
+        needs = walk.outcome.needs if walk.outcome is not None else None
+        self._needs = None if needs is None else needs.to_dict()
+        if walk.problem is None and roll["complete"]:
             roll["finished"] = _now()
             self._save(photos)
             self._set_state("resolved", prompt=None)
         else:
             roll["finished"] = None
             self._save(photos)
-            self._set_state("prompting", prompt=problem or self._needs["reason"])
+            self._set_state("prompting", prompt=walk.problem or self._needs["reason"])
         self._fresh_after = self._clock()
 
-    def _problem(self, roll: dict, principal_note: str | None = None) -> str | None:
-        """What stops the roll from being resolved, in words (RULES T-1, T-3, D6-2)."""
-        for die in roll["dice"]:
-            if die["natural"] is None:
-                return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}): "
-                        f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
-        first = [die for die in roll["dice"] if die["step"] == 0]
-        if (roll["system"] == "d6" and len(first) > 1
-                and sum(die["principal"] for die in first) != 1):
-            why = f" ({principal_note})" if principal_note else ""
-            return f"no principal die found{why}: tap the principal die on the page"
-        return None
+    def _walk(self, roll: dict, principal_note: str | None = None) -> _Walk:
+        """Resolve the roll's throws in order, as they were thrown; changes nothing.
 
-    def _resolve(self, roll: dict):
-        """Call the rules on the dice of each throw; drop throws a correction made surplus."""
+        A throw is looked at only while the rules still ask for dice, so throws a
+        correction or a new principal die made surplus neither count nor stop the
+        roll. A throw stops the walk when one of its dice is unreadable, or (the
+        first throw of a D6 roll) no single die is the principal one (RULES T-1,
+        T-3, D6-2), or the rules refuse its dice.
+        """
         first = [die for die in roll["dice"] if die["step"] == 0]
         principal = next((die for die in first if die["principal"]), None)
         spec = self._spec_for(roll, principal is not None, len(first))
-        steps = sorted({die["step"] for die in roll["dice"]})
-        ordered: list[list[dict]] = []
-        for step in steps:
+        bound = self._chain_limit if isinstance(spec, D6Spec) else None
+        counted: list[list[dict]] = []
+        outcome = None
+        for step in sorted({die["step"] for die in roll["dice"]}) or [0]:
             dice = [die for die in roll["dice"] if die["step"] == step]
             if step == 0 and principal is not None and isinstance(spec, D6Spec) and spec.principal_known:
-                dice = [principal] + [die for die in dice if die is not principal]
-            ordered.append(dice)
-        if not ordered:
-            ordered = [[]]
-        bound = self._chain_limit if isinstance(spec, D6Spec) else None
-        for used in range(1, len(ordered) + 1):
-            throws = [[die["natural"] for die in dice] for dice in ordered[:used]]
-            outcome = rules.resolve(spec, throws, max_links=bound)
+                dice = [principal] + [die for die in dice if die is not principal]  # rules: principal first
+            problem = throw_problem(roll["system"], step, dice, principal_note)
+            if problem is None:
+                try:
+                    later = rules.resolve(spec, [[die["natural"] for die in throw]
+                                                 for throw in (*counted, dice)], max_links=bound)
+                except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
+                    problem = f"{exc}: throw again, or correct it on the page"
+            if problem is not None:
+                return _Walk(spec, outcome, counted, step, problem)
+            outcome = later
+            counted.append(dice)
             if outcome.complete:
                 break
-        if used < len(ordered):
-            last = ordered[used - 1][-1]["index"] if ordered[used - 1] else -1
-            roll["dice"] = [die for dice in ordered[:used] for die in dice]
-            roll["dice"].sort(key=lambda die: die["index"])
+        return _Walk(spec, outcome, counted, None, None)
+
+    def _resolve(self, roll: dict, principal_note: str | None = None) -> _Walk:
+        """Walk the roll's throws (:meth:`_walk`) and write what the rules made of them into
+        it: each die's role and value, the result, and surplus throws dropped.
+
+        Dice the rules have not counted (the throw with a problem, and after it) get
+        their role from their place alone (RULES D6-2: principal, secondary, extra;
+        none in a pool) and no value, so the ``principal`` flag and the role always agree.
+        """
+        walk = self._walk(roll, principal_note)
+        used = [die for throw in walk.counted for die in throw]
+        counted = {id(die) for die in used}
+        if walk.problem is None and len(used) < len(roll["dice"]):
+            last = max(die["index"] for die in used) if used else -1
+            roll["dice"] = [die for die in roll["dice"] if id(die) in counted]
             roll["note"] = f"dice after die {last + 1} no longer count after the correction"
-        result = outcome.to_dict()
-        for die, counted in zip((die for dice in ordered[:used] for die in dice), result["dice"]):
-            die["role"] = counted["role"]
-            die["value"] = counted.get("value", counted["natural"])
+        result = walk.outcome.to_dict() if walk.outcome is not None else {"dice": []}
+        for die, ruled in zip(used, result["dice"]):
+            die["role"] = ruled["role"]
+            die["value"] = ruled.get("value", ruled["natural"])
+        for die in roll["dice"]:
+            if id(die) not in counted:
+                die["value"] = None
+                die["role"] = (None if roll["system"] == "pool" else "principal" if die["principal"]
+                               else "secondary" if die["step"] == 0 else "extra")
+        roll["spec"] = _spec_dict(walk.spec)
+        if walk.problem is not None:
+            roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
+                        perfect=False, botch=False)
+            return walk
         if result.get("note"):
             roll["note"] = result["note"]
-        roll["spec"] = _spec_dict(spec)
-        roll.update(result=result, complete=outcome.complete, total=result.get("total"),
+        roll.update(result=result, complete=walk.outcome.complete, total=result.get("total"),
                     successes=result.get("successes"), outcome=result.get("outcome"),
                     perfect=bool(result.get("perfect")), botch=bool(result.get("botch")))
-        return outcome
+        return walk
 
     def _spec_for(self, roll: dict, principal_found: bool, first_count: int):
         stored = roll["spec"]
@@ -657,14 +681,11 @@ class Controller:
         if roll is self._roll:
             self._advance()
             return copy.deepcopy(self._latest)
-        problem = self._problem(roll)
-        if problem is None:
-            outcome = self._resolve(roll)
-            if not outcome.complete:
-                roll["note"] = f"after the correction it needs more dice: {outcome.needs.reason}"
-        else:
-            roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
-                        perfect=False, botch=False, note=problem)
+        walk = self._resolve(roll)
+        if walk.problem is not None:
+            roll["note"] = walk.problem
+        elif not roll["complete"]:
+            roll["note"] = f"after the correction it needs more dice: {walk.outcome.needs.reason}"
         saved = self._history.save(roll)
         self._publish_roll(saved)
         return saved
@@ -766,6 +787,22 @@ UNREADABLE_PHRASES = {
     "ambiguous numeral": "its numeral is ambiguous",
     "unreadable": "it cannot be read",
 }
+
+
+def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> str | None:
+    """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
+    D6-2): an unreadable die, or in the first throw of a D6 roll of several dice no single
+    principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
+    number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
+    principal die was marked. web/static/app.js translates these prompts: keep the wording."""
+    for die in dice:
+        if die["natural"] is None:
+            return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}): "
+                    f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
+    if step == 0 and system == "d6" and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
+        why = f" ({principal_note})" if principal_note else ""
+        return f"no principal die found{why}: tap the principal die on the page"
+    return None
 
 
 def unreadable_phrase(why: str | None) -> str:

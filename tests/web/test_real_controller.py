@@ -184,7 +184,7 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
     import re
     from pathlib import Path
 
-    from device.controller import UNREADABLE_PHRASES
+    from device.controller import UNREADABLE_PHRASES, throw_problem
 
     script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
     pattern = re.search(r"match = /(\^die .+?)/\.exec\(prompt\)", script).group(1)
@@ -195,8 +195,8 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
                                          page, re.S).group(1))
         assert catalogue[key] != key and "{why}" in catalogue[key]
         for why, clause in UNREADABLE_PHRASES.items():
-            prompt = real._problem({"dice": [{"natural": None, "unreadable": why, "index": 6,
-                                              "color": "black", "step": 0}], "system": "d6"})
+            prompt = throw_problem("d6", 0, [{"natural": None, "unreadable": why, "index": 6,
+                                              "color": "black", "step": 0}])
             found = re.match(pattern.replace("\\/", "/"), prompt)
             assert found and found.group(3) == clause, prompt
             assert catalogue[clause] != clause, (lang, clause)
