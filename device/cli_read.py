@@ -2,10 +2,16 @@
 
 Each line is ``{"file", "dice": [{"value", "sides", "box", "color", "principal",
 "confidence", "unreadable"}], "seconds"}`` with ``seconds`` the time of the
-reading itself. A file that cannot be read as an image (missing, a folder,
-empty, damaged beyond decoding) is reported on stderr in one line and the others
-are still read; the exit status is then 2. A damaged photo that still decodes in
-part (a JPEG cut short) is read and one line on stderr says so.
+reading itself. By default the dice are read as pip d6 (``vision.read_tray``);
+with ``--numbered`` every die of ``vision.numerals.KINDS`` is read (d4, d6, d8,
+d10, percentile d10, d12, d20 and pip d6: ``vision.read_numbered``), ``sides``
+4–20, ``value`` 1..sides (a d10's "0" is 10), and each die also carries
+``kind`` and ``face`` (the printed symbol when it is not the value: "0" on a d10
+showing 10, "00"…"90" on a percentile d10, else null). A file that cannot be
+read as an image (missing, a folder, empty, damaged beyond decoding) is reported
+on stderr in one line and the others are still read; the exit status is then 2.
+A damaged photo that still decodes in part (a JPEG cut short) is read and one
+line on stderr says so.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import cv2
 import numpy as np
 
 from device.cli import output_folder
-from vision import annotate, read_tray
+from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
 
 
@@ -39,6 +45,9 @@ def register(subparsers) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG…)")
     parser.add_argument("--principal-color", type=_palette_name, metavar="NAME",
                         help="colour of the principal die (default: the one die of a unique colour)")
+    parser.add_argument("--numbered", action="store_true",
+                        help="read numbered dice too (d4, d6, d8, d10, percentile d10, d12, d20, pip d6); "
+                             "each die then has its kind and face")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="also write each photo with the readings drawn on it into DIR")
     parser.set_defaults(func=run)
@@ -109,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     or its annotated copy not written."""
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our own line says it plainly
     status = 0
+    read = read_numbered if args.numbered else read_tray
     written: set[Path] = set()
     if args.annotate is not None:  # checked before the first photo, so no reading is wasted
         output_folder(args.annotate, "--annotate")
@@ -121,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if note is not None:
             print(f"dicelens: {note}", file=sys.stderr)
-        reading = read_tray(image, principal_color=args.principal_color)
+        reading = read(image, principal_color=args.principal_color)
         dice = [die.to_dict() for die in reading.dice]
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)
         if args.annotate is not None:

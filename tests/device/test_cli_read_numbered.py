@@ -1,0 +1,65 @@
+"""``dicelens read --numbered`` through a real subprocess, on real photos of polyhedral dice."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+
+from vision.colors import PALETTE
+from vision.numerals import KINDS, SIDES
+
+from .cli_run import REPO, dicelens
+
+POLYHEDRAL = REPO / ".." / "shared" / "datasets" / "real-polyhedral"
+ONE_DIE = {  # one die per photo, on a black tray
+    "d4": POLYHEDRAL / "burks-tray-polyhedral" / "burks_000.jpg",
+    "d12": POLYHEDRAL / "burks-tray-polyhedral" / "burks_012.jpg",
+    "d20": POLYHEDRAL / "burks-tray-polyhedral" / "burks_004.jpg",
+}
+MIXED = POLYHEDRAL / "banachowicz-mixed-d10" / "20211121_171337.jpg"  # 4 d10, 2 d8, 2 numbered d6, 2 pip d6
+DIE_KEYS = {"value", "sides", "box", "color", "principal", "confidence", "unreadable", "kind", "face"}
+
+
+def lines_of(done) -> list[dict]:
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path):
+    photos = [*ONE_DIE.values(), MIXED]
+    lines = lines_of(dicelens("read", "--numbered", *map(str, photos), "--annotate", str(tmp_path)))
+    assert [line["file"] for line in lines] == [str(photo) for photo in photos]
+    for line in lines:
+        assert set(line) == {"file", "dice", "seconds"} and line["seconds"] > 0
+        for die in line["dice"]:
+            assert set(die) == DIE_KEYS and die["kind"] in KINDS
+            assert die["sides"] == SIDES[die["kind"]] and len(die["box"]) == 4
+            assert die["value"] is None or 1 <= die["value"] <= die["sides"]
+            assert (die["value"] is None) == (die["unreadable"] is not None)
+    for kind, line in zip(ONE_DIE, lines):
+        assert [die["kind"] for die in line["dice"]] == [kind], line
+    mixed = lines[-1]["dice"]
+    assert {"d10", "d8", "d6-pips"} <= {die["kind"] for die in mixed}
+    for die in mixed:
+        if die["kind"] == "d10":  # a d10's printed 0 is the value 10
+            assert die["face"] in (None, "0") and (die["face"] == "0") == (die["value"] == 10)
+    for photo in photos:
+        drawn = cv2.imread(str(tmp_path / f"{photo.stem}.annotated.png"))
+        assert drawn.shape == cv2.imread(str(photo)).shape
+
+
+def test_without_numbered_the_pip_reader_reads_and_gives_no_kinds():
+    line, = lines_of(dicelens("read", str(MIXED)))
+    assert all(set(die) == DIE_KEYS - {"kind", "face"} and die["sides"] == 6 for die in line["dice"])
+
+
+def test_numbered_takes_the_principal_colour():
+    photo = str(ONE_DIE["d4"])
+    die, = lines_of(dicelens("read", "--numbered", photo))[0]["dice"]
+    assert die["principal"]  # the only die: its colour is one no other die has
+    other = next(name for name in PALETTE if name != die["color"])
+    marked, = lines_of(dicelens("read", "--numbered", photo, "--principal-color", die["color"]))[0]["dice"]
+    unmarked, = lines_of(dicelens("read", "--numbered", photo, "--principal-color", other))[0]["dice"]
+    assert marked["principal"] and not unmarked["principal"]
