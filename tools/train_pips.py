@@ -15,7 +15,7 @@ benchmarks/vision_real_dice.py --folds can read each photo with networks that
 never saw it; without it every photo is learned from (the shipped networks). Fixed
 seeds. The network bodies are those of tools/train_numerals.py: the detector gets two
 more maps (the centre's offset within its cell), the classifier one head over
-background and the values 1..6. The shipped networks took about 15 minutes on one core.
+background and the values 1..6. The shipped networks took about 25 minutes on one core.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from vision.tray import (  # noqa: E402
 
 SEED = 20261130
 WINDOW = 160  # pixels: the part of the scaled photo one detector training step sees
-#: Each labelled die is shown this many times per classifier epoch (few patterson crops).
-REPEAT = {"byler-tray-d6": 1, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3}
+#: Each labelled die is shown this many times per classifier epoch (byler's small dice are the hardest, patterson has few).
+REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3}
 
 
 class PipDetector(nn.Module):
