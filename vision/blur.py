@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 #: Below this a die is blurred. The labelled dice of ../shared/datasets/real-dice measure
-#: above 0.3 (1st percentile: byler 0.35, penlington 0.47, patterson 0.65); synthetic
+#: well above it (1st percentile: byler 0.35, penlington 0.47, patterson 0.65); synthetic
 #: dice (vision.synthetic) of 36–60 px measure 1.0 sharp, 0.44 at blur sigma 1.5 (read
 #: right), 0.30 at sigma 2.5, 0.23 at sigma 3.5 and 0.16 at sigma 5 (medians).
 BLURRED = 0.25
