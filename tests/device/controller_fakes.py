@@ -73,3 +73,14 @@ class Clock:
     def tick(self, seconds: float = 1.0) -> float:
         self.t += seconds
         return self.t
+
+
+def fakes(reader) -> dict:
+    """The controller's readers and annotate, all fakes (both readers: one lookup of the frames)."""
+    return {"reader": reader, "numbered_reader": reader.numbered, "annotate": annotate}
+
+
+def settle(controller, clock, frame) -> dict:
+    """Hand the controller a settled ``frame`` a tick later; its state after."""
+    controller.on_settled(frame, clock.tick())
+    return controller.state()

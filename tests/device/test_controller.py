@@ -9,42 +9,10 @@ import pytest
 import rules
 from device.controller import Controller, RollStateError
 from device.errors import CameraUnavailable, RollNotFound, ThrowUnsupported
-from device.history import History
 from device.presets import build_presets
 from rules.pool import PoolSpec
 
-from .controller_fakes import Clock, FakeReader, annotate, die
-
-
-@pytest.fixture
-def reader():
-    return FakeReader()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def history(tmp_path):
-    with History(tmp_path) as history:
-        yield history
-
-
-@pytest.fixture
-def controller(history, reader, clock):
-    return Controller(build_presets(), history, **fakes(reader), clock=clock)
-
-
-def fakes(reader) -> dict:
-    """The controller's readers and annotate, all fakes (both readers: one lookup of the frames)."""
-    return {"reader": reader, "numbered_reader": reader.numbered, "annotate": annotate}
-
-
-def settle(controller, clock, frame):
-    controller.on_settled(frame, clock.tick())
-    return controller.state()
+from .controller_fakes import die, fakes, settle
 
 
 def drain(subscription):

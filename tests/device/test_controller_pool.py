@@ -15,36 +15,9 @@ from device.history import History
 from device.presets import build_presets
 from rules.pool import PoolSpec
 
-from .controller_fakes import Clock, FakeReader, annotate, die, numbered
+from .controller_fakes import Clock, annotate, die, numbered, settle
 
 POLYHEDRAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-polyhedral"
-
-
-@pytest.fixture
-def reader():
-    return FakeReader()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def history(tmp_path):
-    with History(tmp_path) as history:
-        yield history
-
-
-@pytest.fixture
-def controller(history, reader, clock):
-    return Controller(build_presets(), history, reader=reader, numbered_reader=reader.numbered,
-                      annotate=annotate, clock=clock)
-
-
-def settle(controller, clock, frame):
-    controller.on_settled(frame, clock.tick())
-    return controller.state()
 
 
 def pool(*values, kinds=None, y=100):

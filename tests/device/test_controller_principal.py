@@ -12,7 +12,7 @@ from device.controller import Controller
 from device.history import History
 from device.presets import build_presets
 
-from .controller_fakes import Clock, FakeReader, annotate, die
+from .controller_fakes import Clock, FakeReader, die, fakes
 
 COCKED = None
 
@@ -23,8 +23,7 @@ def playing(folder):
     with ``settle(*dice)`` handing it a settled frame of those dice and returning the state."""
     reader, clock = FakeReader(), Clock()
     with History(folder) as history:
-        controller = Controller(build_presets(), history, reader=reader,
-                                numbered_reader=reader.numbered, annotate=annotate, clock=clock)
+        controller = Controller(build_presets(), history, **fakes(reader), clock=clock)
 
         def settle(*dice):
             controller.on_settled(reader.frame(*dice), clock.tick())
