@@ -7,8 +7,12 @@ cut loses no step, a fight resumes after a restart), the attack being resolved
 step by step (``rules.destiny.resolve_attack``), the saved heroes and the
 bestiary to set a fight up quickly, and change events for the page's stream.
 
-Dice are thrown by the players and tapped in on the page; the pip camera reads
-d6 only, and a Destiny attack throws a d20 beside its die.
+Dice are thrown by the players and tapped in on the page, or read from the tray:
+a step asked to (:meth:`CombatSession.read_tray`) takes the next throw that settles
+after the asking (RULES T-2), read by the numbered reader, when it shows exactly the
+dice the step needs (``device/combat_tray.py``); otherwise it says what is wrong and
+waits for another throw. Dice by hand stay available, and a die read can be corrected
+(:meth:`CombatSession.correct_attack`).
 
 Config (``[combat]`` in the TOML file, see :func:`roster_from_config`)::
 
@@ -52,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device.combat_tray import match_dice, wanted_text
 from device.events import EventHub, Subscription
 from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
 from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
@@ -173,19 +178,21 @@ def roster_from_config(table: Mapping) -> Roster:
 
 
 def _step(method: Callable) -> Callable:
-    """One step of the fight: under the lock, undoable once, saved, then published."""
+    """One step of the fight: under the lock, undoable once, saved, then published.
+    A method may return the fight to go back to on undo (default: as it was before it)."""
 
     @functools.wraps(method)
     def run(self: CombatSession, *args: Any, **kwargs: Any) -> dict:
         with self._lock:
-            before, undo = self._document(with_undo=False), self._undo
+            before, undo, last_step = self._document(with_undo=False), self._undo, self._last_step
             try:
-                method(self, *args, **kwargs)
-                self._undo = before
+                self._undo = method(self, *args, **kwargs) or before
+                self._last_step = method.__name__
+                self._follow_tray()
                 self._save()
             except Exception:  # nothing changes, on disk or in memory
                 self._load(before)
-                self._undo = undo
+                self._undo, self._last_step = undo, last_step
                 raise
             return self._publish()
 
@@ -200,13 +207,18 @@ class CombatSession:
         ``combat.json.broken-<time>`` and a new fight starts.
     :param roster: saved heroes, bestiary and house rules (:func:`roster_from_config`).
     :param queue_size: events kept per open page before its oldest are dropped.
+    :param numbered_reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``
+        of the tray's dice with their ``sides`` (and ``kind``); default ``vision.read_numbered``.
+    :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
     :raises InvalidStep: (ValueError) from a step that cannot be taken, in one sentence;
         nothing changes then.
     :raises KeyError: for an unknown sheet name.
     """
 
-    def __init__(self, folder: str | os.PathLike, roster: Roster | None = None, queue_size: int = 20):
+    def __init__(self, folder: str | os.PathLike, roster: Roster | None = None, queue_size: int = 20, *,
+                 numbered_reader: Callable | None = None, clock: Callable[[], float] = time.monotonic):
         self.path = Path(folder) / FILE_NAME
+        self._reader, self._clock = numbered_reader, clock
         self.roster = roster or Roster()
         self._lock = threading.RLock()
         self._hub = EventHub(queue_size)
@@ -215,7 +227,14 @@ class CombatSession:
         self._last_attack: dict | None = None   # the outcome of the last attack applied
         self._saved_heroes: list[dict] = []     # heroes saved on the page, beside the config's
         self._undo: dict | None = None
+        self._last_step: str | None = None      # the method of the last step (undo is of it)
         self._seq = 0
+        # Reading from the tray (kept in the file, never in undo: asking is not a step of the fight).
+        self._tray: dict | None = None          # the step waiting: {"step": "attack"} | {"step": "initiative", "name"}
+        self._tray_problem: dict | None = None  # why the last throw read was not used (combat_tray.TrayMatch)
+        self._initiative_read: dict[str, int] = {}  # Mind dice read before the fight starts
+        self._tray_after = 0.0                  # frames settled before this are stale (RULES T-2)
+        self._tray_stage: tuple | None = None   # the throw the wait is for: another throw is asked anew
         self._resume()
 
     # ------------------------------------------------------------ reading
@@ -228,7 +247,13 @@ class CombatSession:
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
-             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender"}}
+             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender"},
+             "tray": {"waiting": {"step": "attack" | "initiative", "name"?, "dice": [sides],
+                                  "needs": English} | None,
+                      "problem": combat_tray problem dict | None, "initiative": {name: Mind die read}}}
+
+        An attack (and the last one) carries ``"sources"``: throw → ``"camera"``, ``"hand"``
+        or ``"corrected"``; the last attack also its ``"throws"`` (natural values).
         """
         with self._lock:
             encounter = self._encounter.to_dict()
@@ -240,7 +265,8 @@ class CombatSession:
                 "seq": self._seq,
                 "encounter": encounter,
                 "groups": self._encounter.initiative_groups(),
-                "attack": None if self._attack is None else self._outcome().to_dict(),
+                "attack": None if self._attack is None else {
+                    **self._outcome().to_dict(), "sources": dict(self._attack.get("sources", {}))},
                 "last_attack": self._last_attack,
                 "can_undo": self._undo is not None,
                 "heroes": self.heroes(),
@@ -248,6 +274,8 @@ class CombatSession:
                 "conditions": [{"name": name, "duration": duration, "effect": effect}
                                for name, (duration, effect) in CONDITIONS.items()],
                 "options": self._encounter.options.to_dict(),
+                "tray": {"waiting": self._tray_waiting(), "problem": self._tray_problem,
+                         "initiative": dict(self._initiative_read)},
             }
 
     def names(self) -> list[str]:
@@ -386,6 +414,44 @@ class CombatSession:
         :raises InvalidStep: when no attack is being resolved.
         :raises InvalidRoll: (ValueError) for a face a die does not have, or the wrong number of dice.
         """
+        self._throw(values, "hand")
+
+    @_step
+    def correct_attack(self, throw: str, index: int, value: int) -> dict | None:
+        """Correct one die (a misread one, RULES T-1) of the attack being resolved, or of
+        the last attack while its last throw (or a correction of it) is still the fight's
+        last step, and resolve it again: a miss that becomes a hit asks for damage, a hit
+        that becomes a miss takes its damage back. Undo takes a correction of the attack
+        being resolved back; after a correction of the last attack it goes back to before
+        that attack's last throw.
+
+        :param throw: ``"attack"``, ``"defence"`` or ``"damage"``.
+        :param index: 0 the characteristic (or defence, damage) die, 1 the Destiny d20.
+        :raises InvalidStep: no such die thrown, or an attack older than the last step.
+        :raises InvalidRoll: (ValueError) for a face the die does not have.
+        """
+        if throw not in ("attack", "defence", "damage"):
+            raise InvalidStep(f"a throw is attack, defence or damage, not {throw!r}")
+        base = None
+        if self._attack is None:
+            done, base = self._last_attack, self._undo
+            if (self._last_step not in ("attack_dice", "_tray_throw", "correct_attack") or not done
+                    or "throws" not in done or base is None or base.get("attack") is None):
+                raise InvalidStep("only the attack being resolved, or the last attack before any other "
+                                  "step, can be corrected: change PV by hand for an older one")
+            self._load(base)  # the fight before the attack's last throw: its damage not applied
+            self._attack = {"spec": done["spec"], **done["throws"], "sources": dict(done["sources"])}
+        dice = self._attack[throw]
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(dice):
+            raise InvalidStep(f"no die {index} in the {throw} throw")
+        self._attack[throw] = dice[:index] + [value] + dice[index + 1:]
+        self._attack["sources"] = {**self._attack.get("sources", {}), throw: "corrected"}
+        outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
+        if outcome.needs is None:
+            self._finish(outcome)
+        return base
+
+    def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
             raise InvalidStep("no attack is being resolved: start one first")
         needs = self._outcome().needs
@@ -396,11 +462,146 @@ class CombatSession:
         key = next(key for key, full in (("attack", 2), ("defence", 2), ("damage", 1))
                    if len(self._attack[key]) < full)
         self._attack[key] = self._attack[key] + values
+        self._attack["sources"] = {**self._attack.get("sources", {}), key: source}
         outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
         if outcome.complete:
-            self._encounter.apply_attack(outcome)
-            self._last_attack = outcome.to_dict()
-            self._attack = None
+            self._finish(outcome)
+
+    def _finish(self, outcome) -> None:
+        """Apply a complete attack to the fight."""
+        attack = self._attack
+        self._encounter.apply_attack(outcome)
+        self._last_attack = {**outcome.to_dict(), "sources": dict(attack.get("sources", {})),
+                             "throws": {key: list(attack[key]) for key in ("attack", "defence", "damage")}}
+        self._attack = None
+
+    # ------------------------------------------------------------ dice from the tray
+
+    def read_tray(self, step: str, name: str | None = None) -> dict:
+        """Take the dice of this step from the next throw that settles from now on (RULES T-2):
+        ``"attack"`` (each throw of the attack being resolved, until it is complete or
+        cancelled) or ``"initiative"`` of fighter ``name`` (their Mind die, before the
+        fight starts). Asking again replaces the wait; dice by hand stay possible.
+
+        :raises InvalidStep: no attack being resolved, the fight already started, a bad step.
+        :raises KeyError: no fighter called ``name``.
+        """
+        with self._lock:
+            if step == "attack":
+                if self._attack is None:
+                    raise InvalidStep("no attack is being resolved: start one first")
+                wait = {"step": "attack"}
+            elif step == "initiative":
+                if self._encounter.started:
+                    raise InvalidStep("initiative was rolled: the fight has started")
+                if name not in self.names():
+                    raise KeyError(f"no fighter called {name!r}")
+                wait = {"step": "initiative", "name": name}
+            else:
+                raise InvalidStep(f"dice are read from the tray for attack or initiative, not {step!r}")
+            self._tray, self._tray_problem = wait, None
+            self._tray_stage, self._tray_after = self._stage(), self._clock()
+            return self._save_tray()
+
+    def cancel_tray(self) -> dict:
+        """Stop waiting for dice from the tray (nothing else changes)."""
+        with self._lock:
+            self._tray = self._tray_problem = None
+            return self._save_tray()
+
+    def on_settled(self, frame, t: float) -> bool:
+        """A frame of a tray that just settled (camera loop thread, through
+        ``Controller.claim_frames``). Taken when a step waits for dice and it settled
+        after the step asked (RULES T-2): read with the numbered reader, its dice fill the
+        step when they are exactly the dice asked for, else the problem is shown.
+
+        :param frame: H×W×3 uint8 BGR. :param t: when it settled, seconds on ``clock``.
+        :returns: True when the frame was taken (the roll controller then leaves it).
+        """
+        with self._lock:
+            if self._tray is None or t < self._tray_after:
+                return False
+            wait, stage = self._tray, self._tray_stage
+            wanted, needs = self._tray_wants()
+        try:  # outside the lock: the page's steps need not wait for vision
+            if self._reader is None:
+                import vision
+                self._reader = vision.read_numbered
+            match = match_dice(self._reader(frame, None).dice, wanted, needs)
+        except Exception as exc:  # a bad frame must not stop the evening
+            log.warning("combat: could not read the tray: %s", exc)
+            match = None
+            problem = {"code": "no reading", "dice": [], "why": str(exc),
+                       "text": f"could not read the tray ({exc}): throw again"}
+        with self._lock:
+            if self._tray is not wait or self._tray_stage != stage:  # the step moved on meanwhile
+                return True
+            if match is not None and match.values is not None:
+                try:
+                    if wait["step"] == "attack":
+                        self._tray_throw(match.values)
+                        return True
+                    self._initiative_read[wait["name"]] = match.values[0]
+                    self._tray = None
+                    problem = None
+                except ValueError as exc:  # a face the die does not have: read wrong
+                    problem = {"code": "refused", "dice": [], "why": str(exc), "text": f"{exc}: throw again"}
+            elif match is not None:
+                problem = match.problem
+            self._tray_problem = problem
+            self._save_tray()
+            return True
+
+    @_step
+    def _tray_throw(self, values: Sequence[int]) -> None:
+        """The attack's throw read from the tray: a step like dice tapped, undoable."""
+        self._throw(values, "camera")
+
+    def _tray_wants(self) -> tuple[list[int], str]:
+        """The sides of the dice the waiting step asks for, and the end of its sentences."""
+        if self._tray["step"] == "initiative":
+            name = self._tray["name"]
+            sides = [self._encounter.get(name).mind]
+            return sides, f"{name}'s initiative needs {wanted_text(sides)}"
+        needs = self._outcome().needs
+        step = ("the damage" if self._attack["defence"] and needs.who == "attacker"
+                else "the defence" if needs.who == "defender" else "this attack")
+        return list(needs.dice), f"{step} needs {wanted_text(needs.dice)}"
+
+    def _tray_waiting(self) -> dict | None:
+        if self._tray is None:
+            return None
+        dice, needs = self._tray_wants()
+        return {**self._tray, "dice": dice, "needs": needs}
+
+    def _stage(self) -> tuple | None:
+        attack = self._attack
+        return None if attack is None else (len(attack["attack"]), len(attack["defence"]), len(attack["damage"]))
+
+    def _follow_tray(self) -> None:
+        """After a step: the wait ends with its step (attack over, fight started, fighter
+        gone); a new throw of the attack is asked anew, so only a later frame counts (T-2)."""
+        if self._encounter.started:
+            self._initiative_read = {}
+        else:
+            names = set(self.names())
+            self._initiative_read = {n: v for n, v in self._initiative_read.items() if n in names}
+        wait = self._tray
+        if wait is None:
+            return
+        if wait["step"] == "attack":
+            still = self._attack is not None
+        else:
+            still = not self._encounter.started and wait.get("name") in self.names()
+        if not still:
+            self._tray = self._tray_problem = None
+        elif self._stage() != self._tray_stage:
+            self._tray_stage, self._tray_after, self._tray_problem = self._stage(), self._clock(), None
+
+    def _save_tray(self) -> dict:
+        """Save and publish a change of the tray's wait (not a step: undo is left as it is)."""
+        self._save()
+        return self._publish()
 
     @_step
     def cancel_attack(self) -> None:
@@ -461,12 +662,13 @@ class CombatSession:
                 raise InvalidStep("nothing to undo: only the last step can be undone, once")
             before, undo = self._document(with_undo=False), self._undo
             self._load(undo)
-            self._undo = None
+            self._undo, last_step, self._last_step = None, self._last_step, "undo"
+            self._follow_tray()
             try:
                 self._save()
             except Exception:
                 self._load(before)
-                self._undo = undo
+                self._undo, self._last_step = undo, last_step
                 raise
             return self._publish()
 
@@ -516,8 +718,11 @@ class CombatSession:
         document = {"version": FORMAT_VERSION, "encounter": encounter,
                     "attack": json.loads(json.dumps(self._attack)), "last_attack": self._last_attack,
                     "saved_heroes": [dict(s) for s in self._saved_heroes]}
-        if with_undo:
+        if with_undo:  # the file: also what the tray waits for (asking is not a step, so not in undo)
             document["undo"] = self._undo
+            document["last_step"] = self._last_step
+            document["tray"] = {"waiting": self._tray, "problem": self._tray_problem,
+                                "initiative": dict(self._initiative_read)}
         return document
 
     def _load(self, document: Mapping) -> None:
@@ -567,6 +772,17 @@ class CombatSession:
             self._undo = None
         self._load(document)
 
+    def _resume_tray(self, tray: Mapping) -> None:
+        """The wait of the file, fresh from now: frames from before the restart are gone anyway."""
+        waiting = tray.get("waiting")
+        if isinstance(waiting, Mapping) and (waiting.get("step") == "attack" or (
+                waiting.get("step") == "initiative" and waiting.get("name") in self.names())):
+            self._tray, self._tray_problem = dict(waiting), tray.get("problem")
+        read = tray.get("initiative") or {}
+        self._initiative_read = {n: v for n, v in read.items() if isinstance(v, int) and n in self.names()}
+        self._tray_stage, self._tray_after = self._stage(), self._clock()
+        self._follow_tray()
+
     def _resume(self) -> None:
         if not self.path.exists():
             return
@@ -575,8 +791,10 @@ class CombatSession:
             self._load(document)
             self._seq = int(document.get("seq", 0))
             self._undo = document.get("undo")
+            self._last_step = document.get("last_step")
             if self._undo is not None:
                 self._check_undo(document)
+            self._resume_tray(document.get("tray") or {})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             broken = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             log.warning("combat: %s cannot be read (%s); kept as %s, a new fight starts", self.path, exc, broken)

@@ -134,6 +134,7 @@ class Controller:
         self._read_now_fn: Callable[[], None] | None = None
         self._can_throw: Callable[[], bool] = lambda: False
         self._last_frame_at: Callable[[], float | None] = lambda: None
+        self._claim: Callable[[np.ndarray, float], bool] | None = None
         self._state = "idle"
         self._preset: Preset | None = None
         self._roller: str | None = None
@@ -171,6 +172,13 @@ class Controller:
             self._last_frame_at = last_frame_at or (lambda: None)
             self._publish_state()
 
+    def claim_frames(self, claim: Callable[[np.ndarray, float], bool] | None) -> None:
+        """Let another part (the combat page's steps that read the tray) take settled frames
+        first: ``claim(frame, t)`` is called on the camera loop thread with each one and
+        returns True when it took it; the controller then does nothing with that frame."""
+        with self._lock:
+            self._claim = claim
+
     def on_status(self, status: str, message: str | None = None) -> None:
         """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``."""
         with self._lock:
@@ -187,6 +195,10 @@ class Controller:
         :param frame: H×W×3 uint8 BGR.
         :param t: when the tray settled, seconds on the controller's clock.
         """
+        with self._lock:
+            claim = self._claim
+        if claim is not None and claim(frame, t):
+            return
         with self._lock:
             wanted = (not self._closed and self._state in _TAKING and self._preset is not None
                       and t >= self._fresh_after)
