@@ -248,9 +248,11 @@ class CombatSession:
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
              "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender"},
-             "tray": {"waiting": {"step": "attack" | "initiative", "name"?, "dice": [sides],
-                                  "needs": English} | None,
-                      "problem": combat_tray problem dict | None, "initiative": {name: Mind die read}}}
+             "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
+                                  "throw"? (attack: "attack" | "defence" | "damage"),
+                                  "dice": [sides], "needs": English} | None,
+                      "problem": combat_tray problem dict | None, "initiative": {name: Mind die read}},
+             "last_attack_correctable": bool (see :meth:`correct_attack`)}
 
         An attack (and the last one) carries ``"sources"``: throw → ``"camera"``, ``"hand"``
         or ``"corrected"``; the last attack also its ``"throws"`` (natural values).
@@ -276,6 +278,7 @@ class CombatSession:
                 "options": self._encounter.options.to_dict(),
                 "tray": {"waiting": self._tray_waiting(), "problem": self._tray_problem,
                          "initiative": dict(self._initiative_read)},
+                "last_attack_correctable": self._last_attack_correctable(),
             }
 
     def names(self) -> list[str]:
@@ -435,8 +438,7 @@ class CombatSession:
         base = None
         if self._attack is None:
             done, base = self._last_attack, self._undo
-            if (self._last_step not in ("attack_dice", "_tray_throw", "correct_attack") or not done
-                    or "throws" not in done or base is None or base.get("attack") is None):
+            if not self._last_attack_correctable():
                 raise InvalidStep("only the attack being resolved, or the last attack before any other "
                                   "step, can be corrected: change PV by hand for an older one")
             self._load(base)  # the fight before the attack's last throw: its damage not applied
@@ -450,6 +452,13 @@ class CombatSession:
         if outcome.needs is None:
             self._finish(outcome)
         return base
+
+    def _last_attack_correctable(self) -> bool:
+        """Whether the last attack's dice can still be corrected: no attack under way, and its
+        last throw (or a correction of it) is the step undo would take back."""
+        return (self._attack is None and self._last_step in ("attack_dice", "_tray_throw", "correct_attack")
+                and bool(self._last_attack) and "throws" in self._last_attack
+                and self._undo is not None and self._undo.get("attack") is not None)
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
@@ -522,7 +531,7 @@ class CombatSession:
             if self._tray is None or t < self._tray_after:
                 return False
             wait, stage = self._tray, self._tray_stage
-            wanted, needs = self._tray_wants()
+            wanted, needs, _ = self._tray_wants()
         try:  # outside the lock: the page's steps need not wait for vision
             if self._reader is None:
                 import vision
@@ -531,7 +540,7 @@ class CombatSession:
         except Exception as exc:  # a bad frame must not stop the evening
             log.warning("combat: could not read the tray: %s", exc)
             match = None
-            problem = {"code": "no reading", "dice": [], "why": str(exc),
+            problem = {"code": "no reading", "dice": [], "why": str(exc), "phrase": None,
                        "text": f"could not read the tray ({exc}): throw again"}
         with self._lock:
             if self._tray is not wait or self._tray_stage != stage:  # the step moved on meanwhile
@@ -545,7 +554,8 @@ class CombatSession:
                     self._tray = None
                     problem = None
                 except ValueError as exc:  # a face the die does not have: read wrong
-                    problem = {"code": "refused", "dice": [], "why": str(exc), "text": f"{exc}: throw again"}
+                    problem = {"code": "refused", "dice": [], "why": str(exc), "phrase": None,
+                               "text": f"{exc}: throw again"}
             elif match is not None:
                 problem = match.problem
             self._tray_problem = problem
@@ -557,22 +567,24 @@ class CombatSession:
         """The attack's throw read from the tray: a step like dice tapped, undoable."""
         self._throw(values, "camera")
 
-    def _tray_wants(self) -> tuple[list[int], str]:
-        """The sides of the dice the waiting step asks for, and the end of its sentences."""
+    def _tray_wants(self) -> tuple[list[int], str, str | None]:
+        """The sides of the dice the waiting step asks for, the end of its sentences, and
+        which throw of the attack it is ("attack", "defence", "damage"; None for initiative)."""
         if self._tray["step"] == "initiative":
             name = self._tray["name"]
             sides = [self._encounter.get(name).mind]
-            return sides, f"{name}'s initiative needs {wanted_text(sides)}"
+            return sides, f"{name}'s initiative needs {wanted_text(sides)}", None
         needs = self._outcome().needs
-        step = ("the damage" if self._attack["defence"] and needs.who == "attacker"
-                else "the defence" if needs.who == "defender" else "this attack")
-        return list(needs.dice), f"{step} needs {wanted_text(needs.dice)}"
+        throw = ("damage" if self._attack["defence"] and needs.who == "attacker"
+                 else "defence" if needs.who == "defender" else "attack")
+        step = {"attack": "this attack", "defence": "the defence", "damage": "the damage"}[throw]
+        return list(needs.dice), f"{step} needs {wanted_text(needs.dice)}", throw
 
     def _tray_waiting(self) -> dict | None:
         if self._tray is None:
             return None
-        dice, needs = self._tray_wants()
-        return {**self._tray, "dice": dice, "needs": needs}
+        dice, needs, throw = self._tray_wants()
+        return {**self._tray, "dice": dice, "needs": needs, **({"throw": throw} if throw else {})}
 
     def _stage(self) -> tuple | None:
         attack = self._attack

@@ -27,7 +27,8 @@ class TrayMatch:
     (a d10's 0 is 10, as the reader gives it), or None and ``problem``: a dict
     ``{"code": "no dice" | "wrong dice" | "missing" | "unreadable", "dice": [{"name",
     "count"}] (the dice the sentence names), "why": reason word of an unreadable die
-    or None, "text": English sentence}``."""
+    or None, "phrase": the clause saying why ("it is cocked") or None, "text": English
+    sentence}``."""
 
     values: list[int] | None
     problem: dict | None
@@ -99,4 +100,4 @@ def match_dice(dice: Sequence, wanted: Sequence[int], needs: str) -> TrayMatch:
 
 
 def _problem(code: str, dice: list[dict], why: str | None, text: str) -> dict:
-    return {"code": code, "dice": dice, "why": why, "text": text}
+    return {"code": code, "dice": dice, "why": why, "phrase": why and unreadable_phrase(why), "text": text}

@@ -12,7 +12,8 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``GET  /combat``                         the page (combat.html)
 ``GET  /api/combat``                     state: ``{"log_size", "seq", "encounter", "groups", "attack",
                                          "last_attack", "can_undo", "heroes", "bestiary",
-                                         "conditions", "options"}``
+                                         "conditions", "options", "tray",
+                                         "last_attack_correctable"}``
 ``GET  /api/combat/events``              server-sent events: ``event: combat``, ``id:`` seq,
                                          ``data:`` the state; first one at once, then one
                                          per step; a heartbeat comment when idle
@@ -29,7 +30,12 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``POST /api/combat/attack``              ``{"attacker", "defender", "ranged"?, "attack_modifier"?,
                                          "damage_bonus"?}`` begins an attack
 ``POST /api/combat/attack/dice``         ``{"values": [int]}`` the throw ``attack.needs`` asks for
+``POST /api/combat/attack/correct``      ``{"throw": "attack"|"defence"|"damage", "index": 0|1, "value"}`` one die
+                                         of the attack under way, or of the last one right after it
 ``POST /api/combat/attack/cancel``       ``{}``
+``POST /api/combat/tray``                ``{"step": "attack"}`` or ``{"step": "initiative", "name"}``: the
+                                         next throw settled in the tray fills the step
+``POST /api/combat/tray/cancel``         ``{}`` stop waiting for the tray
 ``POST /api/combat/help``                ``{"helper", "ally", "bonus"?: 1|2}``
 ``POST /api/combat/damage``, ``/heal``   ``{"name", "amount", "reason"?}``
 ``POST /api/combat/conditions``          ``{"name", "condition": {"name", "duration"?, "poison"?,
@@ -321,6 +327,40 @@ def attack_dice():
     if not isinstance(values, list) or not 1 <= len(values) <= 2:
         raise BadRequest(_("values must be a list of the 1 or 2 dice asked for"))
     return _step(session().attack_dice, [whole_number(v, "values", 1, 20) for v in values])
+
+
+@bp.post("/api/combat/attack/correct")
+@security.requires_pin
+def correct_attack():
+    body = json_body()
+    only_keys(body, {"throw", "index", "value"})
+    throw = body.get("throw")
+    if throw not in ("attack", "defence", "damage"):
+        raise BadRequest(_("throw must be attack, defence or damage"))
+    return _step(session().correct_attack, throw, whole_number(body.get("index"), "index", 0, 1),
+                 whole_number(body.get("value"), "value", 1, 20))
+
+
+@bp.post("/api/combat/tray")
+@security.requires_pin
+def read_tray():
+    body = json_body()
+    only_keys(body, {"step", "name"})
+    step = body.get("step")
+    if step == "attack":
+        if body.get("name") is not None:
+            raise BadRequest(_("an attack is read from the tray without a name"))
+        return _step(session().read_tray, "attack")
+    if step != "initiative":
+        raise BadRequest(_("step must be attack or initiative"))
+    return _step(session().read_tray, "initiative", _fighter(body))
+
+
+@bp.post("/api/combat/tray/cancel")
+@security.requires_pin
+def cancel_tray():
+    only_keys(json_body(), set())
+    return _step(session().cancel_tray)
 
 
 @bp.post("/api/combat/attack/cancel")

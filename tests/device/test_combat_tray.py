@@ -37,7 +37,7 @@ def test_the_seed_attack_read_from_the_tray_throw_by_throw(fight, reader, clock)
     # RULES §3: Brann d8 7 vs Saqueador d6 4 + 1 armour → hit; damage 5 + 2 = 7.
     started(fight).start_attack("Brann", "Saqueador")
     state = fight.read_tray("attack")
-    assert state["tray"]["waiting"] == {"step": "attack", "dice": [8, 20],
+    assert state["tray"]["waiting"] == {"step": "attack", "throw": "attack", "dice": [8, 20],
                                         "needs": "this attack needs a d8 and a d20"}
     assert throw(fight, reader, clock, numbered(7, "d8"), numbered(14, "d20", x=300))
     state = fight.state()
@@ -153,7 +153,8 @@ def test_a_die_read_is_corrected_by_hand_before_and_after_the_attack_resolves(fi
     assert state["attack"]["attack"]["total"] == 7 and state["attack"]["sources"] == {"attack": "corrected"}
     throw(fight, reader, clock, numbered(4, "d6"), numbered(9, "d20", x=300))
     throw(fight, reader, clock, numbered(5, "d8"))
-    assert fight.state()["last_attack"]["damage"] == 7
+    state = fight.state()
+    assert state["last_attack"]["damage"] == 7 and state["last_attack_correctable"]
     # after it resolved: the defender's d6 was a 6 (7 against 6 + 1 armour: still a hit, RULES DD-5)
     state = fight.correct_attack("defence", 0, 6)
     assert state["last_attack"]["hit"] is True and state["last_attack"]["defence"]["total"] == 7
@@ -164,7 +165,7 @@ def test_a_die_read_is_corrected_by_hand_before_and_after_the_attack_resolves(fi
     assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Saqueador"] == 8
     state = fight.undo()  # back to before the attack's last throw: the damage die is asked again
     assert state["attack"]["needs"]["dice"] == [8] and state["attack"]["defence"]["natural"] == 4
-    fight.cancel_attack()
+    assert not fight.cancel_attack()["last_attack_correctable"]
     with pytest.raises(InvalidStep, match="only the attack being resolved"):
         fight.correct_attack("attack", 0, 7)
     with pytest.raises(InvalidStep, match="a throw is attack, defence or damage"):

@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from device.combat import CombatSession
+from vision.numerals import SIDES, NumberedReading
+from vision.reading import TrayReading
 from web import combat, create_app
 from web.security import hash_pin
 
@@ -52,6 +54,32 @@ def test_a_whole_attack_through_the_api(client):
     state = ok(post(client, "/attack/dice", {"values": [5]}))
     assert state["last_attack"]["damage"] == 7 and state["attack"] is None
     assert ok(client.get("/api/combat"))["encounter"]["participants"][1]["pv"] == 1
+
+
+def read(*dice: tuple[str, int]) -> TrayReading:
+    """A reading of numbered dice ``(kind, value)``, 100 px apart."""
+    return TrayReading([NumberedReading(value=value, sides=SIDES[kind], box=(100 * i, 0, 100 * i + 60, 60),
+                                        center=(100 * i + 30, 30), color="blue", confidence=0.9, kind=kind)
+                        for i, (kind, value) in enumerate(dice)], size=(640, 480))
+
+
+def test_an_attack_read_from_the_tray_and_a_die_corrected(app, tmp_path):
+    readings = [read(("d6", 3), ("d20", 14)), read(("d8", 1), ("d20", 14))]
+    times = iter(range(1000, 2000))
+    fight = CombatSession(tmp_path / "data", numbered_reader=lambda image, color: readings.pop(0),
+                          clock=lambda: next(times))
+    client = combat.attach(app, fight).test_client()
+    set_up(client)
+    ok(post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}))
+    state = ok(post(client, "/tray", {"step": "attack"}))
+    assert state["tray"]["waiting"]["needs"] == "this attack needs a d8 and a d20"
+    assert fight.on_settled(None, 1500)
+    state = ok(client.get("/api/combat"))
+    assert state["tray"]["problem"]["text"] == "a numbered d6 is in the tray: this attack needs a d8 and a d20"
+    assert fight.on_settled(None, 1501)
+    state = ok(post(client, "/attack/correct", {"throw": "attack", "index": 0, "value": 7}))
+    assert state["attack"]["attack"]["total"] == 7 and state["tray"]["waiting"]["throw"] == "defence"
+    assert ok(post(client, "/tray/cancel"))["tray"]["waiting"] is None
 
 
 def test_tied_enemies_are_reordered_and_turns_walk(client):
@@ -111,6 +139,15 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
     ("/participants", {"sheet": {"name": "X", "body": 6, "mind": 6, "soul": 6, "pv": 3}, "side": "enemy"}, 400,
      "Defence die"),
     ("/undo", {}, 400, "nothing to undo"),
+    ("/tray", {"step": "attack"}, 400, "no attack is being resolved"),
+    ("/tray", {"step": "attack", "name": "Brann"}, 400, "without a name"),
+    ("/tray", {"step": "damage"}, 400, "step must be attack or initiative"),
+    ("/tray", {"step": "initiative", "name": "Nobody"}, 404, "no fighter called Nobody"),
+    ("/tray", {"step": "initiative"}, 400, "name is required"),
+    ("/tray/cancel", {"step": "attack"}, 400, "unknown field: step"),
+    ("/attack/correct", {"throw": "attack", "index": 0, "value": 7}, 400, "only the attack being resolved"),
+    ("/attack/correct", {"throw": "destiny", "index": 0, "value": 7}, 400, "throw must be attack, defence or damage"),
+    ("/attack/correct", {"throw": "attack", "index": 2, "value": 7}, 400, "index must be a whole number from 0 to 1"),
     ("/next-turn", {"x": 1}, 400, "unknown field: x"),
 ])
 def test_bad_requests_get_a_reason(client, path, body, status, reason):
@@ -175,13 +212,14 @@ json_values = st.recursive(
         children, max_size=5),
     max_leaves=15,
 )
-combat_fields = st.sampled_from(["sheet", "count", "initiative", "initiatives", "side", "save", "name", "values",
+combat_fields = st.sampled_from(["step", "throw", "index", "sheet", "count", "initiative", "initiatives", "side", "save", "name", "values",
                                  "order", "value", "attacker", "defender", "ranged", "attack_modifier",
                                  "damage_bonus", "helper", "ally", "bonus", "amount", "reason", "condition",
                                  "energy", "kind", "roll"])
 COMBAT_POSTS = ["/heroes", "/enemies", "/participants", "/saved-heroes", "/remove", "/initiative", "/reorder",
                 "/next-turn", "/poison", "/attack", "/attack/dice", "/attack/cancel", "/help", "/damage", "/heal",
-                "/conditions", "/cure", "/energy", "/rest", "/end-scene", "/new-fight", "/undo"]
+                "/conditions", "/cure", "/energy", "/rest", "/end-scene", "/new-fight", "/undo",
+                "/tray", "/tray/cancel", "/attack/correct"]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
