@@ -2,7 +2,7 @@
 
 The web app runs with the real combat session (device/combat.py) in a temporary
 data folder; the roll controller is the browser tests' fake, which this page does
-not use.
+not use. Dice read from the tray come from a fake numbered reader.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from device.combat import CombatSession
+from vision.numerals import SIDES, NumberedReading
+from vision.reading import TrayReading
 from web import combat, create_app
 
-from .conftest import LiveServer
+from .conftest import PHONE, LiveServer
 
 
 @pytest.fixture
@@ -157,3 +159,92 @@ def test_defensa_perfecta_offers_the_counter_attack_and_energy_is_spent(phone, f
     fighter(page, "Brann").locator(".fighter-open").click()
     page.locator("#energy-row").get_by_role("button", name="EM −1").click()
     expect(fighter(page, "Brann")).to_contain_text("EC 2 · EM 1 · EA 2")
+
+
+def numbered_reading(*dice: tuple[str, int]) -> TrayReading:
+    """What the numbered reader would see: dice ``(kind, value)`` 100 px apart."""
+    return TrayReading([NumberedReading(value=value, sides=SIDES[kind], box=(100 * i, 0, 100 * i + 60, 60),
+                                        center=(100 * i + 30, 30), color="blue", confidence=0.9, kind=kind)
+                        for i, (kind, value) in enumerate(dice)], size=(640, 480))
+
+
+class FakeTray:
+    """The combat session's numbered reader and clock: each settled frame reads as the next reading."""
+
+    def __init__(self):
+        self.readings: list[TrayReading] = []
+        self.t = 1000.0
+
+    def reader(self, image, principal_color):
+        return self.readings.pop(0)
+
+    def clock(self) -> float:
+        return self.t
+
+    def settle(self, fight: CombatSession, *dice: tuple[str, int]) -> None:
+        self.readings.append(numbered_reading(*dice))
+        self.t += 1
+        assert fight.on_settled(None, self.t)
+
+
+@pytest.fixture
+def tray():
+    return FakeTray()
+
+
+@pytest.fixture
+def tray_fight(tmp_path, tray):
+    return CombatSession(tmp_path / "tray-data", numbered_reader=tray.reader, clock=tray.clock)
+
+
+@pytest.fixture
+def tray_server(controller, tray_fight):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
+    with LiveServer(combat.attach(app, tray_fight)) as live:
+        yield live
+
+
+def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(browser, tray_server, tray_fight, tray):
+    tray_fight.add_hero("Brann")
+    tray_fight.add_enemy("Saqueador")
+    tray_fight.roll_initiative({"Brann": 5, "Saqueador": 4})
+    context = browser.new_context(**PHONE, locale="en-US", base_url=tray_server.url)
+    errors = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto("/combat")
+        live(page).select_option("#defender", "Saqueador")
+        page.click("#attack")
+        page.click("#attack-tray-read")
+        status = page.locator("#attack-tray-status")
+        expect(status).to_have_text("Throw into the tray: this attack needs a d8 and a d20.")
+        tray.settle(tray_fight, ("d6", 3), ("d20", 14))  # the wrong die: named, nothing filled
+        expect(status).to_have_text("A numbered d6 is in the tray: this attack needs a d8 and a d20.")
+        expect(page.locator("#attack-prompt")).to_have_text("Attacker (Brann): roll Body d8 and the Destiny d20")
+        tray.settle(tray_fight, ("d8", 7), ("d20", 14))
+        expect(page.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
+        expect(status).to_have_text("Throw into the tray: the defence needs a d6 and a d20.")
+        expect(page.locator('#attack-dice .die-chip[data-source="camera"]')).to_have_text(["d8 7 📷", "d20 14 📷"])
+        tray.settle(tray_fight, ("d20", 9), ("d6-pips", 4))
+        tray.settle(tray_fight, ("d8", 5))
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
+        expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
+        expect(page.locator("#attack-card")).to_be_hidden()
+        # The defender's d6 was a 6, not the 4 read: corrected by hand, the attack is resolved again.
+        page.get_by_role("button", name="Correct the d6 showing 4").click()
+        page.locator("#last-attack .keypad").get_by_role("button", name="6", exact=True).click()
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 7: Saqueador takes 7 damage")
+        expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
+
+        spanish = context.new_page()
+        spanish.goto("/combat?lang=es")
+        live(spanish)
+        tray_fight.start_attack("Saqueador", "Brann")
+        tray_fight.read_tray("attack")
+        tray.settle(tray_fight, ("d8", 2))
+        expect(spanish.locator("#attack-tray-status")).to_have_text(
+            "Hay un d8 en la bandeja: este ataque necesita un d6 y un d20.")
+    finally:
+        context.close()
+    assert errors == []

@@ -10,7 +10,8 @@
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
   const { $, el } = window.dicelensDom;
-  const t = window.dicelensDom.translator(CATALOGUE);
+  // base.html's catalogue too: the kinds of dice ("pip d6") and why a die cannot be read.
+  const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
   const API = INITIAL.api;
 
@@ -71,6 +72,8 @@
   const initiative = {};        // name → Mind die tapped, before the fight starts
   let throwValues = [];         // the dice tapped for the attack's current throw
   let openFighter = null;       // the fighter whose dialog is open
+  const readSeen = {};          // name → Mind die last read from the tray: a newer read replaces a tap
+  let correcting = null;        // {throw, index} of the die whose correction keypad is open
 
   /** A newer state replaces the shown one; ``fresh`` (a stream's first state) always
    *  does, so a companion whose fight file was started anew is followed too. */
@@ -222,11 +225,87 @@
       { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
   }
 
+  // --- dice read from the tray (device/combat_tray.py): the wait, and what is wrong with a throw ---
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+  function andList(items) {
+    return items.length < 2 ? (items[0] || "") : items.slice(0, -1).join(", ") + t(" and ") + items[items.length - 1];
+  }
+
+  /** "a d8 and a d20" from [{name, count}]. */
+  function diceText(dice) {
+    return andList(dice.map((d) => (d.count === 1 ? t("a {die}", { die: t(d.name) }) : t("{n} {die}s", { n: d.count, die: t(d.name) }))));
+  }
+
+  function needsText(waiting) {
+    const counts = {};
+    for (const sides of waiting.dice) counts["d" + sides] = (counts["d" + sides] || 0) + 1;
+    const dice = diceText(Object.entries(counts).map(([name, count]) => ({ name, count })));
+    if (waiting.step === "initiative") return t("{name}'s initiative needs {dice}", { name: waiting.name, dice });
+    const shapes = { attack: "this attack needs {dice}", defence: "the defence needs {dice}", damage: "the damage needs {dice}" };
+    return t(shapes[waiting.throw], { dice });
+  }
+
+  /** What the tray waits for, or why the last throw was not used, in the page's language. */
+  function trayText(tray) {
+    const needs = needsText(tray.waiting);
+    const problem = tray.problem;
+    if (!problem) return capital(t("Throw into the tray: {needs}.", { needs }));
+    const one = problem.dice.reduce((n, d) => n + d.count, 0) === 1;
+    const dice = diceText(problem.dice);
+    const text = {
+      "no dice": () => t("No dice seen: {needs}.", { needs }),
+      "wrong dice": () => t(one ? "{dice} is in the tray: {needs}." : "{dice} are in the tray: {needs}.", { dice, needs }),
+      missing: () => t(one ? "{dice} is missing: {needs}." : "{dice} are missing: {needs}.", { dice, needs }),
+      unreadable: () => t("The {die}: {why} — throw it again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
+      "no reading": () => t("Could not read the tray ({reason}): throw again.", { reason: problem.why }),
+    }[problem.code];
+    return capital(text ? text() : problem.text);
+  }
+
+  function showTray(status, waiting) {
+    status.hidden = !waiting;
+    status.dataset.problem = String(!!(waiting && state.tray.problem));
+    status.textContent = waiting ? trayText(state.tray) : "";
+  }
+
+  /** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */
+  function thrownDice(outcome) {
+    const throws = outcome.throws || {
+      attack: [outcome.attack.natural, outcome.attack.destiny].filter((v) => v !== null),
+      defence: [outcome.defence.natural, outcome.defence.destiny].filter((v) => v !== null), damage: [] };
+    const sides = { attack: [outcome.attack.die, 20], defence: [outcome.defence.die, 20], damage: [outcome.attack.die] };
+    const sources = outcome.sources || {};
+    const chips = [];
+    let pad = null;
+    for (const which of ["attack", "defence", "damage"]) {
+      (throws[which] || []).forEach((value, index) => {
+        const n = sides[which][index];
+        const open = !!correcting && correcting.throw === which && correcting.index === index;
+        const camera = sources[which] === "camera";
+        chips.push(el("button", { type: "button", class: "chip die-chip", dataset: { throw: which, index: String(index), source: sources[which] || "hand" },
+          "aria-pressed": String(open), "aria-label": t("Correct the d{n} showing {value}", { n, value }), title: camera ? t("read by the camera") : "",
+          text: "d" + n + " " + value + (camera ? " 📷" : ""), onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
+        if (open) {
+          pad = keypad(n, value, (v) => { correcting = null; step("/attack/correct", { throw: which, index, value: v }); },
+            t("Correct the d{n} showing {value}", { n, value }));
+        }
+      });
+    }
+    if (!chips.length) return null;
+    return el("div", { class: "thrown" }, [el("p", { class: "detail", text: t("Tap a die to correct it") }), el("div", { class: "chips" }, chips), pad]);
+  }
+
   function renderAttack() {
     const card = $("#attack-card");
     const attack = state.attack;
     card.hidden = !attack;
+    const waiting = state.tray.waiting && state.tray.waiting.step === "attack" ? state.tray.waiting : null;
+    showTray($("#attack-tray-status"), waiting);
+    $("#attack-tray-read").hidden = !!waiting;
+    $("#attack-tray-stop").hidden = !waiting;
     if (!attack) { throwValues = []; card.dataset.step = ""; return; }
+    $("#attack-dice").replaceChildren(...[thrownDice(attack)].filter(Boolean));
     const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
     if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
     $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
@@ -282,6 +361,7 @@
       el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
       el("p", { class: "verdict", text: first }),
       ...rest.map((text) => el("p", { class: "detail", text })),
+      state.last_attack_correctable ? thrownDice(outcome) : null,
       counter);
   }
 
@@ -292,11 +372,25 @@
     card.hidden = enc.round > 0 || sides.size < 2;
     if (card.hidden) return;
     for (const name of Object.keys(initiative)) if (!fighter(name)) delete initiative[name];
+    for (const [name, value] of Object.entries(state.tray.initiative)) {
+      if (readSeen[name] !== value) { initiative[name] = value; readSeen[name] = value; }
+    }
+    const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
     const list = $("#initiative-list");
-    list.replaceChildren(...fighters().map((p) => el("li", { class: "init-row", dataset: { name: p.name } }, [
-      el("p", { class: "init-name", text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
-      keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
-    ])));
+    list.replaceChildren(...fighters().map((p) => {
+      const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
+      const status = el("p", { class: "tray-status", role: "status" });
+      showTray(status, waiting && waiting.name === p.name ? waiting : null);
+      return el("li", { class: "init-row", dataset: { name: p.name } }, [
+        el("div", { class: "init-head" }, [
+          el("p", { class: "init-name", text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] + (read ? " 📷" : "") : "") }),
+          el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
+            title: t("Read {name}'s Mind die from the tray", { name: p.name }), text: "📷", onclick: () => step("/tray", { step: "initiative", name: p.name }) }),
+        ]),
+        status,
+        keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+      ]);
+    }));
     $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
   }
 
@@ -452,6 +546,8 @@
   });
   $("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
   $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
+  $("#attack-tray-read").addEventListener("click", () => step("/tray", { step: "attack" }));
+  $("#attack-tray-stop").addEventListener("click", () => step("/tray/cancel"));
   $("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
   $("#next-turn").addEventListener("click", () => step("/next-turn"));
   $("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
