@@ -285,7 +285,7 @@
         const camera = sources[which] === "camera";
         chips.push(el("button", { type: "button", class: "chip die-chip", dataset: { throw: which, index: String(index), source: sources[which] || "hand" },
           "aria-pressed": String(open), "aria-label": t("Correct the d{n} showing {value}", { n, value }), title: camera ? t("read by the camera") : "",
-          text: "d" + n + " " + value + (camera ? " 📷" : ""), onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
+          text: "d" + n + " " + value, onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
         if (open) {
           pad = keypad(n, value, (v) => { correcting = null; step("/attack/correct", { throw: which, index, value: v }); },
             t("Correct the d{n} showing {value}", { n, value }));
@@ -380,12 +380,15 @@
     list.replaceChildren(...fighters().map((p) => {
       const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
       const status = el("p", { class: "tray-status", role: "status" });
-      showTray(status, waiting && waiting.name === p.name ? waiting : null);
+      const mine = !!waiting && waiting.name === p.name;
+      showTray(status, mine ? waiting : null);
       return el("li", { class: "init-row", dataset: { name: p.name } }, [
         el("div", { class: "init-head" }, [
-          el("p", { class: "init-name", text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] + (read ? " 📷" : "") : "") }),
+          el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) }, title: read ? t("read by the camera") : "",
+            text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
           el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
-            title: t("Read {name}'s Mind die from the tray", { name: p.name }), text: "📷", onclick: () => step("/tray", { step: "initiative", name: p.name }) }),
+            title: t("Read {name}'s Mind die from the tray", { name: p.name }), "aria-pressed": String(mine),
+            onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
         ]),
         status,
         keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
