@@ -784,14 +784,16 @@ class CombatSession:
             self._undo = None
         self._load(document)
 
-    def _resume_tray(self, tray: Mapping) -> None:
-        """The wait of the file, fresh from now: frames from before the restart are gone anyway."""
-        waiting = tray.get("waiting")
+    def _resume_tray(self, tray: object) -> None:
+        """The wait of the file, fresh from now: frames from before the restart are gone anyway
+        (and so is the problem of the last one). A part that cannot be read is dropped."""
+        tray = tray if isinstance(tray, Mapping) else {}
+        waiting, read = tray.get("waiting"), tray.get("initiative")
         if isinstance(waiting, Mapping) and (waiting.get("step") == "attack" or (
                 waiting.get("step") == "initiative" and waiting.get("name") in self.names())):
-            self._tray, self._tray_problem = dict(waiting), tray.get("problem")
-        read = tray.get("initiative") or {}
-        self._initiative_read = {n: v for n, v in read.items() if isinstance(v, int) and n in self.names()}
+            self._tray = {key: waiting[key] for key in ("step", "name") if key in waiting}
+        read = read if isinstance(read, Mapping) else {}
+        self._initiative_read = {n: v for n, v in read.items() if type(v) is int and n in self.names()}
         self._tray_stage, self._tray_after = self._stage(), self._clock()
         self._follow_tray()
 
@@ -806,7 +808,7 @@ class CombatSession:
             self._last_step = document.get("last_step")
             if self._undo is not None:
                 self._check_undo(document)
-            self._resume_tray(document.get("tray") or {})
+            self._resume_tray(document.get("tray"))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             broken = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             log.warning("combat: %s cannot be read (%s); kept as %s, a new fight starts", self.path, exc, broken)

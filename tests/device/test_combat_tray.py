@@ -5,6 +5,8 @@ throws settled after the step asked (RULES T-2), the wrong, missing and unreadab
 from __future__ import annotations
 
 import json
+import signal
+import time
 
 import pytest
 
@@ -13,6 +15,7 @@ from device.combat_tray import match_dice
 from rules.errors import InvalidStep
 
 from .controller_fakes import numbered, settle
+from .test_serve import call, start, wait_for
 
 
 @pytest.fixture
@@ -212,3 +215,50 @@ def test_the_controller_leaves_the_frames_a_waiting_fight_takes(controller, figh
     pool = [numbered(v, x=100 * i, y=400) for i, v in enumerate((2, 3, 4, 5, 6))]
     state = settle(controller, clock, reader.frame(*pool))
     assert state["state"] == "resolved" and fight.state()["attack"]["defence"]["natural"] is None
+
+
+@pytest.mark.parametrize("tray", [[1, 2], {"waiting": "attack", "initiative": [5]},
+                                  {"waiting": {"step": "initiative", "name": "Nobody"}, "initiative": {"Brann": "5"}}])
+def test_a_broken_tray_part_of_the_file_is_dropped_and_the_fight_kept(fight, clock, tray):
+    started(fight).start_attack("Brann", "Saqueador")
+    saved = json.loads(fight.path.read_text())
+    fight.path.write_text(json.dumps({**saved, "tray": tray}))
+    state = CombatSession(fight.path.parent, clock=clock).state()
+    assert state["tray"] == {"waiting": None, "problem": None, "initiative": {}}
+    assert state["attack"]["needs"]["dice"] == [8, 20]
+
+
+def test_dicelens_serve_hands_a_settled_throw_to_the_waiting_fight_not_to_the_armed_roll(tmp_path):
+    # The real wiring (device/serve.py): simulated camera, tray loop, controller, combat
+    # session and vision.read_numbered. The simulated camera throws pip d6s, so the attack
+    # names them and fills nothing, and the armed 2D6 does not take the frame.
+    process, lines = start(tmp_path)
+    seen: list[str] = []
+    try:
+        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+        call(base + "/api/combat/heroes", {"sheet": "Brann"})
+        call(base + "/api/combat/enemies", {"sheet": "Saqueador"})
+        call(base + "/api/combat/initiative", {"values": {"Brann": 5, "Saqueador": 4}})
+        call(base + "/api/combat/attack", {"attacker": "Brann", "defender": "Saqueador"})
+        call(base + "/api/arm", {"preset": "2d6"})
+        status, state = call(base + "/api/combat/tray", {"step": "attack"})
+        assert status == 200 and state["tray"]["waiting"]["dice"] == [8, 20]
+        call(base + "/api/throw", {})
+        for _ in range(120):
+            time.sleep(0.5)
+            state = call(base + "/api/combat")[1]
+            if state["tray"]["problem"] is not None:
+                break
+        else:
+            raise AssertionError("the settled throw never reached the fight")
+        assert state["tray"]["problem"]["code"] in ("wrong dice", "missing", "no dice")
+        assert state["attack"]["attack"]["natural"] is None
+        assert call(base + "/api/state")[1]["latest_roll"] is None
+        process.send_signal(signal.SIGTERM)
+        wait_for(lines, r"dicelens stopped", seen)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert "Traceback" not in "".join(seen)
