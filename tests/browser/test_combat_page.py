@@ -245,6 +245,16 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
         page.locator("#last-attack .keypad").get_by_role("button", name="6", exact=True).click()
         expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 7: Saqueador takes 7 damage")
         expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
+        # The next attack this phone starts is read from the tray too, until told to stop.
+        page.click("#attack")
+        expect(status).to_have_text("Throw into the tray: this attack needs a d8 and a d20.")
+        page.click("#attack-tray-stop")
+        expect(status).to_be_hidden()
+        page.click("#attack-cancel")
+        page.click("#attack")
+        expect(page.locator("#attack-tray-read")).to_be_visible()
+        expect(status).to_be_hidden()
+        page.click("#attack-cancel")
 
         spanish = context.new_page()
         spanish.goto("/combat?lang=es")

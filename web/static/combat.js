@@ -355,7 +355,7 @@
     const counter = outcome.offers.includes("counter-attack") && state.encounter.round > 0 && !state.encounter.over
       && [attacker, defender].every((name) => fighter(name) && active(fighter(name)))
       ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
-        onclick: () => step("/attack", { attacker: defender, defender: attacker }) })
+        onclick: () => startAttack({ attacker: defender, defender: attacker }) })
       : null;
     box.replaceChildren(
       el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
@@ -540,17 +540,33 @@
     return state.encounter.round > 0 && value ? Number(value) : undefined;
   }
 
+  // A phone that read an attack from the tray reads the next one it starts from the tray too,
+  // until "Stop reading the tray" is tapped there.
+  const TRAY_KEY = "dicelens.combat.tray";
+  function remember(on) {
+    try { if (on) localStorage.setItem(TRAY_KEY, "1"); else localStorage.removeItem(TRAY_KEY); } catch (err) { /* private mode: not remembered */ }
+  }
+  function remembered() {
+    try { return localStorage.getItem(TRAY_KEY) === "1"; } catch (err) { return false; }
+  }
+
+  async function startAttack(body) {
+    const done = await step("/attack", body);
+    if (done && remembered()) await step("/tray", { step: "attack" });
+    return done;
+  }
+
   $("#attacker").addEventListener("change", updateTargets);
   $("#attack").addEventListener("click", async () => {
-    const done = await step("/attack", {
+    const done = await startAttack({
       attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked,
       attack_modifier: Number($("#attack-modifier").value) || 0, damage_bonus: Number($("#damage-bonus").value) || 0 });
     if (done) { $("#attack-modifier").value = 0; $("#damage-bonus").value = 0; }  // for this attack only
   });
   $("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
   $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
-  $("#attack-tray-read").addEventListener("click", () => step("/tray", { step: "attack" }));
-  $("#attack-tray-stop").addEventListener("click", () => step("/tray/cancel"));
+  $("#attack-tray-read").addEventListener("click", () => { remember(true); step("/tray", { step: "attack" }); });
+  $("#attack-tray-stop").addEventListener("click", () => { remember(false); step("/tray/cancel"); });
   $("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
   $("#next-turn").addEventListener("click", () => step("/next-turn"));
   $("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
