@@ -40,8 +40,9 @@ _PAD = 16  # the detector's input sides are multiples of this (its coarsest stri
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
 DIE_MIN = 0.9  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold: side faces)
-VALUE_MIN = 0.7  # classifier: a value less sure than this makes the die unreadable (chosen out of fold)
+VALUE_MIN = 0.6  # classifier: a value less sure than this makes the die unreadable (out of fold, 0.6 adds no wrong value to 0.7; 0.5 does)
 BLURRED_VALUE_MIN = 0.9  # the same for a blurred die (vision.blur; no die of the real photos is)
+BLURRED_DIE_MIN = 0.2  # DIE_MIN for a blurred crop, which looks less like a die: reported "blurred", not left out
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
 
@@ -85,27 +86,26 @@ class PipReader:
         self.models = Path(models)
         self.value_min = value_min
         self._lock = threading.Lock()  # a cv2.dnn Net is not safe to share between threads
-        self._nets: tuple | None = None
+        self._nets: dict[str, cv2.dnn.Net] = {}
 
-    def _run(self, which: int, blob: np.ndarray) -> np.ndarray:
+    def _run(self, file: str, blob: np.ndarray) -> np.ndarray:
         with self._lock:
-            if self._nets is None:
-                paths = [self.models / DETECT_FILE, self.models / CLASSIFY_FILE]
-                if missing := [str(p) for p in paths if not p.is_file()]:
-                    raise FileNotFoundError(f"pip reader networks missing: {', '.join(missing)}")
-                self._nets = tuple(cv2.dnn.readNetFromONNX(str(p)) for p in paths)
-            net = self._nets[which]
+            if file not in self._nets:
+                if not (path := self.models / file).is_file():
+                    raise FileNotFoundError(f"pip reader network missing: {path}")
+                self._nets[file] = cv2.dnn.readNetFromONNX(str(path))
+            net = self._nets[file]
             net.setInput(blob)
             return np.array(net.forward())
 
-    def detect(self, image: np.ndarray) -> list[tuple[float, float, float, float]]:
+    def detect(self, image: np.ndarray, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first."""
+        strongest first; peaks of heat below ``heat_min`` are left out."""
         canvas, scale = detector_input(image)
-        maps = self._run(0, to_blob(canvas[None]))[0]
+        maps = self._run(DETECT_FILE, to_blob(canvas[None]))[0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
-        for row, col, value in sorted(peaks(heat, HEAT_MIN), key=lambda p: -p[2])[:MAX_CANDIDATES]:
+        for row, col, value in sorted(peaks(heat, heat_min), key=lambda p: -p[2])[:MAX_CANDIDATES]:
             side = float(np.exp(maps[1, row, col])) / scale
             x = (col + 0.5 + float(maps[2, row, col])) * STRIDE / scale
             y = (row + 0.5 + float(maps[3, row, col])) * STRIDE / scale
@@ -119,7 +119,7 @@ class PipReader:
         values 1..6; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
         n = len(crops)
-        logits = self._run(1, to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+        logits = self._run(CLASSIFY_FILE, to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
         return (p[:n] + p[n:]) / 2
@@ -162,7 +162,10 @@ class PipReader:
 
     def _die(self, image: np.ndarray, x: float, y: float, side: float, p: np.ndarray) -> DieReading | None:
         die_p = 1.0 - float(p[0])
-        if die_p < DIE_MIN:
+        if die_p < BLURRED_DIE_MIN:
+            return None
+        blurred = sharpness(image, (x, y), side) < BLURRED
+        if die_p < DIE_MIN and not blurred:
             return None
         values = p[1:] / die_p
         v = int(np.argmax(values))
@@ -175,8 +178,8 @@ class PipReader:
         unreadable = None
         if beyond > CUT_OFF * side:
             unreadable = "cut off"
-        elif sharpness(image, (x, y), side) < BLURRED:
-            if values[v] < max(self.value_min, BLURRED_VALUE_MIN):  # blur merges pips: be surer
+        elif blurred:
+            if die_p < DIE_MIN or values[v] < max(self.value_min, BLURRED_VALUE_MIN):  # blur merges pips: be surer
                 unreadable = "blurred"
         elif values[v] < self.value_min:
             unreadable = "ambiguous pips"

@@ -9,13 +9,14 @@ benchmarks/vision_real_dice.py --folds.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.tray import CROP, PipReader, crop_die, detector_input, read_tray
+from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
 from vision.scoring import Score, load_labels, score_photo
 
 DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice"
@@ -91,3 +92,14 @@ def test_a_grey_photo_is_read_too():
 def test_missing_networks_are_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="pips_detect.onnx"):
         PipReader(tmp_path).read(np.full((64, 64, 3), 120, np.uint8))
+
+
+def test_the_detector_runs_without_the_classifier(tmp_path):
+    # tools/train_pips.py mines hard negatives with a detector before any classifier exists
+    shutil.copy(MODELS / DETECT_FILE, tmp_path)
+    path, _ = _photos("byler-tray-d6", 1)[0]
+    image = cv2.imread(str(path))
+    reader = PipReader(tmp_path)
+    assert len(reader.detect(image, heat_min=0.2)) >= len(reader.detect(image)) > 0
+    with pytest.raises(FileNotFoundError, match="pips_classify.onnx"):
+        reader.read(image)
