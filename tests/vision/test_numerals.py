@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from vision import InvalidImage, NumberedReading, TrayReading, read_numbered
-from vision.numerals import KINDS, face_symbol
+from vision.numerals import KINDS, NUMERALS_NOT_LEARNED, face_symbol
 from vision.scoring import score_photo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,11 +42,11 @@ def test_the_photos_here_were_held_out_of_training(monkeypatch):
     assert all(data.held_out(name) for name in MIXED + SINGLE)
 
 
-def test_finds_d10s_among_other_dice_and_gives_no_wrong_value():
-    # The d10 numerals are mostly reported unreadable today (see the benchmark); what is held
-    # here: d10s are found and told from the d8s and d6s, values given are right, no phantoms.
+def test_reads_d10s_among_other_dice_and_gives_few_wrong_values():
+    # d10s are found and told from the d8s and d6s, most are read (28 of these 32 today, see
+    # the benchmark for all held-out photos), values given are right, few phantoms.
     labels = _labels("banachowicz-mixed-d10")
-    d10 = found = wrong = phantoms = pips = pips_right = 0
+    d10 = found = read = wrong = phantoms = pips = pips_right = 0
     for name in MIXED:
         reading = read_numbered(cv2.imread(str(POLYHEDRAL / "banachowicz-mixed-d10" / name)))
         dice = labels[name]
@@ -62,11 +62,12 @@ def test_finds_d10s_among_other_dice_and_gives_no_wrong_value():
             if label["kind"] == "d10":
                 d10 += 1
                 found += right_kind
+                read += right_kind and die.value == label["value"]
             elif label["kind"] == "d6-pips":
                 pips += 1
                 pips_right += right_kind and die.value == label["value"]
     assert d10 == 32 and pips == 16
-    assert found >= 0.6 * d10
+    assert found >= 0.9 * d10 and read >= 0.8 * d10
     assert pips_right >= 0.5 * pips
     assert wrong <= 2
     assert phantoms <= 4
@@ -83,6 +84,18 @@ def test_tells_the_kind_of_a_single_die():
             assert isinstance(die, NumberedReading)
             kinds_right += die.kind == _reader_kind(label) and die.sides == label["sides"]
     assert kinds_right >= len(SINGLE) - 1  # the d12 (burks_027) is missed today
+
+
+def test_the_numerals_not_learned_are_never_given_a_value():
+    labels = _labels("burks-tray-polyhedral")
+    named = []
+    for name in ("burks_004.jpg", "burks_012.jpg", "burks_021.jpg", "burks_054.jpg"):  # d20, d12, d20, percentile
+        for die in read_numbered(cv2.imread(str(POLYHEDRAL / "burks-tray-polyhedral" / name))).dice:
+            assert die.value is None and die.unreadable == "ambiguous numeral", name
+            named.append(die.kind)
+    assert named == [_reader_kind(labels[name][0]) for name in
+                     ("burks_004.jpg", "burks_012.jpg", "burks_021.jpg", "burks_054.jpg")]
+    assert set(named) == set(NUMERALS_NOT_LEARNED)
 
 
 def test_a_die_cut_by_the_photo_edge_is_never_given_a_value():
