@@ -141,11 +141,16 @@ write_default_config() {
   cat >"$config" <<'EOF'
 # dicelens settings; every key and its default: device/config.py.
 # After a change: sudo systemctl restart dicelens
+# (a flag of "dicelens serve" beats its key here; the service passes only --config)
 pin = ""                  # 4 to 12 digits to guard the settings and clearing the history
 principal_color = "red"   # colour of the principal die
+# History and photos. The service may write only in /var/lib/dicelens: another
+# folder (outside /home, owned by the user dicelens) also needs
+# "sudo systemctl edit dicelens": [Service] ReadWritePaths=/that/folder
+data_folder = "/var/lib/dicelens"
 
 [camera]
-source = "picamera2"
+source = "picamera2"      # picamera2 | usb:0 (first USB camera) | file:PATH | sim
 
 [web]
 host = "0.0.0.0"          # every phone on the local network may open the page

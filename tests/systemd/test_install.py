@@ -63,7 +63,9 @@ def test_default_config_is_valid_and_serves_the_network(installed):
     assert stat.S_IMODE(path.stat().st_mode) == 0o640  # may hold the PIN
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o755  # the service user passes through
     config = load_config(path)
+    # The Pi's defaults are in the file the README tells the user to edit, not in the unit.
     assert config.camera.source == "picamera2"
+    assert config.data_folder == Path("/var/lib/dicelens")
     assert config.web.host == "0.0.0.0" and config.web.port == 8000
     assert config.buttons.presets == {"2d6": 17, "1d6": 27, "free": 22}
     assert (config.buttons.read_now, config.buttons.led) == (23, 24)
@@ -81,6 +83,29 @@ def test_the_units_command_line_with_the_default_config(installed):
     assert config.camera.source == "picamera2"
     assert config.data_folder == Path("/var/lib/dicelens")
     assert (config.web.host, config.web.port) == ("0.0.0.0", 8000)
+
+
+def test_an_edited_config_changes_what_the_unit_runs(installed, tmp_path, monkeypatch):
+    """The README's "edit config.toml, restart": a USB camera and another data folder take effect;
+    a config with no data_folder (written by an older install.sh) keeps /var/lib/dicelens."""
+    root, _ = installed
+    unit = (root / "etc/systemd/system/dicelens.service").read_text()
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    args = build_parser().parse_args(shlex.split(exec_start.removeprefix("ExecStart="))[1:])
+    text = (root / "etc/dicelens/config.toml").read_text()
+    args.config = tmp_path / "config.toml"
+    args.config.write_text(text.replace('source = "picamera2"', 'source = "usb:0"').replace(
+        'data_folder = "/var/lib/dicelens"', 'data_folder = "/srv/dice"'))
+    config = settings_from(args)
+    assert (config.camera.source, config.data_folder) == ("usb:0", Path("/srv/dice"))
+
+    environment = [line.removeprefix("Environment=") for line in unit.splitlines()
+                   if line.startswith("Environment=")]
+    monkeypatch.setenv("XDG_DATA_HOME", next(value.partition("=")[2] for value in environment
+                                             if value.startswith("XDG_DATA_HOME=")))
+    old = [line for line in text.splitlines() if not line.startswith("data_folder")]
+    args.config.write_text("\n".join(old))
+    assert settings_from(args).data_folder == Path("/var/lib/dicelens")
 
 
 def test_prints_the_system_commands_instead_of_running_them(installed):
@@ -117,13 +142,15 @@ def test_second_run_keeps_the_settings_then_uninstall(installed):
     # Last of the tests on the shared installation: it changes and then removes it.
     root, _ = installed
     config = root / "etc/dicelens/config.toml"
-    config.write_text(config.read_text().replace("port = 8000", "port = 8123"))
+    config.write_text(config.read_text().replace("port = 8000", "port = 8123").replace(
+        'source = "picamera2"', 'source = "usb:0"'))
     (root / "var/lib/dicelens").mkdir(parents=True)  # what the service would have made
     (root / "var/lib/dicelens/history.sqlite3").write_bytes(b"rolls")
 
     again = run("--root", str(root)).stdout
     assert "keeping the settings" in again
     assert "port = 8123" in config.read_text()
+    assert load_config(config).camera.source == "usb:0"
     assert ".local:8123 on a phone" in again
 
     removed = run("--uninstall", "--root", str(root)).stdout

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import shlex
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from device.cli import build_parser
 
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "dicelens.service"
 EXEC = "/opt/dicelens/venv/bin/dicelens"  # where systemd/install.sh puts the venv
@@ -54,15 +61,59 @@ def test_verify_would_catch_a_mistake(tmp_path):
     assert "Unknown key 'ProtectHoem'" in result.stderr
 
 
-def test_runs_the_venv_dicelens_with_the_pi_camera(unit):
-    assert unit["ExecStart"] == [f"{EXEC} serve --camera picamera2 "
-                                 "--config /etc/dicelens/config.toml --data /var/lib/dicelens"]
+def test_runs_the_venv_dicelens_with_the_config_file(unit):
+    assert unit["ExecStart"] == [f"{EXEC} serve --config /etc/dicelens/config.toml"]
+    # With no data_folder in the config (one an older install.sh wrote), $XDG_DATA_HOME/dicelens.
+    assert unit["Environment"].count("XDG_DATA_HOME=/var/lib") == 1
     assert unit["StateDirectory"] == ["dicelens"]
     assert unit["ConfigurationDirectory"] == ["dicelens"]
     # systemd makes /etc/dicelens root's: a mode without "x" for others would lock the service out.
     assert "ConfigurationDirectoryMode" not in unit
     assert unit["WorkingDirectory"] == ["/var/lib/dicelens"]  # lgpio writes its pipes there
     assert unit["User"] == ["dicelens"]
+
+
+def test_passes_no_flag_that_would_beat_the_config_file(unit):
+    """A flag beats the config's key, so the README's "edit config.toml" would do nothing."""
+    given = vars(build_parser().parse_args(shlex.split(unit["ExecStart"][0])[1:]))
+    bare = vars(build_parser().parse_args(["serve"]))
+    assert given.pop("config") == Path("/etc/dicelens/config.toml")
+    bare.pop("config")
+    assert given == bare  # every other option left at its default: the config's key applies
+
+
+def test_serves_what_the_config_file_says(unit, tmp_path):
+    """Started the unit's way, the camera, data folder and port come from the config file."""
+    with socket.socket() as probe:  # a port free now, for the config (it has no "any port")
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "config.toml"
+    config.write_text(f'data_folder = "{tmp_path / "data"}"\n[camera]\nsource = "sim"\n'
+                      f'[web]\nhost = "127.0.0.1"\nport = {port}\n')
+    program = Path(sys.executable).with_name("dicelens")
+    command = [part.replace(EXEC, str(program)).replace("/etc/dicelens/config.toml", str(config))
+               for part in shlex.split(unit["ExecStart"][0])]
+    serve = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        for line in serve.stderr:
+            if "Serving on" in line:
+                break
+        else:
+            raise AssertionError(f"serve ended with status {serve.wait()}")
+        address = f"http://127.0.0.1:{port}/api/state"
+        with urllib.request.urlopen(address, timeout=30) as response:
+            camera = json.loads(response.read())["camera"]
+        assert camera["status"] == "ok" and camera["can_throw"] is True  # sim; picamera2 cannot throw
+        assert (tmp_path / "data" / "history.sqlite3").exists()
+        serve.send_signal(signal.SIGTERM)
+        errors = serve.communicate(timeout=60)[1]
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.communicate()
+    assert serve.returncode == 0, errors
+    assert "Traceback" not in errors
 
 
 def test_notify_with_a_watchdog_longer_than_the_camera_retry(unit):
