@@ -177,16 +177,23 @@ def roster_from_config(table: Mapping) -> Roster:
     return Roster(lists["heroes"], lists["bestiary"], DestinyOptions(ties_favour_defender=ties))
 
 
+# The steps after which the last attack can still be corrected (a throw that ended it, a correction).
+_CORRECTABLE_AFTER = ("attack_dice", "_tray_throw", "correct_attack")
+
+
 def _step(method: Callable) -> Callable:
-    """One step of the fight: under the lock, undoable once, saved, then published.
-    A method may return the fight to go back to on undo (default: as it was before it)."""
+    """One step of the fight: under the lock, undoable once (undo goes back to the fight
+    exactly as it was before the step), saved, then published."""
 
     @functools.wraps(method)
     def run(self: CombatSession, *args: Any, **kwargs: Any) -> dict:
         with self._lock:
             before, undo, last_step = self._document(with_undo=False), self._undo, self._last_step
             try:
-                self._undo = method(self, *args, **kwargs) or before
+                method(self, *args, **kwargs)
+                if method.__name__ not in _CORRECTABLE_AFTER:
+                    self._attack_base = None
+                self._undo = before
                 self._last_step = method.__name__
                 self._follow_tray()
                 self._save()
@@ -227,6 +234,9 @@ class CombatSession:
         self._last_attack: dict | None = None   # the outcome of the last attack applied
         self._saved_heroes: list[dict] = []     # heroes saved on the page, beside the config's
         self._undo: dict | None = None
+        # The fight before the last attack's last throw (its damage not applied), kept while
+        # only corrections followed it: a correction of that attack resolves it again from there.
+        self._attack_base: dict | None = None
         self._last_step: str | None = None      # the method of the last step (undo is of it)
         self._seq = 0
         # Reading from the tray (kept in the file, never in undo: asking is not a step of the fight).
@@ -420,13 +430,12 @@ class CombatSession:
         self._throw(values, "hand")
 
     @_step
-    def correct_attack(self, throw: str, index: int, value: int) -> dict | None:
+    def correct_attack(self, throw: str, index: int, value: int) -> None:
         """Correct one die (a misread one, RULES T-1) of the attack being resolved, or of
-        the last attack while its last throw (or a correction of it) is still the fight's
-        last step, and resolve it again: a miss that becomes a hit asks for damage, a hit
-        that becomes a miss takes its damage back. Undo takes a correction of the attack
-        being resolved back; after a correction of the last attack it goes back to before
-        that attack's last throw.
+        the last attack while only its last throw and corrections of it (or an undo of one)
+        came after it, and resolve it again: a miss that becomes a hit asks for damage, a
+        hit that becomes a miss takes its damage back. Undo takes the correction back: the
+        fight is again as it was just before it (the attack, its damage and its dice).
 
         :param throw: ``"attack"``, ``"defence"`` or ``"damage"``.
         :param index: 0 the characteristic (or defence, damage) die, 1 the Destiny d20.
@@ -435,14 +444,15 @@ class CombatSession:
         """
         if throw not in ("attack", "defence", "damage"):
             raise InvalidStep(f"a throw is attack, defence or damage, not {throw!r}")
-        base = None
         if self._attack is None:
-            done, base = self._last_attack, self._undo
+            done, base = self._last_attack, self._attack_base
             if not self._last_attack_correctable():
                 raise InvalidStep("only the attack being resolved, or the last attack before any other "
                                   "step, can be corrected: change PV by hand for an older one")
             self._load(base)  # the fight before the attack's last throw: its damage not applied
             self._attack = {"spec": done["spec"], **done["throws"], "sources": dict(done["sources"])}
+        else:
+            base = self._document(with_undo=False, with_base=False)
         dice = self._attack[throw]
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(dice):
             raise InvalidStep(f"no die {index} in the {throw} throw")
@@ -451,18 +461,18 @@ class CombatSession:
         outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
         if outcome.needs is None:
             self._finish(outcome)
-        return base
+        self._attack_base = base if self._attack is None else None
 
     def _last_attack_correctable(self) -> bool:
-        """Whether the last attack's dice can still be corrected: no attack under way, and its
-        last throw (or a correction of it) is the step undo would take back."""
-        return (self._attack is None and self._last_step in ("attack_dice", "_tray_throw", "correct_attack")
-                and bool(self._last_attack) and "throws" in self._last_attack
-                and self._undo is not None and self._undo.get("attack") is not None)
+        """Whether the last attack's dice can still be corrected: no attack under way, and
+        nothing but its last throw and corrections of it came after it."""
+        return (self._attack is None and self._attack_base is not None
+                and bool(self._last_attack) and "throws" in self._last_attack)
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
             raise InvalidStep("no attack is being resolved: start one first")
+        base = self._document(with_undo=False, with_base=False)
         needs = self._outcome().needs
         values = list(values)
         if len(values) != len(needs.dice):
@@ -475,6 +485,7 @@ class CombatSession:
         outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
         if outcome.complete:
             self._finish(outcome)
+        self._attack_base = base if self._attack is None else None
 
     def _finish(self, outcome) -> None:
         """Apply a complete attack to the fight."""
@@ -724,12 +735,16 @@ class CombatSession:
             raise InvalidStep(f"at most {MAX_SAVED_HEROES} saved heroes")
         self._saved_heroes = others + [checked]
 
-    def _document(self, with_undo: bool = True) -> dict:
+    def _document(self, with_undo: bool = True, with_base: bool = True) -> dict:
+        """The fight as JSON; ``with_base``: with the last attack's base, which is itself a
+        document without one (so undo slots never nest deeper)."""
         encounter = self._encounter.to_dict()
         encounter["undo"] = None  # the session keeps its own undo, which covers the attack's throws
         document = {"version": FORMAT_VERSION, "encounter": encounter,
                     "attack": json.loads(json.dumps(self._attack)), "last_attack": self._last_attack,
                     "saved_heroes": [dict(s) for s in self._saved_heroes]}
+        if with_base:
+            document["attack_base"] = self._attack_base
         if with_undo:  # the file: also what the tray waits for (asking is not a step, so not in undo)
             document["undo"] = self._undo
             document["last_step"] = self._last_step
@@ -745,8 +760,24 @@ class CombatSession:
         attack = document.get("attack")
         self._encounter, self._attack, self._saved_heroes = encounter, attack, saved
         self._last_attack = document.get("last_attack")
+        self._attack_base = self._readable_base(document.get("attack_base"))
         if attack is not None:
             self._outcome()  # a broken attack is refused on loading, not at the next throw
+
+    @staticmethod
+    def _readable_base(base: object) -> dict | None:
+        """The last attack's base, or None when it cannot be read (dropped now, not at the
+        next correction: the fight goes on, that attack is no longer correctable)."""
+        if base is None:
+            return None
+        try:
+            if not isinstance(base, dict) or base.get("version") != FORMAT_VERSION or "attack_base" in base:
+                raise InvalidStep(f"not a saved fight of format {FORMAT_VERSION}")
+            Encounter.from_dict(base["encounter"])
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("combat: the last attack's saved base cannot be read (%s); dropped", exc)
+            return None
+        return base
 
     def _save(self) -> None:
         """Write the fight with the next seq; the caller holds the lock."""
@@ -808,11 +839,15 @@ class CombatSession:
             self._last_step = document.get("last_step")
             if self._undo is not None:
                 self._check_undo(document)
+            if ("attack_base" not in document and self._last_step in _CORRECTABLE_AFTER
+                    and self._undo is not None and self._undo.get("attack") is not None):
+                # a file written before the base was kept: its undo slot was that base
+                self._attack_base = self._readable_base(dict(self._undo))
             self._resume_tray(document.get("tray"))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             broken = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             log.warning("combat: %s cannot be read (%s); kept as %s, a new fight starts", self.path, exc, broken)
             os.replace(self.path, broken)
             self._encounter = Encounter(options=self.roster.options)
-            self._attack = self._last_attack = self._undo = None
+            self._attack = self._last_attack = self._undo = self._attack_base = None
             self._saved_heroes = []

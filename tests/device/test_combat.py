@@ -198,3 +198,49 @@ def test_the_scene_ends_heroes_wake_and_the_defeated_leave(tmp_path):
     fighters = {p["name"]: p for p in state["encounter"]["participants"]}
     assert sorted(fighters) == ["Brann", "Rival"] and fighters["Brann"]["pv"] == 1
     assert state["encounter"]["round"] == 0 and fighters["Rival"]["initiative"] is None
+
+
+def seed_attack_resolved(folder) -> CombatSession:
+    """RULES §3: Brann d8 7 vs Saqueador d6 4 + 1 armour → hit; damage 5 + 2 = 7 (Saqueador at 1 PV)."""
+    session = brann_vs_saqueador(folder)
+    session.start_attack("Brann", "Saqueador")
+    for throw in ([7, 14], [4, 9], [5]):
+        session.attack_dice(throw)
+    return session
+
+
+def pv(state, name):
+    return {p["name"]: p["pv"] for p in state["encounter"]["participants"]}[name]
+
+
+def test_undo_after_a_correction_of_the_last_attack_goes_back_to_just_before_the_correction(tmp_path):
+    session = seed_attack_resolved(tmp_path)
+    before = session.state()
+    state = session.correct_attack("damage", 0, 1)   # the damage die was a 1: 1 + 2 = 3
+    assert state["last_attack"]["damage"] == 3 and pv(state, "Saqueador") == 5
+    state = session.undo()
+    assert state["attack"] is None and state["last_attack"] == before["last_attack"]
+    assert state["encounter"] == before["encounter"] and pv(state, "Saqueador") == 1
+    assert state["last_attack_correctable"] and not state["can_undo"]
+    # the same after a restart, and the attack can be corrected again (the right face this time)
+    state = CombatSession(tmp_path).correct_attack("damage", 0, 3)
+    assert state["last_attack"]["damage"] == 5 and pv(state, "Saqueador") == 3
+
+
+def test_undo_after_corrections_during_and_after_an_attack_takes_back_only_the_correction(tmp_path):
+    session = brann_vs_saqueador(tmp_path)
+    session.start_attack("Brann", "Saqueador")
+    session.attack_dice([1, 14])
+    state = session.correct_attack("attack", 0, 7)       # during: the attack under way
+    assert state["attack"]["attack"]["natural"] == 7
+    state = session.undo()
+    assert state["attack"]["attack"]["natural"] == 1 and state["attack"]["needs"]["dice"] == [6, 20]
+    session.correct_attack("attack", 0, 7)
+    session.attack_dice([4, 9])
+    session.attack_dice([5])
+    state = session.correct_attack("attack", 0, 3)       # after: a miss now, the damage taken back
+    assert state["last_attack"]["hit"] is False and pv(state, "Saqueador") == 8
+    state = session.correct_attack("attack", 0, 8)       # a second correction: a hit again
+    assert state["last_attack"]["damage"] == 7 and pv(state, "Saqueador") == 1
+    state = session.undo()                               # back to the miss, not further
+    assert state["last_attack"]["hit"] is False and pv(state, "Saqueador") == 8 and state["attack"] is None

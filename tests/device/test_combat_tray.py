@@ -166,9 +166,12 @@ def test_a_die_read_is_corrected_by_hand_before_and_after_the_attack_resolves(fi
     assert state["last_attack"]["hit"] is False and state["last_attack"]["defence"]["natural"] == 6
     assert state["last_attack"]["sources"] == {"attack": "corrected", "defence": "corrected", "damage": "camera"}
     assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Saqueador"] == 8
-    state = fight.undo()  # back to before the attack's last throw: the damage die is asked again
-    assert state["attack"]["needs"]["dice"] == [8] and state["attack"]["defence"]["natural"] == 4
-    assert not fight.cancel_attack()["last_attack_correctable"]
+    state = fight.undo()  # takes back that correction only: the hit stands, the damage applied again
+    assert state["attack"] is None and state["last_attack"]["hit"] is True
+    assert state["last_attack"]["defence"]["natural"] == 6 and state["last_attack"]["attack"]["natural"] == 7
+    assert {p["name"]: p["pv"] for p in state["encounter"]["participants"]}["Saqueador"] == 1
+    assert state["last_attack_correctable"]
+    assert not fight.heal("Saqueador", 1)["last_attack_correctable"]   # another step: too old now
     with pytest.raises(InvalidStep, match="only the attack being resolved"):
         fight.correct_attack("attack", 0, 7)
     with pytest.raises(InvalidStep, match="a throw is attack, defence or damage"):
