@@ -8,8 +8,10 @@ d10, percentile d10, d12, d20 and pip d6: ``vision.read_numbered``), ``sides``
 4–20, ``value`` 1..sides (a d10's "0" is 10), and each die also carries
 ``kind`` and ``face`` (the printed symbol when it is not the value: "0" on a d10
 showing 10, "00"…"90" on a percentile d10, else null). A file that cannot be
-read as an image (missing, a folder, empty, damaged beyond decoding) is reported
-on stderr in one line and the others are still read; the exit status is then 2.
+read as an image (missing, a folder, empty, damaged beyond decoding, or larger
+than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
+decoded) is reported on stderr in one line and the others are still read; the
+exit status is then 2.
 A damaged photo that still decodes in part (a JPEG cut short) is read and one
 line on stderr says so.
 """
@@ -23,12 +25,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-import cv2
+# OpenCV reads its decoding limit once, when it loads: formats whose size
+# vision.image.read_image cannot read from the header stop at 50 megapixels too.
+# The `dicelens` command imports this module before anything loads OpenCV.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
+
+import cv2  # noqa: E402
 import numpy as np
 
 from device.cli import output_folder
 from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
+from vision.image import ImageTooLarge, read_image
 
 
 def _palette_name(text: str) -> str:
@@ -77,7 +85,7 @@ def _decode_quietly(path: Path) -> tuple[np.ndarray | None, str]:
         os.dup2(caught.fileno(), 2)
         try:
             # imread, not imdecode: from a buffer OpenCV gives up on a cut-short JPEG
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = read_image(path, cv2.IMREAD_COLOR)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
@@ -91,7 +99,7 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
     :returns: the image and ``None``, or a one-line note when the file is
         damaged but decoded in part (the decoder's warning says how).
     :raises _Unreadable: for a missing file, a folder, an empty or unreadable
-        file, or one no decoder understands.
+        file, one no decoder understands, or one too large to decode.
     """
     path = Path(name)
     if path.is_dir():
@@ -105,7 +113,10 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
         raise _Unreadable(f"{name}: cannot be opened: {exc.strerror}") from None
     if empty:
         raise _Unreadable(f"{name}: empty file, not an image")
-    image, warning = _decode_quietly(path)
+    try:
+        image, warning = _decode_quietly(path)
+    except ImageTooLarge as exc:
+        raise _Unreadable(f"{name}: {exc}") from None
     if image is None:
         raise _Unreadable(f"{name}: not an image, or a damaged one")
     if warning:
