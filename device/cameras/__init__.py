@@ -12,7 +12,7 @@ import importlib
 from pathlib import Path
 
 from device.cameras.base import Camera
-from device.cameras.replay import PHOTO_SUFFIXES
+from device.cameras.replay import is_photo
 
 __all__ = ["CAMERA_NAMES", "Camera", "open_camera", "parse_camera_name"]
 
@@ -55,7 +55,7 @@ def open_camera(name: str, **options) -> Camera:
     """
     kind, arg = parse_camera_name(name)
     path = Path(arg) if kind == "file" else None
-    if path is not None and path.is_file() and path.suffix.lower() not in PHOTO_SUFFIXES:
+    if path is not None and path.is_file() and not is_photo(path):  # a still of any format is a photo
         kind = "video"
     options = {k: v for k, v in options.items() if v is not None}  # None: the source's default
     unknown = sorted(set(options) - _OPTIONS[kind])

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from device.cameras.base import Camera, shrink
+from vision.image import ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
 
@@ -125,21 +126,28 @@ def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.R
     return cv2.addWeighted(before, 1 - progress, moved, progress, 0)
 
 
+def is_photo(path: Path) -> bool:
+    """Whether ``path`` is a file to replay as a photo: a photo suffix, or any file OpenCV
+    recognises as an image by its signature (a ``.ppm``, a ``.pgm``...)."""
+    return path.is_file() and (path.suffix.lower() in PHOTO_SUFFIXES or cv2.haveImageReader(str(path)))
+
+
 class PhotoFolderCamera(ReplayCamera):
     """Replays photos of a tray (a folder, sorted by name, or one photo), one per throw.
 
-    After the last photo it starts again from the first. Photos that cannot be
-    read are skipped with a warning.
+    After the last photo it starts again from the first. A photo that cannot be
+    read (damaged, or larger than ``vision.image.MAX_PIXELS``) is left out, with
+    one warning naming it and why.
 
     :param path: a folder of photos or one photo.
-    :raises ValueError: if the path holds no photo.
+    :raises ValueError: if the path holds no photo, or none that can be read.
     """
 
     def __init__(self, path: str | Path, **options) -> None:
         self.path = Path(path)
         if self.path.is_dir():
-            self.photos = sorted(p for p in self.path.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        elif self.path.suffix.lower() in PHOTO_SUFFIXES and self.path.is_file():
+            self.photos = sorted(p for p in self.path.iterdir() if is_photo(p))
+        elif is_photo(self.path):
             self.photos = [self.path]
         else:
             raise ValueError(f"file camera: {self.path} is neither a folder of photos nor a photo")
@@ -147,29 +155,41 @@ class PhotoFolderCamera(ReplayCamera):
             raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES)}) in {self.path}")
         self._next_index = 0
         self.photo: Path | None = None  #: the photo of the current throw
+        # An empty tray of the first readable photo's size and overall colour.
+        image = self._read_next()[1]
+        self._next_index = 0
+        self._empty = np.full_like(image, np.median(image.reshape(-1, 3), axis=0).astype(np.uint8))
         super().__init__(**options)
 
     def __str__(self) -> str:
         return f"file camera {self.path}"
 
     def _read_next(self) -> tuple[Path, np.ndarray]:
-        for _ in range(len(self.photos)):
+        """The next readable photo; unreadable ones are dropped from :attr:`photos`.
+
+        :raises ValueError: when no photo is left.
+        """
+        reason = ""
+        while self.photos:
+            self._next_index %= len(self.photos)
             path = self.photos[self._next_index]
-            self._next_index = (self._next_index + 1) % len(self.photos)
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                image = read_image(path)
+                reason = "not a readable photo"
+            except ImageTooLarge as exc:
+                image, reason = None, str(exc)
             if image is not None:
+                self._next_index += 1
                 return path, image
-            log.warning("file camera: skipping %s, not a readable photo", path)
-        raise ValueError(f"file camera: none of the photos in {self.path} can be read")
+            log.warning("file camera: skipping %s: %s", path, reason)
+            del self.photos[self._next_index]
+        if self.path.is_dir():
+            raise ValueError(f"file camera: none of the photos in {self.path} can be read "
+                             "(each is named in the log)")
+        raise ValueError(f"file camera: {self.path}: {reason}")
 
     def _empty_tray(self) -> np.ndarray:
-        # An empty tray of the photos' size and overall colour; the index is not advanced.
-        image = cv2.imread(str(self.photos[0]), cv2.IMREAD_COLOR)
-        if image is None:
-            image = self._read_next()[1]
-            self._next_index = 0
-        colour = np.median(image.reshape(-1, 3), axis=0)
-        return np.full_like(image, colour.astype(np.uint8))
+        return self._empty
 
     def _next_tray(self, count: int | None) -> np.ndarray:
         self.photo, image = self._read_next()
