@@ -5,7 +5,8 @@ order when waitress returns: on SIGTERM (systemd stopping the unit) and on
 Ctrl-C alike. Under systemd (``Type=notify``) it sends READY=1 once the app is
 built, the camera's status as STATUS=, and WATCHDOG=1 from every turn of the
 camera loop (device/watchdog.py). The config is read and checked before anything starts; a bad
-key, value or camera name ends with exit status 2 and one line on stderr.
+key, value or camera name, or a bad ``DICE_*`` environment variable (web/environment.py),
+ends with exit status 2 and one line on stderr.
 
 Data folder: ``--data``, else the config's ``data_folder``, else
 ``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``). It holds the
@@ -60,8 +61,12 @@ def settings_from(args: argparse.Namespace) -> Config:
     """The config file with the command line's overrides, checked.
 
     :raises ConfigError: (a ValueError) naming the bad key or option.
+    :raises EnvironmentSettingError: (a ValueError) naming a bad ``DICE_*`` variable.
     """
+    from web.environment import check_environment  # the page's settings: imported only to serve
+
     config = load_config(args.config)
+    check_environment()
     camera = config.camera
     if args.camera is not None:
         camera = replace(camera, source=check_camera_source(args.camera, "--camera"))

@@ -13,7 +13,8 @@ same figures and ``reasons`` (plain English lines) when something is not:
 
 Body: ``{"healthy": bool, "reasons": [str], "camera": {"status", "message",
 "last_frame_seconds"}, "disk": {"free_bytes", "error"}, "database": {"ok", "error"}}``.
-Thresholds come from the app config (``DICE_HEALTH_FRAME_SECONDS`` … in the environment).
+Thresholds come from the app config (``DICE_HEALTH_FRAME_SECONDS`` … in the environment,
+checked when ``dicelens serve`` starts: web/environment.py).
 """
 
 from __future__ import annotations

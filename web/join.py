@@ -5,7 +5,8 @@ a phone gives that), except when the page was opened as ``localhost`` on the mac
 itself: a phone cannot use that, so the machine's LAN address takes its place, when
 the server listens on the network (``SERVE_HOST`` in the app config: ``0.0.0.0``,
 ``::`` or an address of this machine). ``JOIN_URL`` in the app config (or
-``DICE_JOIN_URL``) overrides it all, for a fixed name behind a router.
+``DICE_JOIN_URL``, an http(s) address of at most 300 characters, checked when ``dicelens
+serve`` starts: web/environment.py) overrides it all, for a fixed name behind a router.
 
 Templates get ``join_address()`` → ``(url, reachable)``: ``reachable`` is False when
 the server listens on this machine only (``--host 127.0.0.1``), so no phone can join.

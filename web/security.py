@@ -16,7 +16,8 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
   ``localhost`` and loopback addresses, ``SERVE_HOST`` (the address served on),
   the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own addresses, its host name and ``<hostname>.local``, and the
   names in ``ALLOWED_HOSTS`` (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a
-  comma-separated list). Any other Host gets 403 ``{"error": ...}``.
+  comma-separated list; a value that is neither stops ``dicelens serve`` at start-up,
+  see :mod:`web.environment`). Any other Host gets 403 ``{"error": ...}``.
 
 The PIN is stored in the controller's settings (``settings()["pin"]``) as the
 werkzeug hash :func:`hash_pin` makes, never in clear; ``None`` means no PIN.
@@ -38,6 +39,7 @@ from flask import current_app, request, session
 from flask_babel import gettext as _
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from .environment import host_names
 from .errors import Forbidden, TooManyAttempts, Unauthorized
 
 PIN_HEADER = "X-Dicelens-Pin"
@@ -184,10 +186,7 @@ def _loopback(name: str) -> bool:
 
 def _configured_hosts() -> set[str]:
     config = current_app.config
-    extra = config.get("ALLOWED_HOSTS") or ()
-    if isinstance(extra, str):
-        extra = extra.replace(",", " ").split()
-    names = {str(name).strip().rstrip(".").lower() for name in extra if str(name).strip()}
+    names = set(host_names(config.get("ALLOWED_HOSTS") or ()))  # checked at start-up (web.environment)
     serve_host = str(config.get("SERVE_HOST") or "").strip("[]").lower()
     if serve_host not in _WILDCARDS:
         names.add(serve_host)
