@@ -70,6 +70,8 @@ KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "perce
 #: States in which a settled frame or dice by hand are taken for the roll.
 _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
+#: How the note of a roll with surplus throws begins (the rest names the die).
+SURPLUS_NOTE = "dice after die"
 
 
 class _Walk(NamedTuple):
@@ -321,7 +323,7 @@ class Controller:
                 raise ValueError("dice must be a list of whole numbers")
             low = 0 if sides == 10 else 1  # a d10's printed 0 is 10 (RULES P-1)
             if any(not low <= v <= sides for v in values):
-                raise ValueError(f"each die must show {low} to {sides}")
+                raise ValueError(f"each die must show {_faces(sides)}")
             if expected is not None and len(values) != expected:
                 raise ValueError(f"{_dice(expected)} needed here, got {len(values)}")
             if not values:
@@ -351,19 +353,23 @@ class Controller:
         """
         with self._lock:
             roll = self._editable(roll_id)
+            was_complete = roll["complete"]
             die = _die_at(roll, index)
             if (value is None) == (not cocked):
                 raise ValueError("give either a value or cocked=True")
             sides = 10 if roll["system"] == "pool" else 6
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not (0 if sides == 10 else 1) <= value <= sides):
-                raise ValueError(f"a die of {sides} sides shows 1 to {sides}")
+                raise ValueError(f"a die of this roll shows {_faces(sides)}")
             new = None if cocked else (value or 10)
+            if new == die["natural"] and (new is not None or die.get("unreadable") == "cocked"):
+                raise ValueError(f"die {index + 1} already shows "
+                                 f"{'cocked' if new is None else new}: nothing to correct")
             roll["corrections"].append({"index": index, "from": die["natural"],
                                         "to": new if not cocked else "cocked",
                                         "who": who, "at": _now()})
             die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
-            return self._after_edit(roll)
+            return self._after_edit(roll, was_complete)
 
     def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
         """Mark which die of the first throw is the principal die (RULES D6-2) and resolve again.
@@ -378,13 +384,14 @@ class Controller:
                 raise ValueError("only a six-sided roll has a principal die")
             if die["step"] != 0:
                 raise ValueError("the principal die is one of the first throw")
-            before = next((d["index"] for d in roll["dice"] if d["principal"]), None)
+            if die["principal"]:
+                raise ValueError(f"die {index + 1} is already the principal die: nothing to change")
+            was_complete = roll["complete"]
             for other in roll["dice"]:
                 other["principal"] = other is die
-            roll["corrections"].append({"index": index, "from": "secondary" if before != index
-                                        else "principal", "to": "principal", "who": who,
-                                        "at": _now()})
-            return self._after_edit(roll)
+            roll["corrections"].append({"index": index, "from": "secondary", "to": "principal",
+                                        "who": who, "at": _now()})
+            return self._after_edit(roll, was_complete)
 
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:
@@ -623,28 +630,40 @@ class Controller:
 
     def _resolve(self, roll: dict, principal_note: str | None = None) -> _Walk:
         """Walk the roll's throws (:meth:`_walk`) and write what the rules made of them into
-        it: each die's role and value, the result, and surplus throws dropped.
+        it: each die's role and value, the result, and which throws are surplus.
 
         Dice the rules have not counted (the throw with a problem, and after it) get
         their role from their place alone (RULES D6-2: principal, secondary, extra;
         none in a pool) and no value, so the ``principal`` flag and the role always agree.
+        Throws a correction made surplus (the rules were complete before them) are kept
+        with ``"surplus": true``, no role and no value: they count again, in order, as
+        soon as a later correction has the rules ask for dice again (RULES D6-4: a
+        principal die corrected 6 → 3 → 6 takes its extra die back).
         """
         walk = self._walk(roll, principal_note)
         used = [die for throw in walk.counted for die in throw]
         counted = {id(die) for die in used}
-        if walk.problem is None and len(used) < len(roll["dice"]):
+        if roll.get("note") and roll["note"].startswith(SURPLUS_NOTE):
+            roll["note"] = None
+        surplus = walk.problem is None and len(used) < len(roll["dice"])
+        if surplus:
             last = max(die["index"] for die in used) if used else -1
-            roll["dice"] = [die for die in roll["dice"] if id(die) in counted]
-            roll["note"] = f"dice after die {last + 1} no longer count after the correction"
+            roll["note"] = f"{SURPLUS_NOTE} {last + 1} no longer count after the correction (kept, " \
+                           f"they count again if a correction asks for dice)"
         result = walk.outcome.to_dict() if walk.outcome is not None else {"dice": []}
         for die, ruled in zip(used, result["dice"]):
             die["role"] = ruled["role"]
             die["value"] = ruled.get("value", ruled["natural"])
+            die.pop("surplus", None)
         for die in roll["dice"]:
             if id(die) not in counted:
                 die["value"] = None
-                die["role"] = (None if roll["system"] == "pool" else "principal" if die["principal"]
+                die["role"] = (None if roll["system"] == "pool" or surplus else "principal" if die["principal"]
                                else "secondary" if die["step"] == 0 else "extra")
+                if surplus:
+                    die["surplus"] = True
+                else:
+                    die.pop("surplus", None)
         roll["spec"] = _spec_dict(walk.spec)
         if walk.problem is not None:
             roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
@@ -682,22 +701,28 @@ class Controller:
     def _editable(self, roll_id: int) -> dict:
         """The roll to edit: the current roll itself, or a copy from the history."""
         if self._roll is not None and self._roll.get("id") == roll_id:
-            self._generation += 1  # a reading in flight was for the roll before the edit
             return self._roll
         roll = self._history.roll(roll_id)
         for die in roll["dice"]:
             die.setdefault("principal", die.get("role") == "principal")
         return roll
 
-    def _after_edit(self, roll: dict) -> dict:
+    def _after_edit(self, roll: dict, was_complete: bool) -> dict:
+        """Resolve an edited roll and save it. The current roll asks for what it now needs;
+        a past roll cannot take dice any more, so an edit that would leave a finished one
+        waiting for dice is refused (ValueError, nothing saved)."""
         if roll is self._roll:
+            self._generation += 1  # a reading in flight was for the roll before the edit
             self._advance()
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
-        if walk.problem is not None:
-            roll["note"] = walk.problem
-        elif not roll["complete"]:
-            roll["note"] = f"after the correction it needs more dice: {walk.outcome.needs.reason}"
+        waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
+        if waiting is not None and was_complete:
+            raise ValueError(f"roll {roll['id']} is finished and can take no more dice, but this change "
+                             f"would leave it waiting for them ({waiting}): only the current roll "
+                             f"can ask for dice")
+        if waiting is not None and not (roll.get("note") or "").startswith("abandoned"):
+            roll["note"] = f"it still waits for dice: {waiting}"
         saved = self._history.save(roll)
         self._publish_roll(saved)
         return saved
@@ -836,6 +861,11 @@ def _wrong_kinds(dice, kind: str | None) -> str | None:
     listing = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
     verb = "is" if wrong.total() == 1 else "are"
     return f"{listing} {verb} in the tray: throw only {kind}s"
+
+
+def _faces(sides: int) -> str:
+    """The faces a die of a roll is entered as: "1 to 6", or "0 to 10 (0 is 10)" (RULES P-1)."""
+    return "0 to 10 (0 is 10)" if sides == 10 else f"1 to {sides}"
 
 
 def _now() -> str:

@@ -57,6 +57,7 @@ from . import security
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .inputs import (
     MAX_ID,
+    face_value,
     json_body,
     name_text,
     only_keys,
@@ -70,7 +71,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
-MAX_FACE = 100          # no die we read has more faces; bounds values before the controller
 MAX_DICE = 100          # dice in one throw; a preset asks for no more (device/presets.py MAX_DICE)
 MAX_PRESETS = 100
 FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
@@ -176,7 +176,11 @@ def dice_by_hand():
     values = body.get("values")
     if not isinstance(values, list) or not 1 <= len(values) <= MAX_DICE:
         raise BadRequest(_("values must be a list of 1 to %(count)d face values", count=MAX_DICE))
-    values = [whole_number(v, "values", 0, MAX_FACE) for v in values]
+    ctl = controller()
+    armed = next((p for p in ctl.presets() if p["name"] == ctl.state()["preset"]), None)
+    if armed is None:
+        raise Conflict(_("no roll armed: choose a preset first"))
+    values = [face_value(v, armed["sides"]) for v in values]
     roller = name_text(body.get("roller"), "roller")
     with controller_errors():
         return jsonify(controller().enter_dice(values, roller=roller))
@@ -226,14 +230,15 @@ def _die_index(roll: dict, index: int) -> int:
 def correct_die(roll_id: int, index: int):
     body = json_body()
     only_keys(body, {"value", "cocked", "who"})
-    index = _die_index(_roll_or_404(roll_id), index)
+    roll = _roll_or_404(roll_id)
+    index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
     cocked = body.get("cocked", False)
     if not isinstance(cocked, bool):
         raise BadRequest(_("cocked must be true or false"))
     if cocked == ("value" in body and body["value"] is not None):
         raise BadRequest(_("give either a value or cocked: true"))
-    value = None if cocked else whole_number(body["value"], "value", 0, MAX_FACE)
+    value = None if cocked else face_value(body["value"], 10 if roll["system"] == "pool" else 6)
     with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
         return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who))
 

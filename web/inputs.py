@@ -57,6 +57,20 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+def face_value(value: Any, sides: int) -> int:
+    """``value`` as the face of a die of ``sides`` sides: 1 to ``sides``; a d10 also takes
+    its printed 0 (which is 10, RULES P-1).
+
+    :raises BadRequest: naming the faces these dice show, for anything else.
+    """
+    low = 0 if sides == 10 else 1
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= sides:
+        if sides == 10:
+            raise BadRequest(_("the dice of this roll show 0 to 10 (0 is 10)"))
+        raise BadRequest(_("the dice of this roll show 1 to %(sides)d", sides=sides))
+    return value
+
+
 def query_number(name: str, default: int, low: int, high: int) -> int:
     """The query parameter ``name`` as an int within ``[low, high]``, or ``default``.
 

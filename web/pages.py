@@ -11,7 +11,8 @@ actions), ``heartbeat_seconds``, and ``api`` (a dict of API URLs:
 route         template         context
 ============  ===============  ==========================================================
 ``/``         index.html       ``state`` (GET /api/state), ``presets`` (list)
-``/history``  history.html     ``rolls`` (newest first, one page), ``player``, ``preset``
+``/history``  history.html     ``rolls`` (newest first, one page), ``problem`` (str|None),
+                               ``player``, ``preset``
                                (the filters, str|None), ``limit``, ``offset``,
                                ``next_offset``/``prev_offset`` (int|None), ``presets``,
                                ``export_query`` (the filters as a query string, for the
@@ -20,18 +21,23 @@ route         template         context
                                ``presets``
 ============  ===============  ==========================================================
 
-The history page takes ``?limit=&offset=&player=&preset=`` like ``GET /api/rolls``;
-bad values answer 400.
+The history page takes ``?limit=&offset=&player=&preset=`` like ``GET /api/rolls``.
+A number out of range is brought into it (``offset=-1`` is the first page); a value
+that cannot be read is answered with the page itself (status 400), saying what was
+wrong in ``problem`` and showing the first page without filters.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 
 from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
-from .inputs import query_name, query_number
+from .errors import BadRequest
+from .inputs import query_name
 
 bp = Blueprint("pages", __name__)
 
@@ -44,16 +50,35 @@ def index():
     return render_template("index.html", state=ctl.state(), presets=ctl.presets())
 
 
+def _page_number(name: str, default: int, low: int, high: int) -> int:
+    """A number of the history page's query, brought into ``[low, high]`` (a link a page
+    made, or edited by hand, still lands on a page).
+
+    :raises BadRequest: for text that is not a whole number.
+    """
+    raw = (request.args.get(name) or "").strip()
+    if not raw:
+        return default
+    if not re.fullmatch(r"[+-]?[0-9]{1,19}", raw):
+        raise BadRequest(_("%(name)s must be a whole number", name=name))
+    return min(max(int(raw), low), high)
+
+
 @bp.get("/history")
 def history():
-    limit = query_number("limit", HISTORY_PAGE, 1, 200)
-    offset = query_number("offset", 0, 0, MAX_OFFSET)
-    player, preset = query_name("player"), query_name("preset")
+    problem = None
+    try:
+        limit = _page_number("limit", HISTORY_PAGE, 1, 200)
+        offset = _page_number("offset", 0, 0, MAX_OFFSET)
+        player, preset = query_name("player"), query_name("preset")
+    except BadRequest as exc:
+        problem, limit, offset, player, preset = str(exc), HISTORY_PAGE, 0, None, None
     ctl = controller()
     page, next_offset = page_of_rolls(limit, offset, player=player, preset=preset)
     filters = {key: value for key, value in (("player", player), ("preset", preset)) if value}
     return render_template(
         "history.html",
+        problem=problem,
         rolls=page,
         player=player,
         preset=preset,
@@ -63,7 +88,7 @@ def history():
         prev_offset=max(0, offset - limit) if offset else None,
         presets=ctl.presets(),
         export_query=urlencode(filters),
-    )
+    ), 400 if problem else 200
 
 
 @bp.get("/settings")

@@ -57,12 +57,24 @@ def test_perfect_roll_from_the_camera_extra_die_by_hand_then_corrected(real_page
     extra = page.locator(".die[data-role=extra]")
     expect(extra).to_contain_text("counts 2")
     expect(extra).to_contain_text("by hand")
+    expect(page.locator("#announce")).to_have_text(re.compile(r"^Roll \d+: 10 total"))  # no correction made
 
     page.locator(".die[data-role=secondary]").click()
     page.locator("#fix-keypad").get_by_role("button", name="5", exact=True).click()
     expect(page.locator("#big")).to_have_text("13")
+    expect(page.locator("#announce")).to_have_text(re.compile(r"^Roll \d+ corrected: 13 total"))
     roll = controller.rolls(limit=1)[0]
     assert roll["total"] == 13 and roll["corrections"][-1]["to"] == 5
+
+    # RULES D6-4: the principal die corrected 6 → 3 → 6 keeps its extra die aside, then counts it again
+    page.locator(".die[data-role=principal]").click()
+    page.locator("#fix-keypad").get_by_role("button", name="3", exact=True).click()
+    expect(page.locator("#big")).to_have_text("8")
+    expect(page.locator(".die").nth(2)).to_contain_text("not counted")
+    page.locator(".die[data-role=principal]").click()
+    page.locator("#fix-keypad").get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#big")).to_have_text("13")
+    expect(page.locator(".die[data-role=extra]")).to_contain_text("counts 2")
 
 
 def test_pool_by_hand_with_a_ten_rerolled(real_page, controller):

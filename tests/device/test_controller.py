@@ -188,16 +188,22 @@ def test_chain_is_bounded_with_a_visible_note(history, reader, clock):
     assert "chain stopped" in roll["note"]
 
 
-def test_correction_of_an_old_roll_re_resolves_and_drops_surplus_dice(controller):
+def test_correction_of_an_old_roll_re_resolves_and_keeps_surplus_dice_aside(controller):
     controller.arm("2d6")
     controller.enter_dice([6, 4])
     chained = controller.enter_dice([2])["latest_roll"]
     controller.arm("1d6")
     controller.enter_dice([3])
     roll = controller.correct(chained["id"], 0, value=5, who="gm")
-    assert roll["total"] == 9 and not roll["perfect"] and len(roll["dice"]) == 2
+    assert roll["total"] == 9 and not roll["perfect"] and roll["complete"]
+    assert [(d["natural"], d["role"], d["value"], d.get("surplus", False)) for d in roll["dice"]] == [
+        (5, "principal", 5, False), (4, "secondary", 4, False), (2, None, None, True)]
     assert "no longer count" in roll["note"]
     assert [r["id"] for r in controller.rolls_since(chained["seq"])][-1] == chained["id"]
+    # RULES D6-4: a 6 again takes the extra die kept aside back
+    roll = controller.correct(chained["id"], 0, value=6, who="gm")
+    assert roll["complete"] and roll["perfect"] and roll["total"] == 6 + 4 + 1 and roll["note"] is None
+    assert not any(d.get("surplus") for d in roll["dice"]) and roll["dice"][2]["role"] == "extra"
     with pytest.raises(RollNotFound):
         controller.correct(999, 0, value=1)
     with pytest.raises(ValueError):
@@ -405,3 +411,53 @@ def test_an_unreadable_die_is_named_in_a_sentence(controller, reader, clock, why
     unread = die(None, "black", 200, unreadable=why)
     state = settle(controller, clock, reader.frame(die(3, "red", 0, principal=True), unread))
     assert state["prompt"] == f"die 2 (black): {clause} — throw it again or correct it on the page"
+
+
+def test_a_correction_that_would_leave_a_past_roll_waiting_for_dice_is_refused(controller):
+    controller.arm("2d6")
+    old = controller.enter_dice([3, 6])["latest_roll"]
+    controller.arm("1d6")
+    controller.enter_dice([2])
+    refused = f"roll {old['id']} is finished and can take no more dice"
+    for change in ({"value": 6}, {"cocked": True}):   # a perfect roll needs its extra die; a cocked die a throw
+        with pytest.raises(ValueError, match=refused):
+            controller.correct(old["id"], 0, **change)
+    with pytest.raises(ValueError, match=refused + r".*perfect roll"):
+        controller.set_principal(old["id"], 1)   # the 6 as principal die: a perfect roll too
+    assert controller.roll(old["id"]) == old   # nothing saved
+    assert controller.correct(old["id"], 0, value=5)["total"] == 11   # a change that completes it is taken
+
+
+def test_the_current_roll_keeps_its_extra_die_through_a_correction_6_3_6(controller):
+    controller.arm("2d6")
+    controller.enter_dice([6, 4])
+    roll = controller.enter_dice([5])["latest_roll"]
+    assert roll["total"] == 6 + 4 + 3
+    roll = controller.correct(roll["id"], 0, value=3)
+    assert roll["complete"] and roll["total"] == 7 and controller.state()["state"] == "resolved"
+    roll = controller.correct(roll["id"], 0, value=6)
+    assert roll["complete"] and roll["total"] == 6 + 4 + 3 and [d["role"] for d in roll["dice"]] == [
+        "principal", "secondary", "extra"]
+    assert controller.state()["state"] == "resolved" and controller.state()["needs"] is None
+
+
+def test_no_op_corrections_are_refused_and_not_recorded(controller):
+    controller.arm("2d6")
+    roll = controller.enter_dice([3, 4])["latest_roll"]
+    with pytest.raises(ValueError, match="die 1 is already the principal die"):
+        controller.set_principal(roll["id"], 0)
+    with pytest.raises(ValueError, match="die 2 already shows 4"):
+        controller.correct(roll["id"], 1, value=4)
+    controller.correct(roll["id"], 1, cocked=True)
+    with pytest.raises(ValueError, match="die 2 already shows cocked"):
+        controller.correct(roll["id"], 1, cocked=True)
+    assert [c["to"] for c in controller.roll(roll["id"])["corrections"]] == ["cocked"]
+
+
+def test_face_errors_name_the_faces_the_dice_show(controller):
+    controller.arm("pool5")
+    with pytest.raises(ValueError, match=r"each die must show 0 to 10 \(0 is 10\)"):
+        controller.enter_dice([11, 1, 1, 1, 1])
+    roll = controller.enter_dice([0, 1, 2, 3, 4])["latest_roll"]
+    with pytest.raises(ValueError, match=r"a die of this roll shows 0 to 10 \(0 is 10\)"):
+        controller.correct(roll["id"], 1, value=11)

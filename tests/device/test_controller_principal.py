@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,8 +41,9 @@ def assert_roles_agree(roll):
 
 
 def counted(roll):
-    """What the rules made of the dice: (natural, role, value) of each, in any order, and the totals."""
-    return (sorted((d["natural"], d["role"], d["value"]) for d in roll["dice"]),
+    """What the rules made of the dice: (natural, role, value) of each counted one (surplus
+    throws kept aside left out), in any order, and the totals."""
+    return (sorted((d["natural"], d["role"], d["value"]) for d in roll["dice"] if not d.get("surplus")),
             roll["total"], roll["perfect"], roll["complete"])
 
 
@@ -66,9 +68,12 @@ def test_new_principal_on_a_perfect_roll_whose_extra_die_is_cocked(tmp_path):
         assert state["prompt"].startswith("die 3 (red): it is cocked")
         roll = controller.set_principal(state["latest_roll"]["id"], 1, who="ana")
         assert_roles_agree(roll)
-        assert [(d["principal"], d["role"]) for d in roll["dice"]] == [(False, "secondary"), (True, "principal")]
+        assert [(d["principal"], d["role"]) for d in roll["dice"]] == [(False, "secondary"), (True, "principal"),
+                                                                       (False, None)]
         assert counted(roll) == counted(by_hand(tmp_path, (4, 6))) and roll["total"] == 10
-        assert roll["note"] == "dice after die 2 no longer count after the correction"
+        assert roll["note"] == ("dice after die 2 no longer count after the correction (kept, they count "
+                                "again if a correction asks for dice)")
+        assert roll["dice"][2]["surplus"] and roll["dice"][2]["role"] is None
         assert controller.state()["state"] == "resolved" and controller.state()["prompt"] is None
         assert counted(controller.roll(roll["id"])) == counted(roll)
 
@@ -102,8 +107,7 @@ def test_new_principal_on_a_finished_roll_of_the_history(tmp_path):
         assert counted(roll) == counted(by_hand(tmp_path, (4, 6)))
         back = controller.set_principal(old["id"], 0)
         assert_roles_agree(back)
-        assert not back["complete"] and back["perfect"]  # its extra die was dropped: asked again
-        assert back["note"].startswith("after the correction it needs more dice")
+        assert counted(back) == counted(old) and back["note"] is None  # its extra die, kept aside, counts again
 
 
 def test_correcting_the_principal_die_makes_a_cocked_extra_die_surplus(tmp_path):
@@ -161,6 +165,12 @@ def play_and_edit(controller, tmp_path_factory, first, extras, edits):
         controller.enter_dice([value])
     for edit in edits:
         dice = controller.roll(roll_id)["dice"]
+        if edit[0] == "principal" and dice[edit[1]]["principal"] or edit[0] == "correct" and edit[1] < len(dice) and (
+                dice[edit[1]]["natural"] == edit[2] and (edit[2] is not None or dice[edit[1]]["unreadable"] == "cocked")):
+            with pytest.raises(ValueError, match="already"):  # no change: refused, not recorded
+                (controller.set_principal(roll_id, edit[1]) if edit[0] == "principal"
+                 else controller.correct(roll_id, edit[1], value=edit[2], cocked=edit[2] is None))
+            continue
         if edit[0] == "principal":
             roll = controller.set_principal(roll_id, edit[1])
         elif edit[1] < len(dice):
@@ -173,7 +183,7 @@ def play_and_edit(controller, tmp_path_factory, first, extras, edits):
         if roll["complete"]:
             principal = next(d for d in roll["dice"] if d["role"] == "principal")
             secondary = [d for d in roll["dice"] if d["role"] == "secondary"]
-            extra = [d["natural"] for d in roll["dice"] if d["role"] == "extra"]
+            extra = [d["natural"] for d in roll["dice"] if d["role"] == "extra" and not d.get("surplus")]
             again = by_hand(tmp_path_factory.mktemp("again"),
                             [principal["natural"]] + [d["natural"] for d in secondary], *extra)
             assert counted(again) == counted(roll)

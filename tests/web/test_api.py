@@ -9,6 +9,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 
 def test_state_has_the_contract_keys(client):
@@ -88,11 +89,12 @@ def test_dice_by_hand_records_a_hand_roll(client):
     assert roll["total"] == 9 and roll["roller"] == "Nara"
 
 
-def test_dice_by_hand_bad_face_is_400_with_the_reason(client):
+@pytest.mark.parametrize("value", [7, -1, 0, 100, 1.5, True])
+def test_dice_by_hand_bad_face_is_400_with_the_faces_of_the_armed_dice(client, value):
     client.post("/api/arm", json={"preset": "2d6"})
-    response = client.post("/api/dice", json={"values": [7, 1]})
+    response = client.post("/api/dice", json={"values": [value, 1]})
     assert response.status_code == 400
-    assert "no face 7" in response.get_json()["error"]
+    assert response.get_json()["error"] == "the dice of this roll show 1 to 6"
 
 
 def test_correction_keeps_the_read_value_and_who(client):

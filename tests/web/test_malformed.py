@@ -45,8 +45,8 @@ BAD_GETS = [
     "/api/rolls?player=" + "x" * 500, "/api/rolls?preset=%00", "/api/rolls.csv?limit=x" "&player=" + "y" * 99,
     "/api/rolls.json?preset=" + "z" * 99, "/api/rolls/1/photo?annotated=2",
     f"/api/rolls/{10**30}", f"/api/rolls/{10**30}/photo", "/api/nothing-here",
-    "/api/events?last_event_id=x", "/history?limit=-3",
-]
+    "/api/events?last_event_id=x",
+]  # the history page answers a bad query with itself (tests/web/test_pages.py)
 
 
 @pytest.fixture

@@ -40,6 +40,30 @@ def test_history_bad_query_is_400(pages):
     assert pages.get("/history?offset=x").status_code == 400
 
 
+@pytest.mark.parametrize("query", ["offset=-1", "offset=-99999999999999999", "limit=0", "limit=100000", "offset=+0"])
+def test_history_numbers_out_of_range_are_brought_into_it_on_a_page(app, controller, query):
+    controller.arm("2d6")
+    controller.enter_dice([1, 2])
+    response = app.test_client().get(f"/history?{query}")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert 'id="page-number">Page 1<' in text and "data-roll-id" in text and "history-problem" not in text
+
+
+@pytest.mark.parametrize("query", ["offset=x", "offset=1e3", "limit=", "player=" + "x" * 41])
+def test_history_query_that_cannot_be_read_shows_the_page_with_the_reason(app, controller, query):
+    controller.arm("2d6")
+    controller.enter_dice([1, 2])
+    response = app.test_client().get(f"/history?{query}", headers={"Accept-Language": "en"})
+    text = response.get_data(as_text=True)
+    assert response.mimetype == "text/html" and "<html" in text
+    if query == "limit=":  # empty: the default
+        assert response.status_code == 200 and "history-problem" not in text
+        return
+    assert response.status_code == 400 and 'id="history-problem"' in text
+    assert "This link to the history cannot be read" in text and "data-roll-id" in text
+
+
 def test_settings_page_never_shows_the_pin(pages):
     pages.post("/api/settings", json={"pin": "2468"})
     assert pages.get("/settings").get_data(as_text=True) == "red|True|False"

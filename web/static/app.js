@@ -219,7 +219,8 @@
   function dieTags(roll, die, index) {
     const tags = [];
     const ruled = ((roll.result || {}).dice || [])[index] || {};
-    if (die.role) tags.push(die.role);
+    if (die.surplus) tags.push("not counted");
+    else if (die.role) tags.push(die.role);
     else if (die.principal) tags.push("principal");
     if (ruled.reroll) tags.push("reroll");
     if (die.natural === null || die.natural === undefined) tags.push(die.unreadable || "cocked");
@@ -284,7 +285,9 @@
 
     function receive(roll, viaLive) {
       const before = newestId();
-      const wasComplete = (store.rolls.get(roll.id) || {}).complete;
+      const known = store.rolls.get(roll.id) || {};
+      const wasComplete = known.complete;
+      const corrections = (known.corrections || []).length;
       const change = upsert(roll);
       if (!change) return;
       let arrived = false;
@@ -300,7 +303,10 @@
         } else if (change === "changed") {
           // The extra dice a roll waited for resolve it: that is its result arriving.
           arrived = roll.complete && !wasComplete && roll.id === newestId() && store.shownId === null;
-          announce(t("Roll {id} corrected: {result}", { id: roll.id, result: announceText(roll) }));
+          // "corrected" only when a correction was made; dice entered for it are not one.
+          const corrected = (roll.corrections || []).length > corrections;
+          announce(t(corrected ? "Roll {id} corrected: {result}" : "Roll {id}: {result}",
+            { id: roll.id, result: announceText(roll) }));
         }
       }
       render();
@@ -467,8 +473,8 @@
       $("#roll-meta").textContent = meta.filter(Boolean).join(" · ");
       renderDice(roll);
       $("#summary").textContent = roll.system === "pool" ? poolSummary(roll)
-        : (roll.dice.some((die) => die.role === "extra")
-          ? t("extra dice: {n}", { n: roll.dice.filter((die) => die.role === "extra").length }) : "");
+        : (roll.dice.some((die) => die.role === "extra" && !die.surplus)
+          ? t("extra dice: {n}", { n: roll.dice.filter((die) => die.role === "extra" && !die.surplus).length }) : "");
       const note = $("#roll-note");
       note.hidden = !roll.note;
       note.textContent = roll.note || "";
