@@ -326,7 +326,23 @@ def attack_dice():
     values = body.get("values")
     if not isinstance(values, list) or not 1 <= len(values) <= 2:
         raise BadRequest(_("values must be a list of the 1 or 2 dice asked for"))
-    return _step(session().attack_dice, [whole_number(v, "values", 1, 20) for v in values])
+    attack = session().state()["attack"]
+    sides = attack["needs"]["dice"] if attack and attack["needs"] else []
+    if len(sides) == len(values):
+        values = [_face(value, die) for value, die in zip(values, sides)]
+    else:  # no attack, or the wrong number of dice: the session says which
+        values = [whole_number(v, "values", 1, 20) for v in values]
+    return _step(session().attack_dice, values)
+
+
+def _face(value: Any, sides: int) -> int:
+    """A die's face as thrown: 1 to ``sides`` (RULES §3 dice show no 0).
+
+    :raises BadRequest: naming the die and its faces.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+        raise BadRequest(_("a d%(sides)d shows 1 to %(sides)d", sides=sides))
+    return value
 
 
 @bp.post("/api/combat/attack/correct")
@@ -337,8 +353,16 @@ def correct_attack():
     throw = body.get("throw")
     if throw not in ("attack", "defence", "damage"):
         raise BadRequest(_("throw must be attack, defence or damage"))
-    return _step(session().correct_attack, throw, whole_number(body.get("index"), "index", 0, 1),
-                 whole_number(body.get("value"), "value", 1, 20))
+    index = whole_number(body.get("index"), "index", 0, 1)
+    state = session().state()
+    attack = state["attack"] or (state["last_attack"] if state["last_attack_correctable"] else None)
+    if attack is None:  # nothing to correct: the session says so
+        value = whole_number(body.get("value"), "value", 1, 20)
+    else:
+        spec = attack["spec"]
+        value = _face(body.get("value"), 20 if index else
+                      spec["defence_die"] if throw == "defence" else spec["attacker_die"])
+    return _step(session().correct_attack, throw, index, value)
 
 
 @bp.post("/api/combat/tray")

@@ -234,3 +234,26 @@ def test_random_bodies_never_answer_500(tmp_path_factory, path, body):
     assert response.status_code < 500, (path, body, response.get_data()[:200])
     if response.status_code >= 400:
         assert isinstance(response.get_json()["error"], str)
+
+
+def test_a_face_out_of_range_names_the_die_asked_for(client):
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador"}))
+    ok(post(client, "/initiative", {"values": {"Brann": 5, "Saqueador": 4}}))
+    ok(post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}))
+    for values, error in (([-1, 14], "a d8 shows 1 to 8"), ([9, 14], "a d8 shows 1 to 8"), ([7, 0], "a d20 shows 1 to 20")):
+        response = post(client, "/attack/dice", {"values": values})
+        assert response.status_code == 400 and response.get_json()["error"] == error
+    ok(post(client, "/attack/dice", {"values": [7, 14]}))
+    response = post(client, "/attack/dice", {"values": [7, 9]})   # the defender's Defence d6
+    assert response.status_code == 400 and response.get_json()["error"] == "a d6 shows 1 to 6"
+    ok(post(client, "/attack/dice", {"values": [4, 9]}))
+    ok(post(client, "/attack/dice", {"values": [5]}))
+    for body, error in (({"throw": "defence", "index": 0, "value": 7}, "a d6 shows 1 to 6"),
+                        ({"throw": "damage", "index": 0, "value": 0}, "a d8 shows 1 to 8"),
+                        ({"throw": "attack", "index": 1, "value": 21}, "a d20 shows 1 to 20")):
+        response = post(client, "/attack/correct", body)
+        assert response.status_code == 400 and response.get_json()["error"] == error
+    response = post(client, "/attack/correct", {"throw": "defence", "index": 0, "value": 7},
+                    headers={"Accept-Language": "pt-BR"})
+    assert response.status_code == 400 and response.get_json()["error"] == "um d6 mostra de 1 a 6"
