@@ -128,3 +128,15 @@ def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path)
         label = next(d for d in labels["dice"] if d["box"][0] <= cx <= d["box"][2] and d["box"][1] <= cy <= d["box"][3])
         assert (die["kind"] == "d10") == (label["kind"] == "d10"), (die, label)
     assert sum(die["kind"] == "d10" for die in read) >= 3
+
+
+def test_a_reroll_a_correction_made_surplus_counts_again_when_the_10_is_back(controller):
+    controller.arm("pool5")
+    controller.enter_dice([10, 1, 7, 3, 8])
+    roll = controller.enter_dice([9])["latest_roll"]            # the 10's reroll: a success
+    assert roll["successes"] == 4                               # RULES P-3: 10, 7, 8 and the reroll's 9
+    roll = controller.correct(roll["id"], 0, value=9)           # it was a 9: no reroll, the 1 cancels one
+    assert roll["complete"] and roll["successes"] == 2 and roll["dice"][5].get("surplus") and controller.state()["state"] == "resolved"
+    roll = controller.correct(roll["id"], 0, value=0)           # a 10 after all (0 is 10): its reroll is back
+    assert roll["complete"] and roll["successes"] == 4 and not roll["dice"][5].get("surplus")
+    assert roll["dice"][5]["natural"] == 9
