@@ -300,7 +300,8 @@ def _spreadsheet_safe(text: object) -> object:
 
 
 def csv_row(roll: dict) -> list:
-    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated."""
+    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated (a throw
+    a correction made surplus has the role ``surplus``: it does not count)."""
     dice = roll.get("dice") or []
     joined = lambda key: " ".join("" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
     return [
@@ -308,7 +309,9 @@ def csv_row(roll: dict) -> list:
         _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
         roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
         roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
-        joined("natural"), joined("value"), joined("role"), joined("source"),
+        joined("natural"), joined("value"),
+        " ".join("surplus" if d.get("surplus") else "" if d.get("role") is None else str(d["role"]) for d in dice),
+        joined("source"),
         " ".join(str(d["index"]) for d in dice if d.get("corrected")),
         _spreadsheet_safe(roll.get("note")),
     ]

@@ -94,3 +94,10 @@ def test_the_faces_error_is_in_the_page_s_language(client, lang, error):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/dice", json={"values": [9, 1]}, headers={"Accept-Language": lang})
     assert response.status_code == 400 and response.get_json()["error"] == error
+
+
+def test_the_csv_names_a_die_kept_aside_surplus(client):
+    roll = perfect_roll_with_a_cocked_extra_die(client)
+    client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 3})
+    line = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[1]
+    assert ",principal secondary surplus," in line and ",3 4 ," in line
