@@ -13,14 +13,18 @@ every POST must be same-origin.
 ``POST /api/throw``                      *PIN* the next throw (sim/file cameras) → state;
                                          409 on a real camera
 ``POST /api/read``                       *PIN* read the tray now → state
-``POST /api/dice``                       *PIN* dice by hand ``{"values": [int], "roller"?}`` → state
+``POST /api/dice``                       *PIN* dice by hand ``{"values": [int], "roller"?}`` → state;
+                                         400 a face the armed preset's dice do not show, 409 none armed
 ``GET  /api/rolls``                      ``?limit=20&offset=0&player=&preset=`` →
                                          ``{"rolls": [roll, newest first], "limit", "offset",
                                          "next_offset": int|null}``
 ``GET  /api/rolls/<id>``                 one roll; 404 unknown
 ``POST /api/rolls/<id>/dice/<index>``    *PIN* correction ``{"value": n}`` or ``{"cocked": true}``,
-                                         ``"who"?: str`` → the updated roll
-``POST /api/rolls/<id>/principal``       *PIN* ``{"index": i, "who"?}`` → the updated roll
+                                         ``"who"?: str`` → the updated roll; 400 for no change, or
+                                         a change that would leave a finished past roll waiting
+                                         for dice (only the current roll asks for them)
+``POST /api/rolls/<id>/principal``       *PIN* ``{"index": i, "who"?}`` → the updated roll; 400 as
+                                         above, or when die ``i`` is already the principal die
 ``GET  /api/rolls/<id>/photo``           the annotated photo (``?annotated=0``: as taken)
 ``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
