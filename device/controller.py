@@ -349,7 +349,8 @@ class Controller:
         :returns: the roll as saved (new seq).
         :raises RollNotFound: no such roll.
         :raises ValueError: no such die, or a face the die does not have, or neither
-            or both of ``value`` and ``cocked``.
+            or both of ``value`` and ``cocked``, or no change (the die already shows it), or
+            a finished past roll this would leave waiting for dice (see :meth:`_after_edit`).
         """
         with self._lock:
             roll = self._editable(roll_id)
@@ -375,7 +376,9 @@ class Controller:
         """Mark which die of the first throw is the principal die (RULES D6-2) and resolve again.
 
         :raises RollNotFound: no such roll.
-        :raises ValueError: not a six-sided roll, or the die is not of the first throw.
+        :raises ValueError: not a six-sided roll, or the die is not of the first throw, or
+            it is already the principal die, or a finished past roll this would leave waiting
+            for dice.
         """
         with self._lock:
             roll = self._editable(roll_id)
