@@ -25,11 +25,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-# OpenCV reads its decoding limit once, when it loads: formats whose size
-# vision.image.read_image cannot read from the header stop at 50 megapixels too.
-# The `dicelens` command imports this module before anything loads OpenCV.
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
-
 import cv2  # noqa: E402
 import numpy as np
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import re
-import struct
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from vision.errors import InvalidImage, VisionError
 
@@ -53,8 +52,8 @@ class ImageTooLarge(VisionError, ValueError):
 def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
     """``cv2.imread`` that refuses a file too large to decode safely.
 
-    The size is read from the header (PNG, JPEG, PNM, BMP, WebP, TIFF) before anything is
-    decoded; for other formats OpenCV's own limit (``OPENCV_IO_MAX_IMAGE_PIXELS``) stops it.
+    The size is read from the header (:func:`header_size`) before anything is decoded;
+    for a format Pillow does not know, OpenCV's own limit (``OPENCV_IO_MAX_IMAGE_PIXELS``) stops it.
 
     :returns: the image (H×W×3 uint8 BGR with the default flags), or None when OpenCV
         cannot decode the file.
@@ -72,81 +71,18 @@ def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.nda
 
 
 def header_size(path: str | os.PathLike) -> tuple[int, int] | None:
-    """``(width, height)`` in pixels from an image file's header, without decoding it.
+    """``(width, height)`` in pixels from an image file's header, without decoding it
+    (Pillow's ``Image.open`` reads only the header until pixels are asked for).
 
-    :returns: None for a format not known here, a damaged header or an unreadable file.
+    :returns: None for a format Pillow does not know, a damaged header or an unreadable file.
     """
     try:
-        with open(path, "rb") as file:
-            head = file.read(64)
-            if head.startswith(b"\xff\xd8"):
-                return _jpeg_size(file)
-            return _header_size(head, file)
-    except (OSError, struct.error, ValueError, IndexError):
+        with Image.open(path) as image:  # Pillow's own size check is off: see below
+            return image.size
+    except (OSError, ValueError, SyntaxError):
         return None
 
 
-def _header_size(head: bytes, file) -> tuple[int, int] | None:
-    if head.startswith(b"\x89PNG\r\n\x1a\n") and head[12:16] == b"IHDR":
-        return struct.unpack(">II", head[16:24])
-    if head[:1] == b"P" and head[1:2] in b"1234567":
-        return _pnm_size(head[:2], file)
-    if head.startswith(b"BM"):
-        if struct.unpack("<I", head[14:18])[0] == 12:  # OS/2 BITMAPCOREHEADER
-            return struct.unpack("<HH", head[18:22])
-        width, height = struct.unpack("<ii", head[18:26])
-        return abs(width), abs(height)  # a negative height: rows stored top-down
-    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
-        chunk = head[12:16]
-        if chunk == b"VP8 ":
-            width, height = struct.unpack("<HH", head[26:30])
-            return width & 0x3FFF, height & 0x3FFF
-        if chunk == b"VP8L":
-            bits = int.from_bytes(head[21:25], "little")
-            return 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
-        if chunk == b"VP8X":
-            return 1 + int.from_bytes(head[24:27], "little"), 1 + int.from_bytes(head[27:30], "little")
-        return None
-    if head[:4] in (b"II*\x00", b"MM\x00*"):
-        return _tiff_size("<" if head[:2] == b"II" else ">", file)
-    return None
-
-
-def _jpeg_size(file) -> tuple[int, int] | None:
-    file.seek(2)
-    while True:
-        byte = file.read(1)
-        if byte != b"\xff":
-            return None
-        marker = file.read(1)
-        while marker == b"\xff":  # fill bytes
-            marker = file.read(1)
-        code = marker[0]
-        if code == 0x01 or 0xD0 <= code <= 0xD9:  # markers with no segment
-            continue
-        length = struct.unpack(">H", file.read(2))[0]
-        if 0xC0 <= code <= 0xCF and code not in (0xC4, 0xC8, 0xCC):  # a start of frame
-            height, width = struct.unpack(">xHH", file.read(5))
-            return width, height
-        file.seek(length - 2, os.SEEK_CUR)
-
-
-def _pnm_size(magic: bytes, file) -> tuple[int, int] | None:
-    file.seek(2)
-    text = file.read(4096).decode("latin-1")
-    if magic == b"P7":  # PAM: "WIDTH n" and "HEIGHT n" lines
-        fields = dict(line.split(None, 1) for line in text.splitlines() if " " in line.strip())
-        return int(fields["WIDTH"]), int(fields["HEIGHT"])
-    words = re.sub(r"#[^\n]*", " ", text).split()
-    return int(words[0]), int(words[1])
-
-
-def _tiff_size(order: str, file) -> tuple[int, int] | None:
-    file.seek(4)
-    file.seek(struct.unpack(order + "I", file.read(4))[0])
-    found = {}
-    for _ in range(struct.unpack(order + "H", file.read(2))[0]):
-        tag, kind, _count, value = struct.unpack(order + "HHI4s", file.read(12))
-        if tag in (256, 257):  # ImageWidth, ImageLength: SHORT or LONG
-            found[tag] = struct.unpack(order + ("H" if kind == 3 else "I"), value[:2 if kind == 3 else 4])[0]
-    return (found[256], found[257]) if len(found) == 2 else None
+# Pillow only reads headers here, never pixels; its decompression-bomb check would hide the
+# size of the very files MAX_PIXELS is there to refuse.
+Image.MAX_IMAGE_PIXELS = None

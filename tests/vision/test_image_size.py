@@ -1,6 +1,8 @@
-"""vision.image.header_size and read_image: the size read from the header, too large refused."""
+"""vision.image.header_size and read_image: the size read from the header (Pillow), too large refused."""
 
 from __future__ import annotations
+
+import os
 
 import cv2
 import numpy as np
@@ -9,7 +11,7 @@ import pytest
 from vision.image import MAX_PIXELS, ImageTooLarge, header_size, read_image
 
 
-@pytest.mark.parametrize("suffix", [".png", ".jpg", ".ppm", ".pgm", ".pbm", ".pam", ".bmp", ".webp", ".tif"])
+@pytest.mark.parametrize("suffix", [".png", ".jpg", ".ppm", ".pgm", ".pbm", ".bmp", ".webp", ".tif"])
 def test_header_size_of_each_format_opencv_writes(tmp_path, suffix):
     path = tmp_path / f"photo{suffix}"
     image = np.random.default_rng(1).integers(0, 255, (23, 37, 3), np.uint8)
@@ -31,3 +33,10 @@ def test_too_large_is_refused_before_decoding(tmp_path):
     with pytest.raises(ImageTooLarge, match=r"10000×5001 pixels; at most 50 megapixels") as raised:
         read_image(path)
     assert raised.value.size == (10000, 5001) and 10000 * 5001 > MAX_PIXELS
+
+
+def test_opencvs_own_limit_is_the_same():
+    # device/__init__.py sets it before OpenCV loads; it must agree with MAX_PIXELS
+    import device  # noqa: F401
+
+    assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(MAX_PIXELS)
