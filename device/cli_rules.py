@@ -310,8 +310,8 @@ def initiative_value(text: str) -> tuple[str, int]:
     name, number = name.strip(), whole_number(value)
     if not name.isprintable():  # messages name people on one line
         raise argparse.ArgumentTypeError(f"{name!r} is not a name: use printable characters")
-    if number < 1:  # checked here too, so the message names the option (RULES DD-1)
-        raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 or more, not {number}")
+    if not 1 <= number <= 12:  # a Mind die, d4 to d12 (RULES DD-1), as the combat page takes it
+        raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 to 12 (a Mind die), not {number}")
     return name, number
 
 
