@@ -12,8 +12,9 @@ read as an image (missing, a folder, empty, damaged beyond decoding, or larger
 than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
 decoded) is reported on stderr in one line and the others are still read; the
 exit status is then 2.
-A damaged photo that still decodes in part (a JPEG cut short) is read and one
-line on stderr says so.
+A photo cut short (a half-written JPEG or PNG) is such a file: "damaged image
+(the file is cut short)". A photo damaged otherwise that still decodes in part
+is read and one line on stderr says so.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-import cv2  # noqa: E402
+import cv2
 import numpy as np
 
 from device.cli import output_folder
 from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
-from vision.image import ImageTooLarge, read_image
+from vision.image import DamagedImage, ImageTooLarge, read_image
 
 
 def _palette_name(text: str) -> str:
@@ -94,7 +95,7 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
     :returns: the image and ``None``, or a one-line note when the file is
         damaged but decoded in part (the decoder's warning says how).
     :raises _Unreadable: for a missing file, a folder, an empty or unreadable
-        file, one no decoder understands, or one too large to decode.
+        file, one no decoder understands, one cut short, or one too large to decode.
     """
     path = Path(name)
     if path.is_dir():
@@ -110,7 +111,7 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
         raise _Unreadable(f"{name}: empty file, not an image")
     try:
         image, warning = _decode_quietly(path)
-    except ImageTooLarge as exc:
+    except (ImageTooLarge, DamagedImage) as exc:
         raise _Unreadable(f"{name}: {exc}") from None
     if image is None:
         raise _Unreadable(f"{name}: not an image, or a damaged one")

@@ -49,25 +49,53 @@ class ImageTooLarge(VisionError, ValueError):
                          else f"image too large ({limit})")
 
 
+class DamagedImage(VisionError, ValueError):
+    """A photo file whose image data is cut short (a half-written JPEG or PNG); never read in part."""
+
+    def __init__(self) -> None:
+        super().__init__("damaged image (the file is cut short)")
+
+
 def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
-    """``cv2.imread`` that refuses a file too large to decode safely.
+    """``cv2.imread`` that refuses a file too large to decode safely, or cut short.
 
     The size is read from the header (:func:`header_size`) before anything is decoded;
     for a format Pillow does not know, OpenCV's own limit (``OPENCV_IO_MAX_IMAGE_PIXELS``) stops it.
+    Pillow then decodes the file once to see that its data is whole (a JPEG at 1/8 of its
+    size, by ``Image.draft``: 10 ms for 4000×3000 pixels, against 64 ms for ``cv2.imread``).
 
     :returns: the image (H×W×3 uint8 BGR with the default flags), or None when OpenCV
         cannot decode the file.
     :raises ImageTooLarge: above :data:`MAX_PIXELS` (a ``ValueError``).
+    :raises DamagedImage: when the file ends before its image data does (a ``ValueError``);
+        OpenCV would return the part it has, the rest grey, with only a libjpeg warning.
     """
     size = header_size(path)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise ImageTooLarge(size)
+    if size is not None and _cut_short(path):
+        raise DamagedImage()
     try:
         return cv2.imread(str(path), flags)
     except cv2.error as exc:  # OpenCV refuses sizes above its limit by an assertion
         if "CV_IO_MAX_IMAGE" in str(exc):
             raise ImageTooLarge(size) from None
         return None
+
+
+def _cut_short(path: str | os.PathLike) -> bool:
+    """Whether Pillow finds the file's image data cut short ("image file is truncated",
+    raised by ``load`` while ``ImageFile.LOAD_TRUNCATED_IMAGES`` is False, its default).
+    Other failures (a codec Pillow lacks) are left for OpenCV to judge."""
+    try:
+        with Image.open(path) as image:
+            image.draft("RGB", (1, 1))  # JPEG: decode at 1/8 scale, still every byte; others: ignored
+            image.load()
+    except OSError as exc:
+        return "truncated" in str(exc)
+    except (ValueError, SyntaxError):
+        return False
+    return False
 
 
 def header_size(path: str | os.PathLike) -> tuple[int, int] | None:

@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from device.cameras.base import Camera, shrink
-from vision.image import ImageTooLarge, read_image
+from device.errors import CameraUnavailable
+from vision.image import DamagedImage, ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +137,11 @@ class PhotoFolderCamera(ReplayCamera):
     """Replays photos of a tray (a folder, sorted by name, or one photo), one per throw.
 
     After the last photo it starts again from the first. A photo that cannot be
-    read (damaged, or larger than ``vision.image.MAX_PIXELS``) is left out, with
-    one warning naming it and why.
+    read (damaged, cut short, or larger than ``vision.image.MAX_PIXELS``) is left
+    out, with one warning naming it and why. Once none is left (photos deleted or
+    damaged while it runs), :meth:`capture_preview` raises
+    :class:`~device.errors.CameraUnavailable` saying so: the tray loop reports the
+    camera not ok and opens it again, listing the folder anew, until a photo reads.
 
     :param path: a folder of photos or one photo.
     :raises ValueError: if the path holds no photo, or none that can be read.
@@ -154,6 +158,7 @@ class PhotoFolderCamera(ReplayCamera):
         if not self.photos:
             raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES)}) in {self.path}")
         self._next_index = 0
+        self._gone: str | None = None  # why no photo is left, once none is
         self.photo: Path | None = None  #: the photo of the current throw
         # An empty tray of the first readable photo's size and overall colour.
         image = self._read_next()[1]
@@ -176,7 +181,7 @@ class PhotoFolderCamera(ReplayCamera):
             try:
                 image = read_image(path)
                 reason = "not a readable photo"
-            except ImageTooLarge as exc:
+            except (ImageTooLarge, DamagedImage) as exc:
                 image, reason = None, str(exc)
             if image is not None:
                 self._next_index += 1
@@ -184,9 +189,16 @@ class PhotoFolderCamera(ReplayCamera):
             log.warning("file camera: skipping %s: %s", path, reason)
             del self.photos[self._next_index]
         if self.path.is_dir():
-            raise ValueError(f"file camera: none of the photos in {self.path} can be read "
-                             "(each is named in the log)")
-        raise ValueError(f"file camera: {self.path}: {reason}")
+            self._gone = (f"file camera: none of the photos in {self.path} can be read "
+                          "(each is named in the log)")
+        else:
+            self._gone = f"file camera: {self.path}: {reason}"
+        raise ValueError(self._gone)
+
+    def capture_preview(self) -> np.ndarray:
+        if self._gone is not None:
+            raise CameraUnavailable(self._gone)
+        return super().capture_preview()
 
     def _empty_tray(self) -> np.ndarray:
         return self._empty

@@ -96,15 +96,15 @@ def test_every_wrong_image_argument_is_one_plain_line_and_the_others_still_read(
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
 
 
-def test_a_photo_cut_short_is_read_as_far_as_it_goes_and_said_to_be_damaged(tmp_path):
+def test_a_photo_cut_short_is_damaged_and_the_others_still_read(tmp_path):
     cut = tmp_path / "cut.jpg"
     data = PHOTO.read_bytes()
-    cut.write_bytes(data[: len(data) * 3 // 4])
-    done = dicelens("read", str(cut))
-    assert done.returncode == 0
-    # one line of ours, and libjpeg's own "Premature end of JPEG file" not printed on its own
-    assert done.stderr == f"dicelens: {cut}: damaged image, only partly decoded (Premature end of JPEG file)\n"
-    assert json.loads(done.stdout)["file"] == str(cut)
+    cut.write_bytes(data[: len(data) // 2])
+    done = dicelens("read", str(cut), str(PHOTO))
+    assert done.returncode == 2
+    # one line of ours, and libjpeg's own "Premature end of JPEG file" not printed
+    assert done.stderr == f"dicelens: {cut}: damaged image (the file is cut short)\n"
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
 
 
 def test_an_annotated_copy_that_cannot_be_written_is_reported_and_the_reading_kept(tmp_path):
