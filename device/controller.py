@@ -556,7 +556,7 @@ class Controller:
         """The step the next dice are for: (number, dice expected or None for any, sides).
 
         A step with a problem (an unreadable die, no principal die) is thrown again
-        as a whole; otherwise the next step is the one the outcome needs.
+        as a whole, with as many dice as the rules ask for there; otherwise the next step is the one the outcome needs.
         """
         roll = self._roll
         preset = self._preset
@@ -564,8 +564,7 @@ class Controller:
             return 0, preset.count, preset.sides
         walk = self._walk(roll)
         if walk.problem is not None:
-            again = [die for die in roll["dice"] if die["step"] == walk.step]
-            return walk.step, (preset.count if walk.step == 0 else len(again)), preset.sides
+            return walk.step, (preset.count if walk.step == 0 else walk.outcome.needs.count), preset.sides
         last = max(die["step"] for die in roll["dice"])
         needs = self._needs or {"count": 0, "sides": preset.sides}
         return last + 1, needs["count"], needs["sides"]
@@ -600,10 +599,11 @@ class Controller:
     def _walk(self, roll: dict, principal_note: str | None = None) -> _Walk:
         """Resolve the roll's throws in order, as they were thrown; changes nothing.
 
-        A throw is looked at only while the rules still ask for dice, so throws a
-        correction or a new principal die made surplus neither count nor stop the
-        roll. A throw stops the walk when one of its dice is unreadable, or (the
-        first throw of a D6 roll) no single die is the principal one (RULES T-1,
+        A throw is looked at only while the rules still ask for dice, and only as many
+        of its dice as they ask for, so throws and dice a correction or a new principal
+        die made surplus (RULES P-3: a 10 corrected to a 4 leaves its reroll die over)
+        neither count nor stop the roll. A throw stops the walk when one of its dice
+        is unreadable, or (the first throw of a D6 roll) no single die is the principal one (RULES T-1,
         T-3, D6-2), or the rules refuse its dice.
         """
         first = [die for die in roll["dice"] if die["step"] == 0]
@@ -616,6 +616,8 @@ class Controller:
             dice = [die for die in roll["dice"] if die["step"] == step]
             if step == 0 and principal is not None and isinstance(spec, D6Spec) and spec.principal_known:
                 dice = [principal] + [die for die in dice if die is not principal]  # rules: principal first
+            if outcome is not None:  # a throw's dice beyond what the rules ask for (fewer 10s now) are surplus
+                dice = dice[:outcome.needs.count]
             problem = throw_problem(roll["system"], step, dice, principal_note)
             if problem is None:
                 try:
@@ -638,7 +640,7 @@ class Controller:
         Dice the rules have not counted (the throw with a problem, and after it) get
         their role from their place alone (RULES D6-2: principal, secondary, extra;
         none in a pool) and no value, so the ``principal`` flag and the role always agree.
-        Throws a correction made surplus (the rules were complete before them) are kept
+        Throws or dice a correction made surplus (the rules had enough before them) are kept
         with ``"surplus": true``, no role and no value: they count again, in order, as
         soon as a later correction has the rules ask for dice again (RULES D6-4: a
         principal die corrected 6 → 3 → 6 takes its extra die back).

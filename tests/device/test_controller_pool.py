@@ -140,3 +140,71 @@ def test_a_reroll_a_correction_made_surplus_counts_again_when_the_10_is_back(con
     roll = controller.correct(roll["id"], 0, value=0)           # a 10 after all (0 is 10): its reroll is back
     assert roll["complete"] and roll["successes"] == 4 and not roll["dice"][5].get("surplus")
     assert roll["dice"][5]["natural"] == 9
+
+
+def two_tens_rerolled(controller):
+    """pool5 by hand: 10, 10, 2, 3, 4, then the two 10s rerolled 5, 6 (RULES P-3: 3 successes)."""
+    controller.arm("pool5")
+    controller.enter_dice([10, 10, 2, 3, 4])
+    roll = controller.enter_dice([5, 6])["latest_roll"]
+    assert roll["complete"] and roll["successes"] == 3
+    return roll
+
+
+def counted(roll):
+    """(natural, surplus) of the reroll dice."""
+    return [(d["natural"], bool(d.get("surplus"))) for d in roll["dice"] if d["step"] > 0]
+
+
+@pytest.mark.parametrize("past", [False, True], ids=["current roll", "past roll"])
+def test_one_of_two_10s_corrected_keeps_the_extra_reroll_die_aside_and_back(controller, past):
+    roll = two_tens_rerolled(controller)
+    if past:
+        controller.arm("pool5")
+        controller.enter_dice([2, 3, 4, 5, 6])
+    roll = controller.correct(roll["id"], 0, value=4)           # one 10 left: one reroll die counts
+    assert roll["complete"] and roll["successes"] == 1          # the 10; the reroll's 5 is no success
+    assert counted(roll) == [(5, False), (6, True)]
+    surplus = roll["dice"][6]
+    assert surplus["role"] is None and surplus["value"] is None
+    assert controller.state()["state"] == "resolved" and controller.state()["needs"] is None
+    roll = controller.correct(roll["id"], 0, value=10)          # a 10 after all: the 6 counts again
+    assert roll["complete"] and roll["successes"] == 3 and counted(roll) == [(5, False), (6, False)]
+    assert controller.roll(roll["id"])["successes"] == 3
+
+
+def test_a_10_added_to_the_current_roll_takes_the_surplus_die_then_asks_for_one(controller):
+    roll = two_tens_rerolled(controller)
+    roll = controller.correct(roll["id"], 0, value=4)           # the 6 kept aside
+    assert roll["complete"] and controller.state()["state"] == "resolved"
+    roll = controller.correct(roll["id"], 2, value=10)          # two 10s again: the 6 counts again
+    assert roll["complete"] and roll["successes"] == 3 and counted(roll) == [(5, False), (6, False)]
+    roll = controller.correct(roll["id"], 3, value=10)          # three 10s, two reroll dice
+    state = controller.state()
+    assert not roll["complete"] and state["state"] == "prompting" and state["needs"]["count"] == 1
+    with pytest.raises(ValueError, match="1 die needed here, got 2"):
+        controller.enter_dice([7, 8])
+    roll = controller.enter_dice([7])["latest_roll"]            # as many as needs says
+    assert roll["complete"] and roll["successes"] == 5 and controller.state()["state"] == "resolved"
+
+
+def test_a_reroll_throw_with_a_cocked_die_is_thrown_again_with_as_many_dice_as_needs_says(controller):
+    roll = two_tens_rerolled(controller)
+    roll = controller.correct(roll["id"], 5, cocked=True)       # the reroll's 5 was cocked
+    roll = controller.correct(roll["id"], 0, value=4)           # one 10 left: one reroll die, still cocked
+    state = controller.state()
+    assert state["state"] == "prompting" and state["needs"]["count"] == 1 and "cocked" in state["prompt"]
+    roll = controller.enter_dice([7])["latest_roll"]
+    assert roll["complete"] and roll["successes"] == 2 and counted(roll) == [(7, False)]
+
+
+def test_a_10_added_to_a_past_roll_takes_the_surplus_die_then_is_refused(controller):
+    roll = two_tens_rerolled(controller)
+    controller.arm("pool5")
+    controller.enter_dice([2, 3, 4, 5, 6])
+    controller.correct(roll["id"], 0, value=4)
+    roll = controller.correct(roll["id"], 2, value=10)
+    assert roll["complete"] and roll["successes"] == 3 and counted(roll) == [(5, False), (6, False)]
+    with pytest.raises(ValueError, match="would leave it waiting"):
+        controller.correct(roll["id"], 3, value=10)
+    assert controller.roll(roll["id"])["successes"] == 3

@@ -82,6 +82,17 @@ def test_dice_by_hand_and_states(client):
     assert {d["source"] for d in roll["dice"]} == {"hand"}
 
 
+def test_one_of_two_10s_corrected_over_the_api_keeps_the_extra_reroll_die_aside(client):
+    client.post("/api/arm", json={"preset": "pool5"})
+    client.post("/api/dice", json={"values": [10, 10, 2, 3, 4]})
+    roll = client.post("/api/dice", json={"values": [5, 6]}).get_json()["latest_roll"]
+    fixed = client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 4})
+    assert fixed.status_code == 200, fixed.get_json()
+    roll = fixed.get_json()
+    assert roll["complete"] and roll["successes"] == 1 and roll["dice"][6]["surplus"]
+    assert client.get("/api/state").get_json()["state"] == "resolved"
+
+
 def test_throw_without_a_throwing_camera_is_409(client):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/throw")
