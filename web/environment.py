@@ -59,7 +59,7 @@ def _is_host_name(name: str) -> bool:
 
 def _number(low: float, high: float, *, integer: bool = False, unit: str = "") -> Callable[[object], str | None]:
     kind = "a whole number" if integer else "a number"
-    allowed = f"{kind}{unit} from {low:g} to {high:g}"
+    allowed = f"{kind}{unit} from {_plain(low)} to {_plain(high)}"
 
     def check(value: object) -> str | None:
         ok_type = isinstance(value, int) if integer else isinstance(value, (int, float))
@@ -68,6 +68,11 @@ def _number(low: float, high: float, *, integer: bool = False, unit: str = "") -
         return None
 
     return check
+
+
+def _plain(number: float) -> str:
+    """A bound as a person writes it: 67108864 and 0.1, not 6.71089e+07."""
+    return str(number) if isinstance(number, int) else f"{number:g}"
 
 
 def _boolean(value: object) -> str | None:

@@ -29,7 +29,8 @@ def test_every_setting_the_app_has_is_known():
 @pytest.mark.parametrize(("variable", "value", "allowed"), [
     ("DICE_HEALTH_FRAME_SECONDS", "abc", "a number of seconds from 0.1 to 3600"),
     ("DICE_HEALTH_FRAME_SECONDS", "NaN", "a number of seconds from 0.1 to 3600"),
-    ("DICE_HEALTH_MIN_FREE_MB", "-1", "a number of megabytes from 0 to 1e+06"),
+    ("DICE_HEALTH_MIN_FREE_MB", "-1", "a number of megabytes from 0 to 1000000"),
+    ("DICE_MAX_CONTENT_LENGTH", "5", "a whole number of bytes from 1024 to 67108864"),
     ("DICE_HEARTBEAT_SECONDS", "true", "a number of seconds from 1 to 3600"),
     ("DICE_PIN_ATTEMPTS", "2.5", "a whole number from 1 to 1000"),
     ("DICE_JOIN_URL", "dice.home", "an http:// or https:// address"),
