@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --root)
       [ $# -ge 2 ] || fail "--root needs a folder"
+      [ ! -e "$2" ] || [ -d "$2" ] || fail "--root $2: not a folder"
       root=$(realpath -m "$2")
       shift 2
       ;;

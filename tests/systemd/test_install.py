@@ -177,6 +177,14 @@ def test_bad_options_fail_with_one_line(args, message):
     assert result.stderr.strip().splitlines()[-1] == f"install.sh: {message}"
 
 
+def test_a_root_that_is_a_file_fails_with_one_line(tmp_path):
+    path = tmp_path / "a-file"
+    path.write_text("not a folder")
+    result = run("--root", str(path), check=False)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [f"install.sh: --root {path}: not a folder"]
+
+
 def test_shellcheck_clean():
     shellcheck = shutil.which("shellcheck")
     assert shellcheck, "shellcheck is missing: apt-get install shellcheck"
