@@ -89,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or Ctrl-C; returns the exit status."""
     config = settings_from(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # SIGINT too: a process started in the background (`nohup … &`) inherits SIGINT
+    # ignored, and Python then leaves it so; `kill -INT` must still stop it cleanly.
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         with contextlib.ExitStack() as stack:
             watchdog = Watchdog()
@@ -109,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         log.error("%s", exc)
         return 2
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     log.info("dicelens stopped")
     return 0
 

@@ -1,4 +1,5 @@
-"""`dicelens serve` as a subprocess: starts on a free port, answers, stops on SIGTERM."""
+"""`dicelens serve` as a subprocess: starts on a free port, answers, stops on SIGTERM and on SIGINT
+(started with SIGINT ignored, as a background command is, to show serve stops on it all the same)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,16 @@ from device.cli import main
 REPO = Path(__file__).resolve().parents[2]
 
 
+def _sigint_ignored() -> None:  # as for a command started in the background: `nohup … &`
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def start(tmp_path, *options, env=None):
     process = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--port", "0",
          "--data", str(tmp_path / "data"), *options],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=_sigint_ignored)
     lines: queue.Queue[str] = queue.Queue()
 
     def pump():
