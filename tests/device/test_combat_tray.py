@@ -5,7 +5,6 @@ throws settled after the step asked (RULES T-2), the wrong, missing and unreadab
 from __future__ import annotations
 
 import json
-import signal
 import time
 
 import pytest
@@ -15,7 +14,7 @@ from device.combat_tray import match_dice
 from rules.errors import InvalidStep
 
 from .controller_fakes import numbered, settle
-from .test_serve import call, start, wait_for
+from .test_serve import call, serving
 
 
 @pytest.fixture
@@ -235,10 +234,7 @@ def test_dicelens_serve_hands_a_settled_throw_to_the_waiting_fight_not_to_the_ar
     # The real wiring (device/serve.py): simulated camera, tray loop, controller, combat
     # session and vision.read_numbered. The simulated camera throws pip d6s, so the attack
     # names them and fills nothing, and the armed 2D6 does not take the frame.
-    process, lines = start(tmp_path)
-    seen: list[str] = []
-    try:
-        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+    with serving(tmp_path) as base:
         call(base + "/api/combat/heroes", {"sheet": "Brann"})
         call(base + "/api/combat/enemies", {"sheet": "Saqueador"})
         call(base + "/api/combat/initiative", {"values": {"Brann": 5, "Saqueador": 4}})
@@ -257,11 +253,3 @@ def test_dicelens_serve_hands_a_settled_throw_to_the_waiting_fight_not_to_the_ar
         assert state["tray"]["problem"]["code"] in ("wrong dice", "missing", "no dice")
         assert state["attack"]["attack"]["natural"] is None
         assert call(base + "/api/state")[1]["latest_roll"] is None
-        process.send_signal(signal.SIGTERM)
-        wait_for(lines, r"dicelens stopped", seen)
-        assert process.wait(timeout=30) == 0
-    finally:
-        process.kill()
-        process.wait()
-        process.stderr.close()
-    assert "Traceback" not in "".join(seen)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -44,6 +45,24 @@ def start(tmp_path, *options, env=None):
     return process, lines
 
 
+@contextlib.contextmanager
+def serving(tmp_path, *options, stop=signal.SIGTERM):
+    """``dicelens serve`` started (:func:`start`) → its base URL; after the block ``stop`` is
+    sent, and serve must log that it stopped, exit 0 and print no traceback."""
+    process, lines = start(tmp_path, *options)
+    seen: list[str] = []
+    try:
+        yield wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+        process.send_signal(stop)
+        wait_for(lines, r"dicelens stopped", seen)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert "Traceback" not in "".join(seen)
+
+
 def wait_for(lines, pattern, seen, timeout=60):
     while True:
         line = lines.get(timeout=timeout)
@@ -63,10 +82,7 @@ def call(url, body=None):
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_serve_answers_then_stops_cleanly(tmp_path, stop):
-    process, lines = start(tmp_path, "--auto-throw", "1")
-    seen: list[str] = []
-    try:
-        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+    with serving(tmp_path, "--auto-throw", "1", stop=stop) as base:
         status, state = call(base + "/api/state")
         assert status == 200 and state["state"] == "idle"
         assert state["camera"]["can_throw"] is True
@@ -78,14 +94,6 @@ def test_serve_answers_then_stops_cleanly(tmp_path, stop):
                 break
         else:
             raise AssertionError("no roll from the auto-thrown dice")
-        process.send_signal(stop)
-        wait_for(lines, r"dicelens stopped", seen)
-        assert process.wait(timeout=30) == 0
-    finally:
-        process.kill()
-        process.wait()
-        process.stderr.close()
-    assert "Traceback" not in "".join(seen)
     assert (tmp_path / "data" / "history.sqlite3").exists()
 
 
