@@ -300,3 +300,23 @@ def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=Non
     :raises ValueError: a box with no pixel inside the image, a bad white_reference.
     """
     return rules.name(*box_features(image, box, white_reference=white_reference))
+
+
+def name_dice_colors(image: np.ndarray, dice: Sequence) -> None:
+    """Set ``color`` on every die of one photo (objects with ``box`` ``[x0, y0, x1, y1]``
+    pixels and ``color``, such as :class:`vision.reading.DieReading`), each named by
+    :func:`name_color_box` against one white reference: the floor outside all the dice's
+    boxes (:func:`estimate_white`), once per photo rather than once per die.
+
+    :param image: H×W×3 uint8 BGR.
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    """
+    if not dice:
+        return
+    image = _as_image(image)
+    covered = np.zeros(image.shape[:2], bool)
+    for die in dice:
+        covered[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
+    white = estimate_white(image, exclude=covered)
+    for die in dice:
+        die.color = name_color_box(image, die.box, white_reference=white)

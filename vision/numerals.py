@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.colors import name_color_box
+from vision.colors import name_dice_colors
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.image import MIN_SIDE, as_bgr
@@ -190,7 +190,7 @@ def _reading(image: np.ndarray, x: float, y: float, side: float, kind_p: np.ndar
         unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
     value = None if unreadable else v + 1
     return NumberedReading(value=value, sides=sides, box=box, center=(float(x), float(y)),
-                           color=name_color_box(image, box), confidence=float(kind_p[k] * value_p[v]),
+                           color="white", confidence=float(kind_p[k] * value_p[v]),
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 
@@ -226,6 +226,7 @@ def read_numbered(image: np.ndarray, principal_color: str | None = None,
                 die = _reading(bgr, x, y, side, kp, vl)
                 if die is not None and die.kind in wanted:
                     dice.append(die)
+    name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
