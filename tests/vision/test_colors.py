@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.colors import PALETTE, RULES, estimate_white, name_color_box
+from vision.colors import PALETTE, RULES, estimate_white, name_color_box, name_dice_colors
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
@@ -28,6 +29,14 @@ def test_every_palette_colour_under_a_cast(seed, marbled, cast):
                                rim=seed % 2 == 1, shadow=0.5, glare=0.3, noise=4)
     named = [name_color_box(image, t["box"]) for t in truth]
     assert named == [t["color"] for t in truth]
+
+
+@pytest.mark.parametrize("cast", [None, WARM, COOL], ids=["neutral", "warm", "cool"])
+def test_the_dice_of_one_photo_are_named_against_the_floor_around_them(cast):
+    image, truth = render_tray(5, colors=list(PALETTE), white_balance=cast, shadow=0.5, noise=4)
+    dice = [SimpleNamespace(box=t["box"], color=None) for t in truth]
+    name_dice_colors(image, dice)
+    assert [d.color for d in dice] == [t["color"] for t in truth]
 
 
 @pytest.mark.parametrize("cast", [WARM, COOL], ids=["warm", "cool"])
