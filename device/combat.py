@@ -439,7 +439,8 @@ class CombatSession:
 
         :param throw: ``"attack"``, ``"defence"`` or ``"damage"``.
         :param index: 0 the characteristic (or defence, damage) die, 1 the Destiny d20.
-        :raises InvalidStep: no such die thrown, or an attack older than the last step.
+        :raises InvalidStep: no such die thrown, the die already shows ``value`` (nothing to
+            correct), or an attack older than the last step.
         :raises InvalidRoll: (ValueError) for a face the die does not have.
         """
         if throw not in ("attack", "defence", "damage"):
@@ -456,6 +457,8 @@ class CombatSession:
         dice = self._attack[throw]
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(dice):
             raise InvalidStep(f"no die {index} in the {throw} throw")
+        if dice[index] == value:  # a correction that changes nothing would only rewrite the record
+            raise InvalidStep(f"die {index} of the {throw} throw already shows {value}: nothing to correct")
         self._attack[throw] = dice[:index] + [value] + dice[index + 1:]
         self._attack["sources"] = {**self._attack.get("sources", {}), throw: "corrected"}
         outcome = self._outcome()  # raises InvalidRoll for a face the die does not have

@@ -227,6 +227,20 @@ def test_undo_after_a_correction_of_the_last_attack_goes_back_to_just_before_the
     assert state["last_attack"]["damage"] == 5 and pv(state, "Saqueador") == 3
 
 
+def test_a_correction_to_the_value_already_shown_is_refused_and_changes_nothing(tmp_path):
+    session = seed_attack_resolved(tmp_path)
+    before = session.state()
+    with pytest.raises(InvalidStep, match="die 0 of the damage throw already shows 5: nothing to correct"):
+        session.correct_attack("damage", 0, 5)
+    assert session.state() == before and CombatSession(tmp_path).state() == before
+    session.start_attack("Saqueador", "Brann")
+    session.attack_dice([3, 11])
+    during = session.state()
+    with pytest.raises(InvalidStep, match="already shows 3"):
+        session.correct_attack("attack", 0, 3)
+    assert session.state() == during
+
+
 def test_undo_after_corrections_during_and_after_an_attack_takes_back_only_the_correction(tmp_path):
     session = brann_vs_saqueador(tmp_path)
     session.start_attack("Brann", "Saqueador")
