@@ -116,8 +116,10 @@ def name_text(value: Any, name: str, *, optional: bool = True) -> str | None:
     if not isinstance(value, str):
         raise BadRequest(_("%(name)s must be text", name=name))
     text = value.strip()
-    if len(text) > MAX_NAME or not text.isprintable():
-        raise BadRequest(_("%(name)s must be at most %(count)d printable characters", name=name, count=MAX_NAME))
+    if len(text) > MAX_NAME:
+        raise BadRequest(_("%(name)s must be at most %(count)d characters", name=name, count=MAX_NAME))
+    if not text.isprintable():
+        raise BadRequest(_("%(name)s must not hold control characters (tab, new line, NUL…)", name=name))
     return text
 
 

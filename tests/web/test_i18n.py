@@ -62,3 +62,14 @@ def test_api_errors_speak_the_players_language(client, headers, query, error):
 
 def test_answers_vary_by_language(client):
     assert {"Accept-Language", "Cookie"} <= set(client.get("/api/state").vary)
+
+
+@pytest.mark.parametrize(("roller", "lang", "error"), [
+    ("x" * 41, "en", "roller must be at most 40 characters"),
+    ("Lia\x00", "en", "roller must not hold control characters (tab, new line, NUL…)"),
+    ("Lia\tBia", "pt-BR", "roller não pode conter caracteres de controle (tabulação, nova linha, NUL…)"),
+    ("x" * 41, "es", "roller debe tener como máximo 40 caracteres"),
+])
+def test_a_bad_player_name_is_refused_with_what_is_wrong_with_it(client, roller, lang, error):
+    response = client.post("/api/arm", json={"preset": "2d6", "roller": roller}, headers={"Accept-Language": lang})
+    assert response.status_code == 400 and response.get_json()["error"] == error
