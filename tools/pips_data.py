@@ -90,10 +90,14 @@ def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
     return photos
 
 
-def synthetic_photos(count: int, seed: int) -> list[tuple[Photo, np.ndarray]]:
+def synthetic_photos(count: int, seed: int, cocked: int = 0) -> list[tuple[Photo, np.ndarray]]:
     """``count`` synthetic trays of flat dice, each with a random share of the renderer's
     hard situations (tilt, blur, colour cast, touching dice, glare, shadow, noise, marbled
-    dice, a rim): (photo, H×W×3 uint8 BGR image) pairs whose targets use the whole-die box."""
+    dice, a rim): (photo, H×W×3 uint8 BGR image) pairs whose targets use the whole-die box.
+
+    :param cocked: at most this many dice per tray rest on an edge (1 to ``cocked``, their
+        label's value None and ``"cocked": True``); 0 draws the same trays as before it existed.
+    """
     rng = np.random.default_rng(seed)
     out = []
     for k in range(count):
@@ -105,7 +109,11 @@ def synthetic_photos(count: int, seed: int) -> list[tuple[Photo, np.ndarray]]:
                    "shadow": maybe(float(rng.uniform(0.2, 0.8))), "noise": maybe(float(rng.uniform(2, 8))),
                    "marbled": maybe(0.5), "rim": maybe(True)}
         low = float(rng.uniform(24, 60))
-        image, truth = render_tray(int(rng.integers(2**31)), die_px=(low, low * 1.15),
+        tray_seed = int(rng.integers(2**31))
+        if cocked:
+            options["cocked"] = int(rng.integers(1, cocked + 1))
+            options["count"] = int(rng.integers(1, 5))
+        image, truth = render_tray(tray_seed, die_px=(low, low * 1.15),
                                    **{key: v for key, v in options.items() if v is not None})
         photo = Photo(Path(f"synthetic-{k}.png"), "synthetic", truth, targets("synthetic", truth))
         out.append((photo, image))

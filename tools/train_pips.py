@@ -15,10 +15,13 @@ benchmarks/vision_real_dice.py --folds can read each photo with networks that
 never saw it; without it every photo is learned from (the shipped networks). Fixed
 seeds. The networks are built from the layer blocks, loss and colour jitter of
 tools/train_numerals.py, lighter than its own: the detector's maps add the centre's
-offset within its cell, the classifier has one head over background and the values 1..6.
+offset within its cell, the classifier has one head over background, the values 1..6 and
+cocked (a die resting on an edge, learned from ``--cocked`` synthetic trays that only the
+classifier sees, so the detector is trained on the same trays as before they existed).
 The detector is trained first: the classifier also learns, as background, the places
-where it finds a die that no label has (:func:`hard_negatives`). A run takes about 35
-minutes on one core (detector 11, classifier 20–24, with other work on the machine).
+where it finds a die that no label has, and as cocked the places where it finds one on a
+cocked die (often centred on one of its two faces: :func:`mined_by_detector`). A run takes about 40
+minutes on one core (detector 11, classifier 25–30, with other work on the machine).
 """
 
 from __future__ import annotations
@@ -41,15 +44,15 @@ from tools.pips_data import load_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
-    CLASSIFY_FILE, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, PipReader, crop_die, input_scale)
+    CLASSIFY_FILE, COCKED, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, PipReader, crop_die, input_scale)
 
 SEED = 20261130
 WINDOW = 160  # pixels: the part of the scaled photo one detector training step sees
-#: Detector peaks this strong or stronger are mined for hard negatives: lower than the
+#: Detector peaks this strong or stronger are mined (:func:`mined_by_detector`): lower than the
 #: reader's HEAT_MIN, because on the photos it learned from the detector is surer than on new ones.
 MINING_HEAT_MIN = 0.3
 #: Each labelled die is shown this many times per classifier epoch (byler's small dice are the hardest, patterson has few).
-REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3}
+REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3, "cocked": 2}
 
 
 class PipDetector(nn.Module):
@@ -72,7 +75,7 @@ class PipDetector(nn.Module):
 
 
 class PipClassifier(nn.Module):
-    """CROP² crop → 7 logits: background (no die centred here), values 1..6 (about 13 MFLOP;
+    """CROP² crop → 8 logits: background (no die centred here), values 1..6, cocked (about 13 MFLOP;
     wider than the first one of 7 MFLOP, which read fewer of byler's dark marbled dice)."""
 
     def __init__(self) -> None:
@@ -82,7 +85,7 @@ class PipClassifier(nn.Module):
             conv_block(16, 32), conv_block(32, 32), nn.MaxPool2d(2),
             conv_block(32, 64), conv_block(64, 64), nn.MaxPool2d(2),
             conv_block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-        self.head = nn.Linear(96, 7)
+        self.head = nn.Linear(96, COCKED + 1)
 
     def forward(self, x):
         return self.head(self.body(x))
@@ -165,11 +168,12 @@ def train_detector(photos, images, epochs: int, rng) -> nn.Module:
 # --- classifier ------------------------------------------------------------------------
 
 def _positives(photos) -> list[tuple[int, float, float, float, int]]:
-    """(photo index, x, y, side, class = value) of every labelled die, repeated per REPEAT."""
+    """(photo index, x, y, side, class = value, or COCKED) of every labelled die, repeated per REPEAT."""
     items = []
     for k, photo in enumerate(photos):
         for d, (x, y, s) in zip(photo.dice, photo.targets):
-            items += [(k, x, y, s, d["value"])] * REPEAT.get(photo.source, 1)
+            label = COCKED if d.get("cocked") else d["value"]
+            items += [(k, x, y, s, label)] * REPEAT.get(photo.source, 1)
     return items
 
 
@@ -197,17 +201,22 @@ def _negatives(photos, images, per_photo: int, rng) -> list[tuple[int, float, fl
     return items
 
 
-def hard_negatives(photos, images, detector: Path) -> list[tuple[int, float, float, float, int]]:
-    """Places where the detector in folder ``detector`` finds a die that no label has (side
-    faces, pip-like clutter), as class-0 items; a die cut by the photo's edge is left out
-    (the labels leave such dice out, and the reader reports them "cut off")."""
+def mined_by_detector(photos, images, detector: Path) -> list[tuple[int, float, float, float, int]]:
+    """What the detector in folder ``detector`` finds, as the reader will crop it: a place
+    where no label has a die (side faces, pip-like clutter) as background, one whose centre
+    lies in a cocked die's box as COCKED. A die cut by the photo's edge is left out (the
+    labels leave such dice out, and the reader reports them "cut off")."""
     reader = PipReader(detector)
     items = []
     for k, photo in enumerate(photos):
         h, w = images[k].shape[:2]
+        cocked = [d["box"] for d in photo.dice if d.get("cocked")]
         for x, y, s, _ in reader.detect(images[k], MINING_HEAT_MIN):
-            inside = s / 2 <= x <= w - s / 2 and s / 2 <= y <= h - s / 2
-            if inside and all((x - dx) ** 2 + (y - dy) ** 2 > (0.55 * ds) ** 2 for dx, dy, ds in photo.targets):
+            if not (s / 2 <= x <= w - s / 2 and s / 2 <= y <= h - s / 2):
+                continue
+            if any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in cocked):
+                items.append((k, x, y, s, COCKED))
+            elif all((x - dx) ** 2 + (y - dy) ** 2 > (0.55 * ds) ** 2 for dx, dy, ds in photo.targets):
                 items.append((k, x, y, s, 0))
     return items
 
@@ -224,10 +233,10 @@ def _crop(images, item, rng) -> np.ndarray:
     return crop
 
 
-def train_classifier(photos, images, epochs: int, rng, hard: list) -> nn.Module:
-    """:param hard: :func:`hard_negatives`, learned as background in every epoch."""
+def train_classifier(photos, images, epochs: int, rng, mined: list) -> nn.Module:
+    """:param mined: :func:`mined_by_detector`, learned in every epoch."""
     net = PipClassifier()
-    positives = _positives(photos) + hard
+    positives = _positives(photos) + mined
     batch_size = 64
     per_epoch = len(positives) + 3 * len(photos)
     steps = epochs * math.ceil(per_epoch * 1.05 / batch_size)
@@ -268,6 +277,8 @@ def main() -> int:
     parser.add_argument("--detector-epochs", type=int, default=200)
     parser.add_argument("--classifier-epochs", type=int, default=150)
     parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
+    parser.add_argument("--cocked", type=int, default=150,
+                        help="synthetic trays with 1-3 cocked dice, learned from by the classifier only")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -286,10 +297,15 @@ def main() -> int:
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)
     if args.only != "detector":
-        hard = hard_negatives(photos, images, args.out)  # the detector just trained, or already there
-        print(f"{len(hard)} hard negatives from the detector in {args.out}", flush=True)
+        for photo, image in synthetic_photos(args.cocked, SEED + 1, cocked=3):
+            photo.source = "cocked"
+            photos.append(photo)
+            images.append(image)
+        mined = mined_by_detector(photos, images, args.out)  # the detector just trained, or already there
+        print(f"{sum(m[4] == 0 for m in mined)} hard negatives and {sum(m[4] == COCKED for m in mined)} cocked "
+              f"dice as the detector in {args.out} finds them", flush=True)
         torch.manual_seed(SEED)
-        classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), hard)
+        classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined)
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")

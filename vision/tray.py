@@ -5,7 +5,9 @@
    :data:`STRIDE` pixels: die-centre heat, the die's side and the centre's offset in
    its cell;
 2. a classifier (``models/pips_classify.onnx``): a crop around each centre (the crop
-   of :func:`vision.numerals.crop_die`) → background (no die there) or the value 1..6.
+   of :func:`vision.numerals.crop_die`) → background (no die there), the value 1..6 or
+   cocked (resting on an edge, two faces up: learned from synthetic trays only, the
+   real photos have none).
 
 Trained by ``tools/train_pips.py`` (fixed seed) on the development photos of
 ``../shared/datasets/real-dice`` and synthetic trays; ``benchmarks/vision_real_dice.py
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.blur import BLURRED, sharpness
-from vision.colors import estimate_white, name_color_box
+from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
 from vision import numerals
 from vision.numerals import peaks, to_blob
@@ -35,15 +37,18 @@ from vision.reading import DieReading, TrayReading
 DETECT_SIZE = 384  # pixels: the longest side the detector sees (byler's 40 px dice → 24 px)
 STRIDE = 8  # input pixels per map cell
 CROP = 40  # pixels: the classifier's input side
+COCKED = 7  # the classifier's class of a cocked die (0 is background, 1..6 the values)
 _PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
 DIE_MIN = 0.9  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold: side faces)
 VALUE_MIN = 0.6  # classifier: a value less sure than this makes the die unreadable (out of fold, 0.6 adds no wrong value to 0.7; 0.5 does)
+COCKED_MIN = 0.3  # classifier: a die at least this likely to be cocked is (synthetic cocked dice ≥ 0.3, real dice ≤ 0.13, out of fold)
 BLURRED_VALUE_MIN = 0.9  # the same for a blurred die (vision.blur; no die of the real photos is)
 BLURRED_DIE_MIN = 0.2  # DIE_MIN for a blurred crop, which looks less like a die: reported "blurred", not left out
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
+CUT_DIE_MIN = 0.5  # DIE_MIN for a crop past the photo's edge, which looks less like a die: reported "cut off", not left out
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -115,8 +120,8 @@ class PipReader:
         return found
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        """N×CROP×CROP×3 uint8 crops (see :func:`crop_die`) → N×7 probabilities: background,
-        values 1..6; the mean of each crop's and its half-turned copy's (out of fold, fewer
+        """N×CROP×CROP×3 uint8 crops (see :func:`crop_die`) → N×8 probabilities: background,
+        values 1..6, cocked; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
         n = len(crops)
         logits = self._run(CLASSIFY_FILE, to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
@@ -132,7 +137,8 @@ class PipReader:
             die whose colour no other die has (see :func:`vision.principal.mark_principal`).
         :returns: a reading of :class:`DieReading` (sides 6; ``box`` a square of the die's
             side around the top face's centre, clipped to the photo); unreadable dice carry
-            ``"cut off"``, ``"blurred"`` (:mod:`vision.blur`) or ``"ambiguous pips"``;
+            ``"cut off"``, ``"cocked"`` (resting on an edge, two faces up: at least
+            :data:`COCKED_MIN` likely), ``"blurred"`` (:mod:`vision.blur`) or ``"ambiguous pips"``;
             ``confidence`` is the classifier's probability of the value read, given a die
             is there. Empty for a photo smaller than 16 pixels, an all-black one or one
             showing no dice.
@@ -149,13 +155,7 @@ class PipReader:
                 probs = self.classify(np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found]))
                 dice = [d for (x, y, side, _), p in zip(found, probs)
                         if (d := self._die(bgr, x, y, side, p)) is not None]
-        if dice:
-            mask = np.zeros((height, width), bool)
-            for die in dice:
-                mask[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
-            white = estimate_white(bgr, exclude=mask)
-            for die in dice:
-                die.color = name_color_box(bgr, die.box, white_reference=white)
+        name_dice_colors(bgr, dice)
         note = mark_principal(dice, principal_color)
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                            principal_note=note)
@@ -164,20 +164,22 @@ class PipReader:
         die_p = 1.0 - float(p[0])
         if die_p < BLURRED_DIE_MIN:
             return None
-        blurred = sharpness(image, (x, y), side) < BLURRED
-        if die_p < DIE_MIN and not blurred:
-            return None
-        values = p[1:] / die_p
-        v = int(np.argmax(values))
         h, w = image.shape[:2]
         half = side / 2
         box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
         if box[2] <= box[0] or box[3] <= box[1]:
             return None
-        beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
+        cut = max(-(x - half), -(y - half), x + half - w, y + half - h) > CUT_OFF * side
+        blurred = sharpness(image, (x, y), side) < BLURRED
+        if die_p < (BLURRED_DIE_MIN if blurred else CUT_DIE_MIN if cut else DIE_MIN):
+            return None
+        values = p[1:COCKED] / die_p
+        v = int(np.argmax(values))
         unreadable = None
-        if beyond > CUT_OFF * side:
+        if cut:
             unreadable = "cut off"
+        elif p[COCKED] / die_p >= COCKED_MIN:
+            unreadable = "cocked"
         elif blurred:
             if die_p < DIE_MIN or values[v] < max(self.value_min, BLURRED_VALUE_MIN):  # blur merges pips: be surer
                 unreadable = "blurred"
