@@ -305,7 +305,8 @@ def _spreadsheet_safe(text: object) -> object:
 
 def csv_row(roll: dict) -> list:
     """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated (a throw
-    a correction made surplus has the role ``surplus``: it does not count)."""
+    a correction made surplus has the role ``surplus``: it does not count); ``corrected``
+    numbers the corrected dice from 1, as the page does (a 0 read as "not corrected")."""
     dice = roll.get("dice") or []
     joined = lambda key: " ".join("" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
     return [
@@ -316,7 +317,7 @@ def csv_row(roll: dict) -> list:
         joined("natural"), joined("value"),
         " ".join("surplus" if d.get("surplus") else "" if d.get("role") is None else str(d["role"]) for d in dice),
         joined("source"),
-        " ".join(str(d["index"]) for d in dice if d.get("corrected")),
+        " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
         _spreadsheet_safe(roll.get("note")),
     ]
 

@@ -230,7 +230,7 @@ def test_undo_after_a_correction_of_the_last_attack_goes_back_to_just_before_the
 def test_a_correction_to_the_value_already_shown_is_refused_and_changes_nothing(tmp_path):
     session = seed_attack_resolved(tmp_path)
     before = session.state()
-    with pytest.raises(InvalidStep, match="die 0 of the damage throw already shows 5: nothing to correct"):
+    with pytest.raises(InvalidStep, match="die 1 of the damage throw already shows 5: nothing to correct"):
         session.correct_attack("damage", 0, 5)
     assert session.state() == before and CombatSession(tmp_path).state() == before
     session.start_attack("Saqueador", "Brann")
