@@ -124,7 +124,7 @@ def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--extra", type=faces_of(_d6_face), default=(), help="the extra dice in order: 6,2")
     parser.add_argument("--count", type=whole_number_in(1), help="dice the roll asks for (default: as many as --dice)")
-    parser.add_argument("--roller", help="who rolls (recorded only)")
+    parser.add_argument("--roller", type=player_name, help="who rolls (recorded only)")
     parser.add_argument("--max-links", type=whole_number_in(1),
                         help="stop a perfect-roll chain after this many extra dice")
     _add_d6_options(parser)
@@ -302,14 +302,20 @@ def add_resolve_attack(systems: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_resolve_attack)
 
 
+def player_name(text: str) -> str:
+    """A player's name: at most 40 printable characters, as the page takes it (messages name people on one line)."""
+    name = text.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a name: 1 to 40 printable characters")
+    return name
+
+
 def initiative_value(text: str) -> tuple[str, int]:
     """Parse ``"Nara=6"`` into a name and a Mind die result."""
     name, sep, value = text.rpartition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
-    name, number = name.strip(), whole_number(value)
-    if not name.isprintable():  # messages name people on one line
-        raise argparse.ArgumentTypeError(f"{name!r} is not a name: use printable characters")
+    name, number = player_name(name), whole_number(value)
     if not 1 <= number <= 12:  # a Mind die, d4 to d12 (RULES DD-1), as the combat page takes it
         raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 to 12 (a Mind die), not {number}")
     return name, number

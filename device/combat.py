@@ -457,7 +457,8 @@ class CombatSession:
         dice = self._attack[throw]
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(dice):
             raise InvalidStep(f"no die {index} in the {throw} throw")
-        if dice[index] == value:  # a correction that changes nothing would only rewrite the record; dice counted from 1 as on the page
+        # A correction that changes nothing would only rewrite the record; dice counted from 1 as on the page.
+        if dice[index] == value:
             raise InvalidStep(f"die {index + 1} of the {throw} throw already shows {value}: nothing to correct")
         self._attack[throw] = dice[:index] + [value] + dice[index + 1:]
         self._attack["sources"] = {**self._attack.get("sources", {}), throw: "corrected"}

@@ -96,6 +96,9 @@ def test_odds_with_modifier_shifts_the_distribution():
         (["resolve", "pool", "--dice"], "argument --dice: expected one argument"),
         (["odds", "d6", "--count", "0"], "argument --count: must be 1 or more, not 0"),
         (["odds", "d6", "--count", "1000"], "up to 100 dice"),
+        (["resolve", "d6", "--dice", "3", "--roller", "A\x01"],
+         "argument --roller: 'A\\x01' is not a name: 1 to 40 printable characters"),
+        (["resolve", "initiative", "--hero", "N" * 41 + "=3"], "is not a name: 1 to 40 printable characters"),
     ],
 )
 def test_bad_input_exits_2_with_one_plain_line(args, names):
