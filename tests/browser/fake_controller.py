@@ -104,7 +104,8 @@ class FakeController:
     # --- what the tests drive -------------------------------------------------
     def throw_dice(self, values: list[int], source: str = "camera",
                    principal_seen: bool = True) -> dict:
-        """The tray settled showing these natural values (d6: principal first).
+        """The tray settled showing these natural values (d6: principal first); a text
+        instead of a value is a die vision could not read, and why ("cut off").
 
         Continues the roll that is waiting for more dice, else starts a roll of
         the armed preset (2D6 when none is armed). ``principal_seen=False``: no
@@ -113,7 +114,7 @@ class FakeController:
         with self._lock:
             if self._pending is not None:
                 roll = self._rolls[self._pending]
-                self._throws[roll["id"]].append(list(values))
+                self._throws[roll["id"]].append(_naturals(values))
                 self._add_dice(roll, values, source, step=len(self._throws[roll["id"]]) - 1)
             else:
                 roll = self._new_roll(self._state["preset"] or "2d6", values,
@@ -295,7 +296,7 @@ class FakeController:
                 "system": self._preset(preset)["system"], "roller": roller,
                 "started": _now(), "finished": None, "dice": [], "readings": [],
                 "corrections": [], "note": None, "photo": False}
-        self._throws[roll["id"]] = [list(values)]
+        self._throws[roll["id"]] = [_naturals(values)]
         self._add_dice(roll, values, source, step=0)
         if roll["system"] == "d6":
             roll["dice"][0].update(color="red", principal=True)
@@ -309,7 +310,9 @@ class FakeController:
     def _add_dice(roll: dict, values: list[int], source: str, step: int) -> None:
         for value in values:
             index = len(roll["dice"])
-            roll["dice"].append({"index": index, "step": step, "natural": value, "value": value,
+            why = value if isinstance(value, str) else None
+            value = None if why else value
+            roll["dice"].append({"index": index, "step": step, "natural": value, "value": value, "unreadable": why,
                                  "role": None, "principal": False, "source": source, "color": "white",
                                  "box": [40 + 110 * (index % 5), 120 + 130 * (index // 5),
                                          140 + 110 * (index % 5), 220 + 130 * (index // 5)],
@@ -364,6 +367,11 @@ class FakeController:
     def _publish(self, event: Event) -> None:
         for sub in list(self._subs):
             sub._queue.put(event)
+
+
+def _naturals(values: list) -> list[int | None]:
+    """A throw's natural values: None for a die vision could not read (given as its reason)."""
+    return [None if isinstance(v, str) else v for v in values]
 
 
 def _draw_tray(dice: list[dict], annotated: bool):

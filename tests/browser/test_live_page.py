@@ -6,6 +6,8 @@ settled tray, ``arm`` a button press. What is checked is what players see.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 def live(page: Page) -> Page:
@@ -186,6 +188,18 @@ def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, con
     expect(page.locator("#dice .die").nth(1)).to_contain_text("principal")
     expect(page.locator("#pick-principal")).to_be_hidden()
     assert controller.roll(roll["id"])["complete"]
+
+
+def test_a_die_vision_could_not_read_is_named_by_its_reason(phone, controller):
+    page = live(phone("/?lang=pt_BR"))
+    controller.arm("2d6")
+    controller.throw_dice([4, "cut off"])
+    die = page.locator("#dice .die").nth(1)
+    expect(die).to_contain_text("?")
+    expect(die).to_have_attribute("aria-label", re.compile(r"^Dado 2, [^,]*cortado"))
+    assert "inclinado" not in die.get_attribute("aria-label")  # it is cut off, not cocked
+    die.click()
+    expect(page.locator("#fix-title")).to_have_text(re.compile(r"Dado 2 · .*cortado"))
 
 
 def test_a_cocked_die_marked_on_the_page(phone, controller):

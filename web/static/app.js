@@ -502,17 +502,18 @@
       const list = $("#dice");
       list.replaceChildren(...roll.dice.map((die, index) => {
         const tags = dieTags(roll, die, index);
-        const cocked = die.natural === null || die.natural === undefined;
-        const counted = !cocked && die.value !== undefined && die.value !== null && die.value !== die.natural
+        const unread = die.natural === null || die.natural === undefined;
+        const counted = !unread && die.value !== undefined && die.value !== null && die.value !== die.natural
           ? el("span", { class: "counted", text: t("counts {n}", { n: die.value }) }) : null;
-        const label = [t("Die {n}", { n: index + 1 }), cocked ? t("cocked") : String(die.natural)]
+        // an unread die's reason (cocked, cut off…) is among its tags
+        const label = [t("Die {n}", { n: index + 1 })].concat(unread ? [] : [String(die.natural)])
           .concat(tags.map((tag) => t(tag))).join(", ");
         return el("li", {}, el("button", {
           type: "button", class: "die", "aria-label": label,
           dataset: { index: String(die.index !== undefined ? die.index : index), role: tags[0] || "", color: die.color || "" },
           onclick: () => openFix(roll, die, index),
         }, [
-          el("span", { class: "face", text: cocked ? "?" : String(die.natural) }),
+          el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
           counted,
           el("span", { class: "tags", text: tags.map((tag) => t(tag)).join(" · ") }),
         ]));
@@ -631,8 +632,9 @@
       const askPrincipal = !$("#pick-principal").hidden;
       if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
       fixing = { roll, index: dieIndex };
-      const read = die.natural === null || die.natural === undefined ? t("cocked") : die.natural;
-      $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + t("read {n}", { n: read });
+      const read = die.natural === null || die.natural === undefined
+        ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
+      $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
       $("#fix-keypad").replaceChildren(...keypadButtons(sidesOf(roll), (value) => fix({ value })));
       $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
         die.principal || die.role === "principal" || die.role === "extra";
