@@ -2,7 +2,7 @@
 
 No labelled real photo shows a cocked die, so this reads synthetic trays
 (``vision.synthetic.render_tray(seed, cocked=2)``, seeds the training never drew) seen
-straight from above, tilted, and with touching dice, and prints for the cocked dice how
+straight from above, tilted, with touching dice, and both, and prints for the cocked dice how
 each was reported (``cocked``, another unreadable reason, a value — which RULES T-1
 forbids — or missed), and how the flat dice beside them were read.
 
@@ -23,7 +23,8 @@ from vision.scoring import score_photo  # noqa: E402
 from vision.synthetic import render_tray  # noqa: E402
 from vision.tray import MODELS, PipReader  # noqa: E402
 
-LOOKS = {"from above": {}, "tilted (perspective 0.4)": {"perspective": 0.4}, "touching dice": {"touching": True}}
+LOOKS = {"from above": {}, "tilted (perspective 0.4)": {"perspective": 0.4}, "touching dice": {"touching": True},
+         "tilted, touching": {"perspective": 0.4, "touching": True}}
 FIRST_SEED = 10_000
 
 

@@ -44,11 +44,13 @@ HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of 
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
 DIE_MIN = 0.9  # classifier: a crop less likely than this to hold a die is no die (chosen out of fold: side faces)
 VALUE_MIN = 0.6  # classifier: a value less sure than this makes the die unreadable (out of fold, 0.6 adds no wrong value to 0.7; 0.5 does)
-COCKED_MIN = 0.3  # classifier: a die at least this likely to be cocked is (synthetic cocked dice ≥ 0.3, real dice ≤ 0.13, out of fold)
 BLURRED_VALUE_MIN = 0.9  # the same for a blurred die (vision.blur; no die of the real photos is)
 BLURRED_DIE_MIN = 0.2  # DIE_MIN for a blurred crop, which looks less like a die: reported "blurred", not left out
+#: classifier: a die at least this likely (given a die) to be cocked is reported cocked
+#: (out of fold: synthetic cocked dice ≥ 0.18, real dice ≤ 0.13)
+COCKED_MIN = 0.15
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
-CUT_DIE_MIN = 0.5  # DIE_MIN for a crop past the photo's edge, which looks less like a die: reported "cut off", not left out
+CUT_DIE_MIN = 0.5  # DIE_MIN for a crop past the photo's edge (a part of a die): reported "cut off", not left out
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
 
 MODELS = Path(__file__).resolve().parent / "models"
