@@ -193,7 +193,8 @@ def _reading(image: np.ndarray, x: float, y: float, side: float, kind_p: np.ndar
         unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
     value = None if unreadable else v + 1
     return NumberedReading(value=value, sides=sides, box=box, center=(float(x), float(y)),
-                           color="white", confidence=float(kind_p[k] * value_p[v]),
+                           color="white",  # named by read_numbered, against one floor estimate for all dice
+                           confidence=float(kind_p[k] * value_p[v]),
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 
