@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -34,6 +33,7 @@ import cv2  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.numerals_data import load_photos  # noqa: E402
 from vision.numerals import KINDS, read_numbered  # noqa: E402
+from benchmarks.timing import print_times  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
 
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
@@ -99,12 +99,7 @@ def main() -> int:
             if confusions[kind]:
                 print(f"{'':34}  confused (label→read): {dict(confusions[kind].most_common(6))}")
     _row("overall", total)
-    print(f"load average while measuring: {os.getloadavg()[0]:.1f} (wall-clock times are only meaningful near 0)")
-    for name, values in (("time per photo (one core, wall clock)", times),
-                         ("CPU time per photo (one thread)", cpu_times)):
-        ms = sorted(1000 * t for t in values)
-        print(f"{name}: median {statistics.median(ms):.1f} ms, "
-              f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms over {len(ms)} photos")
+    print_times(times, cpu_times)
     return 0
 
 

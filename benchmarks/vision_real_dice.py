@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from collections import Counter
@@ -36,6 +35,7 @@ import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.pips_data import SOURCES, load_photos  # noqa: E402
+from benchmarks.timing import print_times  # noqa: E402
 from vision.scoring import Score, score_photo  # noqa: E402
 from vision.tray import VALUE_MIN, PipReader  # noqa: E402
 
@@ -134,12 +134,7 @@ def main() -> int:
     if principal_photos:
         print(f"principal die right: {principal_right}/{principal_photos} "
               f"({100 * principal_right / principal_photos:.1f} %) of photos with one die of a unique colour")
-    print(f"load average while measuring: {os.getloadavg()[0]:.1f} (wall-clock times are only meaningful near 0)")
-    for name, values in (("time per photo (one core, wall clock)", times),
-                         ("CPU time per photo (one thread)", cpu_times)):
-        ms = sorted(1000 * t for t in values)
-        print(f"{name}: median {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms "
-              f"over {len(ms)} photos")
+    print_times(times, cpu_times)
     if args.sweep:
         print("value threshold: right / wrong / unreadable (matched dice, not cut off or blurred) per source")
         for t in THRESHOLDS:
