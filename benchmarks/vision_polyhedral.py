@@ -31,9 +31,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.timing import print_times  # noqa: E402
 from tools.numerals_data import load_photos  # noqa: E402
 from vision.numerals import KINDS, read_numbered  # noqa: E402
-from benchmarks.timing import print_times  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
 
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")

@@ -34,8 +34,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tools.pips_data import SOURCES, load_photos  # noqa: E402
 from benchmarks.timing import print_times  # noqa: E402
+from tools.pips_data import SOURCES, load_photos  # noqa: E402
 from vision.scoring import Score, score_photo  # noqa: E402
 from vision.tray import VALUE_MIN, PipReader  # noqa: E402
 
