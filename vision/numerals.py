@@ -1,6 +1,6 @@
 """Read numbered dice (d4, d6, d8, d10, percentile d10, d12, d20) and pip d6 in a photo.
 
-Two small learned networks run through OpenCV's dnn module (no PyTorch at run time):
+Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch at run time):
 
 1. a detector (``models/numerals_detect.onnx``): the photo letterboxed to
    :data:`DETECT_SIZE` pixels → a heat map of die centres and each die's size,
@@ -19,7 +19,6 @@ classifier is not sure of its value; a kind it is not sure of is not a die.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision.colors import name_dice_colors
+from vision.network import Network
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.image import MIN_SIDE, as_bgr
@@ -120,31 +120,14 @@ def peaks(heat: np.ndarray, threshold: float = HEAT_MIN) -> list[tuple[int, int,
     return [(int(r), int(c), float(heat[r, c])) for r, c in zip(rows, cols)]
 
 
-class _Networks:
-    """The two networks, loaded once; a cv2.dnn Net is not safe to share between threads."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._nets: tuple | None = None
-
-    def run(self, name: str, blob: np.ndarray) -> list[np.ndarray]:
-        with self._lock:
-            if self._nets is None:
-                self._nets = (cv2.dnn.readNetFromONNX(str(MODELS / "numerals_detect.onnx")),
-                              cv2.dnn.readNetFromONNX(str(MODELS / "numerals_classify.onnx")))
-            net = self._nets[0] if name == "detect" else self._nets[1]
-            net.setInput(blob)
-            return [np.array(out) for out in net.forward(net.getUnconnectedOutLayersNames())]
-
-
-_NETWORKS = _Networks()
+_DETECTOR = Network(MODELS / "numerals_detect.onnx", "numbered-dice detector")
+_CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
 def detect(image: np.ndarray) -> list[tuple[float, float, float, float]]:
     """Candidate dice: (x, y, side, heat) in photo pixels, strongest first."""
     canvas, scale = letterbox(image)
-    outputs = _NETWORKS.run("detect", to_blob(canvas[None]))
-    out = next(o for o in outputs if o.shape[1] == 2)[0]
+    out = _DETECTOR.run(to_blob(canvas[None]))["maps"][0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     found = []
     for row, col, value in sorted(peaks(heat, HEAT_MIN), key=lambda p: -p[2])[:MAX_CANDIDATES]:
@@ -162,9 +145,9 @@ def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     the mean of each crop's and its half-turned copy's (held out: d10 91 → 94 % right,
     phantoms 2.2 → 0.7 per 100, with KIND_MIN 0.75)."""
     n = len(crops)
-    outputs = _NETWORKS.run("classify", to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
-    kinds = _softmax(next(o for o in outputs if o.shape[1] == len(CLASSES)))
-    values = next(o for o in outputs if o.shape[1] == len(KINDS) * MAX_VALUE).reshape(2 * n, len(KINDS), MAX_VALUE)
+    outputs = _CLASSIFIER.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+    kinds = _softmax(outputs["kind"])
+    values = outputs["value"].reshape(2 * n, len(KINDS), MAX_VALUE)
     return (kinds[:n] + kinds[n:]) / 2, (values[:n] + values[n:]) / 2
 
 

@@ -1,4 +1,4 @@
-"""Read a tray photo of pip d6: two small learned networks run by OpenCV's dnn module.
+"""Read a tray photo of pip d6: two small learned networks run by onnxruntime (:mod:`vision.network`).
 
 1. a detector (``models/pips_detect.onnx``): the photo scaled to at most
    :data:`DETECT_SIZE` pixels on its long side (never enlarged) → maps, one cell per
@@ -19,7 +19,6 @@ as blurred.
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
@@ -29,6 +28,7 @@ import numpy as np
 from vision.blur import BLURRED, sharpness
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
+from vision.network import Network
 from vision import numerals
 from vision.numerals import peaks, to_blob
 from vision.principal import mark_principal
@@ -96,24 +96,14 @@ class PipReader:
     def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN) -> None:
         self.models = Path(models)
         self.value_min = value_min
-        self._lock = threading.Lock()  # a cv2.dnn Net is not safe to share between threads
-        self._nets: dict[str, cv2.dnn.Net] = {}
-
-    def _run(self, file: str, blob: np.ndarray) -> np.ndarray:
-        with self._lock:
-            if file not in self._nets:
-                if not (path := self.models / file).is_file():
-                    raise FileNotFoundError(f"pip reader network missing: {path}")
-                self._nets[file] = cv2.dnn.readNetFromONNX(str(path))
-            net = self._nets[file]
-            net.setInput(blob)
-            return np.array(net.forward())
+        self._detector = Network(self.models / DETECT_FILE, "pip reader")
+        self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
     def detect(self, image: np.ndarray, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
         strongest first; peaks of heat below ``heat_min`` are left out."""
         canvas, scale = detector_input(image)
-        maps = self._run(DETECT_FILE, to_blob(canvas[None]))[0]
+        maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
         for row, col, value in sorted(peaks(heat, heat_min), key=lambda p: -p[2])[:MAX_CANDIDATES]:
@@ -130,7 +120,7 @@ class PipReader:
         values 1..6, cocked; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
         n = len(crops)
-        logits = self._run(CLASSIFY_FILE, to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+        logits = self._classifier.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))["classes"]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
         return (p[:n] + p[n:]) / 2
