@@ -139,6 +139,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
 
     expect(page.locator("#keypad-dialog")).to_be_hidden()
     expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
+    expect(page.locator("#machine-state")).to_contain_text("More dice needed")
     latest = controller.rolls(limit=1)[0]
     assert [d["natural"] for d in latest["dice"]] == [7, 10, 3, 8, 2]
     assert {d["source"] for d in latest["dice"]} == {"hand"}
@@ -180,6 +181,7 @@ def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, con
     controller.arm("2d6")
     roll = controller.throw_dice([2, 5], principal_seen=False)
     expect(page.locator("#prompt")).to_have_text("No principal die found: tap the principal die.")
+    expect(page.locator("#machine-state")).to_contain_text("Check the dice")   # not "More dice needed"
     expect(page.locator("#pick-principal")).to_be_visible()
     expect(page.locator("#big")).to_have_text("…")
 

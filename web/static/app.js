@@ -375,9 +375,12 @@
       const state = store.state;
       if (!state) return;
       renderCamera(state.camera);
+      // prompting: either more dice for the roll, or a problem to fix (an unread die,
+      // no principal die, dice of another kind…) which the prompt names
+      const moreDice = state.needs && (!state.prompt || state.prompt === state.needs.reason);
       const words = {
-        idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"),
-        reading: t("Reading the dice"), prompting: t("More dice needed"), resolved: t("Resolved"),
+        idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"), reading: t("Reading the dice"),
+        prompting: moreDice ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
       };
       const line = [words[state.state] || state.state];
       if (state.preset) line.push(presetLabel(state.preset));
