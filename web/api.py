@@ -36,7 +36,7 @@ every POST must be same-origin.
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
                                          to clear) → settings as in GET
-``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 401 wrong, 429
+``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
                                          after 5 wrong PINs in a minute
 ``POST /api/logout``                     → ``{"authorized": bool}``
 ``GET  /api/events``                     server-sent events (:mod:`web.events`)
@@ -467,8 +467,8 @@ def login():
     stored = security.stored_pin()
     if stored is None:
         return jsonify(authorized=True)
-    if pin is None:
-        raise Unauthorized(_("wrong PIN"))
+    if not pin:  # not a wrong PIN: no attempt is counted
+        raise BadRequest(_("enter the PIN"))
     attempts = security.attempts()
     attempts.check(request.remote_addr)
     if not security.pin_matches(pin, stored):

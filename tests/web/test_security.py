@@ -43,6 +43,13 @@ def test_wrong_pin_in_header_is_401(locked):
     assert locked.post("/api/arm", json={"preset": "2d6"}, headers={"X-Dicelens-Pin": "1111"}).status_code == 401
 
 
+@pytest.mark.parametrize("body", [{}, {"pin": ""}])
+def test_login_without_a_pin_is_a_bad_request_not_a_wrong_pin(locked, body):
+    response = locked.post("/api/login", json=body)
+    assert (response.status_code, response.get_json()["error"]) == (400, "enter the PIN")
+    assert locked.post("/api/arm", json={"preset": "2d6"}).status_code == 401
+
+
 def test_login_session_then_logout(locked):
     assert locked.post("/api/login", json={"pin": "0000"}).status_code == 401
     assert locked.post("/api/login", json={"pin": "2468"}).get_json() == {"authorized": True}
