@@ -264,23 +264,24 @@ class Controller:
 
         :raises ThrowUnsupported: for a real camera (or none).
         :raises CameraUnavailable: while the camera is away.
+        :raises RollStateError: no roll is armed (the dice thrown would count for nothing).
         """
         with self._lock:
             throw = self._throw_fn
+            if throw is not None and self._preset is None:
+                raise RollStateError("no roll armed: choose a preset first")
             if throw is not None and self._camera["status"] != "ok":
                 raise CameraUnavailable(f"the camera is away ({self._camera['message']}): "
                                         "enter the dice by hand meanwhile")
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
             count = None
+            if self._state == "resolved":
+                self.arm(self._preset.name, self._roller)
             before = (self._state, self._prompt)
-            if self._preset is not None:
-                if self._state == "resolved":
-                    self.arm(self._preset.name, self._roller)
-                    before = (self._state, self._prompt)
-                if self._state in _TAKING:
-                    count = self._open_step()[1]
-                    self._set_state("waiting", prompt=self._prompt)
+            if self._state in _TAKING:
+                count = self._open_step()[1]
+                self._set_state("waiting", prompt=self._prompt)
         try:
             throw(count)
         except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws

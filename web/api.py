@@ -58,6 +58,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from . import security
+from .device_messages import translated
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .inputs import (
     MAX_ID,
@@ -96,7 +97,7 @@ def controller():
 
 def _reason(exc: Exception) -> str:
     # KeyError's str() is the repr of its key; the first argument reads better.
-    return str(exc.args[0]) if exc.args else type(exc).__name__
+    return translated(str(exc.args[0])) if exc.args else type(exc).__name__
 
 
 @contextmanager

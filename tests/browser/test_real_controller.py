@@ -154,3 +154,13 @@ def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_langua
     expect(prompt).to_have_text(re.compile(r"^Dados de outro tipo na bandeja: .+\. Jogue só dados d10\.$"))
     expect(prompt).to_contain_text("d8")
     expect(prompt).to_contain_text("d6 de pontos")
+
+
+def test_throw_with_no_roll_armed_says_so(real_page, controller):
+    thrown = []  # a camera that throws by itself, as the simulated one
+    controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True)
+    controller.on_status("ok")
+    page = real_page
+    page.get_by_role("button", name="Throw").click()
+    expect(page.locator("#toast")).to_have_text("Error: no roll armed: choose a preset first")
+    assert thrown == [] and controller.state()["state"] == "idle"

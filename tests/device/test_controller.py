@@ -256,6 +256,9 @@ def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
     thrown = []
     controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True)
     controller.on_status("ok")
+    with pytest.raises(RollStateError, match="no roll armed"):
+        controller.throw()  # dice thrown with no roll armed would count for nothing
+    assert thrown == [] and controller.state()["state"] == "idle"
     controller.arm("2d6")
     controller.throw()
     assert thrown == [2] and controller.state()["state"] == "waiting"

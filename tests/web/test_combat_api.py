@@ -160,6 +160,17 @@ def test_bad_requests_get_a_reason(client, path, body, status, reason):
     assert reason in response.get_json()["error"]
 
 
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("pt-BR", "role a iniciativa primeiro"),  # web/device_messages.py
+    ("es", "tira la iniciativa primero"),
+])
+def test_a_refusal_of_the_rules_in_the_players_language(client, lang, reason):
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador"}))
+    response = post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}, headers={"Accept-Language": lang})
+    assert (response.status_code, response.get_json()["error"]) == (400, reason)
+
+
 @pytest.mark.parametrize("raw", [b"not json", b"[1]", b"null", b'{"values": ' + b"[" * 5000 + b"]" * 5000 + b"}"])
 def test_malformed_bodies_are_400_never_500(client, raw):
     for path in ("/heroes", "/initiative", "/attack/dice", "/conditions", "/participants", "/undo"):

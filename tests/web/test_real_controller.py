@@ -93,10 +93,15 @@ def test_one_of_two_10s_corrected_over_the_api_keeps_the_extra_reroll_die_aside(
     assert client.get("/api/state").get_json()["state"] == "resolved"
 
 
-def test_throw_without_a_throwing_camera_is_409(client):
+@pytest.mark.parametrize(("lang", "error"), [
+    ("en", "this camera cannot throw: throw the dice into the tray"),
+    ("pt-BR", "esta câmera não joga dados: jogue os dados na bandeja"),  # web/device_messages.py
+    ("es", "esta cámara no tira dados: tira los dados en la bandeja"),
+])
+def test_throw_without_a_throwing_camera_is_409_in_the_players_language(client, lang, error):
     client.post("/api/arm", json={"preset": "2d6"})
-    response = client.post("/api/throw")
-    assert response.status_code == 409 and "cannot throw" in response.get_json()["error"]
+    response = client.post("/api/throw", headers={"Accept-Language": lang})
+    assert (response.status_code, response.get_json()["error"]) == (409, error)
 
 
 def test_settings_and_pin_with_the_real_controller(client, real):
