@@ -105,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:  # the port is taken (may free up: a retry can help), not this machine's address
                 log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
                 return 1
+            except ValueError:  # waitress: the host resolves to no address (a typo, 999.1.1.1)
+                log.error("cannot serve on %s:%s: not an address or host name of this machine "
+                          "(0.0.0.0 listens on all of them)", config.web.host, config.web.port)
+                return 2
     except KeyboardInterrupt:
         pass
     except StartupError as exc:  # the user's data folder or database: retrying cannot fix it
