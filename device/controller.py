@@ -135,6 +135,7 @@ class Controller:
         self._throw_fn: Callable[[int | None], None] | None = None
         self._read_now_fn: Callable[[], None] | None = None
         self._can_throw: Callable[[], bool] = lambda: False
+        self._can_throw_dice: Callable[[int], bool] = lambda sides: True
         self._last_frame_at: Callable[[], float | None] = lambda: None
         self._claim: Callable[[np.ndarray, float], bool] | None = None
         self._state = "idle"
@@ -158,6 +159,7 @@ class Controller:
     def attach_camera(self, *, throw: Callable[[int | None], None] | None = None,
                       read_now: Callable[[], None] | None = None,
                       can_throw: bool | Callable[[], bool] = False,
+                      can_throw_dice: Callable[[int], bool] | None = None,
                       last_frame_at: Callable[[], float | None] | None = None) -> None:
         """Give the controller the camera loop's hooks (``device.tray_loop.TrayLoop``).
 
@@ -165,12 +167,15 @@ class Controller:
             camera's default) on a sim/file camera.
         :param read_now: reads the tray at once (the frame comes to :meth:`on_settled`).
         :param can_throw: whether the camera throws by itself now (a bool or a callable).
+        :param can_throw_dice: ``can_throw_dice(sides)``, whether it throws dice of that many
+            sides (the simulated camera: d6 only); None: any dice it throws.
         :param last_frame_at: when the camera last gave a frame, seconds on the
             controller's clock (None before the first), for :meth:`health`.
         """
         with self._lock:
             self._throw_fn, self._read_now_fn = throw, read_now
             self._can_throw = can_throw if callable(can_throw) else (lambda: bool(can_throw))
+            self._can_throw_dice = can_throw_dice or (lambda sides: True)
             self._last_frame_at = last_frame_at or (lambda: None)
             self._publish_state()
 
@@ -268,13 +273,16 @@ class Controller:
         """
         with self._lock:
             throw = self._throw_fn
-            if throw is not None and self._preset is None:
-                raise RollStateError("no roll armed: choose a preset first")
             if throw is not None and self._camera["status"] != "ok":
                 raise CameraUnavailable(f"the camera is away ({self._camera['message']}): "
                                         "enter the dice by hand meanwhile")
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
+            if self._preset is None:
+                raise RollStateError("no roll armed: choose a preset first")
+            if not self._can_throw_dice(self._preset.sides):
+                raise ThrowUnsupported(f"this camera cannot throw d{self._preset.sides}s: "
+                                       "enter them by hand on the page")
             count = None
             if self._state == "resolved":
                 self.arm(self._preset.name, self._roller)
@@ -769,7 +777,9 @@ class Controller:
             "roller": self._roller,
             "prompt": self._prompt,
             "needs": self._needs,
-            "camera": {**self._camera, "can_throw": bool(self._throw_fn and self._can_throw())},
+            "camera": {**self._camera, "can_throw": bool(
+                self._throw_fn and self._can_throw()
+                and (preset is None or self._can_throw_dice(preset.sides)))},
             "latest_roll": self._latest,
             "odds": self._preset_odds(preset) if preset else None,
         }

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import os
 import secrets
@@ -102,13 +103,16 @@ def run(args: argparse.Namespace) -> int:
             watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
             try:
                 web.serve(app, host=config.web.host, port=config.web.port)
-            except OSError as exc:  # the port is taken (may free up: a retry can help), not this machine's address
+            except (ValueError, OSError) as exc:
+                # waitress: ValueError for a host that resolves to nothing (999.1.1.1);
+                # EADDRNOTAVAIL: an address of another machine; a retry cannot fix either
+                if isinstance(exc, ValueError) or exc.errno == errno.EADDRNOTAVAIL:
+                    log.error("cannot serve on %s:%s: not an address or host name of this machine "
+                              "(0.0.0.0 listens on all of them)", config.web.host, config.web.port)
+                    return 2
+                # the port is taken: it may free up, and a retry (systemd's) can help
                 log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
                 return 1
-            except ValueError:  # waitress: the host resolves to no address (a typo, 999.1.1.1)
-                log.error("cannot serve on %s:%s: not an address or host name of this machine "
-                          "(0.0.0.0 listens on all of them)", config.web.host, config.web.port)
-                return 2
     except KeyboardInterrupt:
         pass
     except StartupError as exc:  # the user's data folder or database: retrying cannot fix it
@@ -158,7 +162,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
                            watchdog=watchdog)
     stack.callback(loop.close)
     controller.attach_camera(throw=loop.throw, read_now=loop.read_now,
-                             can_throw=lambda: loop.can_throw, last_frame_at=lambda: loop.last_frame_at)
+                             can_throw=lambda: loop.can_throw, can_throw_dice=loop.can_throw_dice,
+                             last_frame_at=lambda: loop.last_frame_at)
     on_status(*loop.status)
     loop.start()
 

@@ -94,6 +94,13 @@ class TrayLoop:
         with self._lock:
             return self._camera is not None and self._camera.can_throw
 
+    def can_throw_dice(self, sides: int) -> bool:
+        """True when the camera throws dice of ``sides`` sides on request (the simulated one: d6 only)."""
+        with self._lock:
+            camera = self._camera
+            return (camera is not None and camera.can_throw
+                    and (camera.throw_sides is None or sides in camera.throw_sides))
+
     def throw(self, count: int | None = None) -> None:
         """Start the next throw of a file or simulated camera.
 

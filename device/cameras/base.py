@@ -29,6 +29,8 @@ class Camera:
 
     #: True when :meth:`throw` starts a throw (file and simulated cameras).
     can_throw: bool = False
+    #: The sides of the dice :meth:`throw` can show; None for any (a file camera shows its photos).
+    throw_sides: frozenset[int] | None = None
 
     def capture(self) -> np.ndarray:
         """One full-resolution frame taken now: H×W×3 uint8 BGR.

@@ -30,6 +30,8 @@ class SimCamera(ReplayCamera):
     :raises ValueError: for a count out of range or a colour not in the palette.
     """
 
+    throw_sides = frozenset({6})  # vision.synthetic draws pip d6 only
+
     def __init__(self, *, seed: int = 0, count: int = 2, principal_color: str | None = "red",
                  size: tuple[int, int] = (640, 640), **options) -> None:
         _check_count(count)

@@ -383,6 +383,20 @@ def test_an_extra_die_must_come_from_a_new_throw(controller, reader, clock):
     assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 1
 
 
+def test_a_camera_throwing_only_d6_offers_no_throw_for_d10s_and_says_why(controller):
+    thrown = []  # as the simulated camera, which draws pip d6 only
+    controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True,
+                             can_throw_dice=lambda sides: sides == 6)
+    controller.on_status("ok")
+    assert controller.arm("pool5")["camera"]["can_throw"] is False
+    with pytest.raises(ThrowUnsupported, match="cannot throw d10s: enter them by hand on the page"):
+        controller.throw()
+    assert thrown == [] and controller.state()["state"] == "armed"
+    assert controller.arm("2d6")["camera"]["can_throw"] is True
+    controller.throw()
+    assert thrown == [2]
+
+
 def test_a_throw_the_camera_cannot_make_is_refused_and_nothing_waits(history, reader, clock):
     presets = build_presets([{"name": "9d6", "system": "d6", "count": 9}])
     controller = Controller(presets, history, **fakes(reader), clock=clock)

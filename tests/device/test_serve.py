@@ -162,13 +162,14 @@ def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
     assert "Traceback" not in process.stderr
 
 
-def test_a_host_that_is_no_address_ends_with_one_line_and_status_2(tmp_path):
+@pytest.mark.parametrize("host", ["999.1.1.1", "192.0.2.1"])  # no address at all; another machine's (TEST-NET-1)
+def test_a_host_that_is_no_address_of_this_machine_ends_with_one_line_and_status_2(tmp_path, host):
     process = subprocess.run(
-        [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--host", "999.1.1.1", "--port", "0",
+        [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--host", host, "--port", "0",
          "--data", str(tmp_path / "data")],
         cwd=REPO, capture_output=True, text=True, timeout=60)
     assert process.returncode == 2
-    assert "cannot serve on 999.1.1.1:0: not an address or host name of this machine" in process.stderr
+    assert f"cannot serve on {host}:0: not an address or host name of this machine" in process.stderr
     assert "Traceback" not in process.stderr
 
 

@@ -198,6 +198,13 @@ def test_a_real_camera_cannot_throw(rec, clock):
         loop.throw()
 
 
+@pytest.mark.parametrize(("source", "d6", "d10"), [("sim", True, False), (f"file:{BYLER}", True, True)])
+def test_the_simulated_camera_throws_only_d6(rec, clock, source, d6, d10):
+    loop = make_loop([open_camera(source)], rec, clock)
+    run(loop, clock, 1)
+    assert (loop.can_throw_dice(6), loop.can_throw_dice(10)) == (d6, d10)
+
+
 def test_a_failing_callback_does_not_stop_the_loop(clock):
     calls = []
 
