@@ -56,6 +56,12 @@ def output_folder(path: Path, option: str) -> Path:
     return path
 
 
+def summary(doc: str) -> str:
+    """A command module's docstring's first line as ``--help`` shows it: plain text, without
+    the reST marks of literals (````dicelens read```` → ``dicelens read``)."""
+    return doc.splitlines()[0].replace("``", "")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print the whole usage
         raise UsageError(message)
@@ -78,7 +84,7 @@ def add_choice_of(parser: argparse.ArgumentParser, what: str, **options) -> argp
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dicelens", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="dicelens", description=summary(__doc__))
     subparsers = add_choice_of(parser, "command", parser_class=_Parser)
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -29,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from device.cli import output_folder
+from device.cli import output_folder, summary
 from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
 from vision.image import DamagedImage, ImageTooLarge, read_image
@@ -45,7 +45,7 @@ def _palette_name(text: str) -> str:
 def register(subparsers) -> None:
     """Add ``read`` to the ``dicelens`` sub-commands."""
     parser = subparsers.add_parser("read", help="read the dice in tray photos (JSON lines)",
-                                   description=__doc__.splitlines()[0])
+                                   description=summary(__doc__))
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG…)")
     parser.add_argument("--principal-color", type=_palette_name, metavar="NAME",
                         help="colour of the principal die (default: the one die of a unique colour)")

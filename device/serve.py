@@ -29,6 +29,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from device.cli import summary
 from device.config import Config, check_camera_source, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError
@@ -46,7 +47,7 @@ LED_FOR_STATE = {"idle": "off", "armed": "armed", "waiting": "armed", "reading":
 def register(subparsers) -> None:
     """Add ``serve`` to the ``dicelens`` command line."""
     parser = subparsers.add_parser("serve", help="run the companion: camera, buttons and the page",
-                                   description=__doc__.splitlines()[0])
+                                   description=summary(__doc__))
     parser.add_argument("--camera", help="sim | file:PATH | usb:N | picamera2 (default: the config's, else sim)")
     parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")

@@ -39,3 +39,10 @@ def test_no_command_lists_the_commands():
         out, err = process.communicate(timeout=60)
     assert (process.returncode, out) == (2, "")
     assert err == "dicelens: give a command: resolve, odds, read or serve\n"
+
+
+def test_help_is_plain_text():
+    for command in ([], ["read"], ["serve"]):
+        with dicelens(*command, "--help") as process:
+            out, _ = process.communicate(timeout=60)
+        assert process.returncode == 0 and "dicelens" in out and "``" not in out, command
