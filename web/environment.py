@@ -35,10 +35,12 @@ def host_names(value: object) -> list[str]:
     """
     if isinstance(value, str):
         items = [item.strip() for item in value.split(",") if item.strip()]
-    elif isinstance(value, (list, tuple, set, frozenset)) and all(isinstance(i, str) for i in value):
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        if wrong := [item for item in value if not isinstance(item, str)]:
+            raise ValueError(f"{wrong[0]!r} is not a host name or address")
         items = [item.strip() for item in value]
     else:
-        raise ValueError("must be a JSON list of host names or names separated by commas")
+        raise ValueError(f"{value!r} is not a list of names")
     names = []
     for item in items:
         name = (item[1:-1] if item.startswith("[") and item.endswith("]") else item).rstrip(".").lower()

@@ -38,7 +38,8 @@ def test_every_setting_the_app_has_is_known():
     ("DICE_JOIN_URL", "http://" + "d" * 5000 + "/", "an http:// or https:// address of at most 300 characters"),
     ("DICE_ALLOWED_HOSTS", "not json", "('not json' is not a host name or address)"),
     ("DICE_ALLOWED_HOSTS", "[dice.home", "('[dice.home' is not a host name or address)"),
-    ("DICE_ALLOWED_HOSTS", "5", "a JSON list of host names"),
+    ("DICE_ALLOWED_HOSTS", "5", "names separated by commas (5 is not a list of names)"),
+    ("DICE_ALLOWED_HOSTS", '["ok", 5]', "names separated by commas (5 is not a host name or address)"),
     ("DICE_SESSION_COOKIE_SAMESITE", "lax", "Lax, Strict or None"),
 ])
 def test_a_bad_value_names_the_variable_and_what_is_allowed(variable, value, allowed):
