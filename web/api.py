@@ -305,18 +305,20 @@ def _spreadsheet_safe(text: object) -> object:
 
 
 def csv_row(roll: dict) -> list:
-    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated (a throw
-    a correction made surplus has the role ``surplus``: it does not count); ``corrected``
-    numbers the corrected dice from 1, as the page does (a 0 read as "not corrected")."""
+    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated, ``-``
+    where a die has none (an unread die's natural value, a die without a role: an empty item
+    would vanish between two spaces); a die a correction made surplus has the role
+    ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
+    page does (a 0 read as "not corrected")."""
     dice = roll.get("dice") or []
-    joined = lambda key: " ".join("" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
+    joined = lambda key: " ".join("-" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
     return [
         roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),
         _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
         roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
         roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
         joined("natural"), joined("value"),
-        " ".join("surplus" if d.get("surplus") else "" if d.get("role") is None else str(d["role"]) for d in dice),
+        " ".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
         joined("source"),
         " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
         _spreadsheet_safe(roll.get("note")),

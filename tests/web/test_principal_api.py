@@ -99,10 +99,16 @@ def test_the_faces_error_is_in_the_page_s_language(client, lang, error):
     assert response.status_code == 400 and response.get_json()["error"] == error
 
 
+def test_the_csv_marks_an_unread_die_with_a_dash(client):
+    perfect_roll_with_a_cocked_extra_die(client)
+    row = next(csv.DictReader(io.StringIO(client.get("/api/rolls.csv").get_data(as_text=True))))
+    assert (row["naturals"], row["values"]) == ("6 4 -", "6 4 -")  # was "6 4 ": the cocked die vanished
+
+
 def test_the_csv_names_a_die_kept_aside_surplus(client):
     roll = perfect_roll_with_a_cocked_extra_die(client)
     client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 3})
     line = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[1]
-    assert ",principal secondary surplus," in line and ",3 4 ," in line
+    assert ",principal secondary surplus," in line and ",3 4 -," in line  # the surplus die counts nothing
     row = next(csv.DictReader(io.StringIO(client.get("/api/rolls.csv").get_data(as_text=True))))
     assert row["corrected"] == "1 3"  # dice 0 and 2 of the API were corrected: numbered from 1, as on the page
