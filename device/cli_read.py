@@ -102,6 +102,8 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
         raise _Unreadable(f"{name} is a folder, not an image")
     if not path.exists():
         raise _Unreadable(f"{name}: no such file")
+    if not path.is_file():  # opening a named pipe would wait for a writer for ever
+        raise _Unreadable(f"{name} is not a file (a pipe or a device), not an image")
     try:
         with path.open("rb") as file:
             empty = not file.read(1)

@@ -66,11 +66,14 @@ def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.nda
     another format is looked at so only when OpenCV cannot decode it.
 
     :returns: the image (H×W×3 uint8 BGR with the default flags), or None when OpenCV
-        cannot decode the file.
+        cannot decode the file, or it is no regular file (a named pipe would be waited on
+        for ever, a folder or device is no photo).
     :raises ImageTooLarge: above :data:`MAX_PIXELS` (a ``ValueError``).
     :raises DamagedImage: when the file ends before its image data does (a ``ValueError``);
         OpenCV would return the part it has, the rest grey, with only a libjpeg warning.
     """
+    if not os.path.isfile(path):
+        return None
     size, kind = _header(path)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         raise ImageTooLarge(size)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import cv2
 import numpy as np
@@ -85,11 +86,14 @@ def test_every_wrong_image_argument_is_one_plain_line_and_the_others_still_read(
     broken.write_bytes(b"GIF89a")
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")
-    done = dicelens("read", str(broken), str(empty), str(tmp_path), str(tmp_path / "missing.png"), str(PHOTO))
+    pipe = tmp_path / "pipe.jpg"
+    os.mkfifo(pipe)  # opening it would wait for a writer for ever
+    done = dicelens("read", str(broken), str(empty), str(pipe), str(tmp_path), str(tmp_path / "missing.png"), str(PHOTO))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [  # no OpenCV log line ("[ERROR:0@0.1] global loadsave.cpp…")
         f"dicelens: {broken}: not an image, or a damaged one",
         f"dicelens: {empty}: empty file, not an image",
+        f"dicelens: {pipe} is not a file (a pipe or a device), not an image",
         f"dicelens: {tmp_path} is a folder, not an image",
         f"dicelens: {tmp_path / 'missing.png'}: no such file",
     ]

@@ -40,3 +40,9 @@ def test_opencvs_own_limit_is_the_same():
     import device  # noqa: F401
 
     assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(MAX_PIXELS)
+
+
+def test_a_named_pipe_is_no_photo_and_is_not_waited_on(tmp_path):
+    pipe = tmp_path / "photo.jpg"
+    os.mkfifo(pipe)  # opening it would wait for a writer for ever (the file camera's folder, `dicelens read`)
+    assert read_image(pipe) is None
