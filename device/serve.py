@@ -23,6 +23,7 @@ import logging
 import os
 import secrets
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -79,12 +80,35 @@ def settings_from(args: argparse.Namespace) -> Config:
     web = config.web
     if args.host is not None:
         web = replace(web, host=args.host)
+    check_host(web.host, "--host" if args.host is not None else "web.host")
     if args.port is not None:
         if not 0 <= args.port <= 65535:
             raise ValueError(f"--port must be 0 to 65535 (got {args.port})")
         web = replace(web, port=args.port)
     data = args.data.expanduser() if args.data is not None else config.data_folder
     return replace(config, camera=camera, web=web, data_folder=data)
+
+
+def check_host(host: str, option: str) -> None:
+    """Refuse an address to listen on that is none of this machine's, before anything is
+    started or written (waitress would say only "Invalid host/port specified.").
+
+    :param option: where the host was given (``--host``, ``web.host``), for the message.
+    :raises ValueError: naming the host.
+    """
+    refused = ValueError(f"{option} {host!r} is not an address or host name of this machine "
+                         "(0.0.0.0 listens on all of them)")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError):
+        raise refused from None
+    with socket.socket(family, kind, proto) as probe:
+        try:
+            probe.bind(address)  # port 0: any free port, and nothing listens
+        except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:  # another machine's address
+                raise refused from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,14 +128,7 @@ def run(args: argparse.Namespace) -> int:
             watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
             try:
                 web.serve(app, host=config.web.host, port=config.web.port)
-            except (ValueError, OSError) as exc:
-                # waitress: ValueError for a host that resolves to nothing (999.1.1.1);
-                # EADDRNOTAVAIL: an address of another machine; a retry cannot fix either
-                if isinstance(exc, ValueError) or exc.errno == errno.EADDRNOTAVAIL:
-                    log.error("cannot serve on %s:%s: not an address or host name of this machine "
-                              "(0.0.0.0 listens on all of them)", config.web.host, config.web.port)
-                    return 2
-                # the port is taken: it may free up, and a retry (systemd's) can help
+            except OSError as exc:  # the port is taken (may free up: a retry can help); the host was checked
                 log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
                 return 1
     except KeyboardInterrupt:

@@ -162,15 +162,17 @@ def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
     assert "Traceback" not in process.stderr
 
 
-@pytest.mark.parametrize("host", ["999.1.1.1", "192.0.2.1"])  # no address at all; another machine's (TEST-NET-1)
-def test_a_host_that_is_no_address_of_this_machine_ends_with_one_line_and_status_2(tmp_path, host):
+# no address at all; another machine's (TEST-NET-1); a port in the host; nothing
+@pytest.mark.parametrize("host", ["999.1.1.1", "192.0.2.1", "0.0.0.0:80", ""])
+def test_a_host_that_is_no_address_of_this_machine_is_one_line_before_anything_starts(tmp_path, host):
     process = subprocess.run(
         [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--host", host, "--port", "0",
          "--data", str(tmp_path / "data")],
         cwd=REPO, capture_output=True, text=True, timeout=60)
     assert process.returncode == 2
-    assert f"cannot serve on {host}:0: not an address or host name of this machine" in process.stderr
-    assert "Traceback" not in process.stderr
+    assert process.stderr == (f"dicelens: --host {host!r} is not an address or host name of this machine "
+                              "(0.0.0.0 listens on all of them)\n")
+    assert not (tmp_path / "data").exists()  # no history, photos or key written
 
 
 def test_auto_throw_waits_for_the_throw_under_way():
