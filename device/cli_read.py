@@ -51,7 +51,8 @@ def register(subparsers) -> None:
                         help="colour of the principal die (default: the one die of a unique colour)")
     parser.add_argument("--numbered", action="store_true",
                         help="read numbered dice too (d4, d6, d8, d10, percentile d10, d12, d20, pip d6); "
-                             "each die then has its kind and face")
+                             "each die then has its kind, and its face when the printed symbol is not "
+                             "the value (a d10's 0 is value 10, face 0)")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="also write each photo with the readings drawn on it into DIR")
     parser.set_defaults(func=run)
