@@ -61,6 +61,7 @@ from device.events import EventHub, Subscription
 from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
 from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
 from rules.errors import InvalidStep
+from rules.phrase import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ FILE_NAME = "combat.json"
 FORMAT_VERSION = 1
 MAX_PARTICIPANTS = 40   # a table's fight; keeps every phone's page small
 MAX_SAVED_HEROES = 40
+#: The throws of an attack, as refusals name them (translated with them: rules.phrase).
+_THROW_WORDS = {"attack": Phrase("attack"), "defence": Phrase("defence"), "damage": Phrase("damage")}
 LOG_SHOWN = 100         # newest log entries in the state sent to phones (the file keeps all)
 _TEMPLATE_KEYS = ("name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy")
 
@@ -349,7 +352,7 @@ class CombatSession:
         self._check_size()
         if save:
             if side != "hero":
-                raise InvalidStep("only heroes are saved; enemies come from the bestiary")
+                raise InvalidStep(Phrase("only heroes are saved; enemies come from the bestiary"))
             self._save_hero(sheet)
 
     @_step
@@ -360,7 +363,7 @@ class CombatSession:
     @_step
     def remove(self, name: str) -> None:
         """Take a fighter out of the fight (not during an attack, not the one whose turn it is)."""
-        self._no_attack("removing a fighter")
+        self._no_attack(Phrase("removing a fighter"))
         self._encounter.remove(name)
 
     @_step
@@ -378,7 +381,7 @@ class CombatSession:
     @_step
     def next_turn(self) -> None:
         """End the turn and start the next fighter's (RULES DD-2, DD-11)."""
-        self._no_attack("the next turn")
+        self._no_attack(Phrase("the next turn"))
         self._encounter.next_turn()
 
     @_step
@@ -390,7 +393,7 @@ class CombatSession:
     def end_scene(self) -> None:
         """End the fight: heroes out of combat wake with 1 PV, defeated enemies leave,
         initiative is rolled anew for the next one (RULES DD-9)."""
-        self._no_attack("ending the scene")
+        self._no_attack(Phrase("ending the scene"))
         self._encounter.end_scene()
         for participant in list(self._encounter.participants):
             if participant.status == "defeated":
@@ -410,11 +413,11 @@ class CombatSession:
                      attack_modifier: int = 0, damage_bonus: int = 0) -> None:
         """Begin ``attacker``'s attack on ``defender``; :meth:`attack_dice` then takes each
         throw the outcome's ``needs`` asks for (RULES DD-4 … DD-8)."""
-        self._no_attack("another attack")
+        self._no_attack(Phrase("another attack"))
         if not self._encounter.started:
-            raise InvalidStep("roll initiative first")
+            raise InvalidStep(Phrase("roll initiative first"))
         if self._encounter.over:
-            raise InvalidStep("the fight is over")
+            raise InvalidStep(Phrase("the fight is over"))
         spec = self._encounter.attack_spec(attacker, defender, ranged=ranged,
                                            attack_modifier=attack_modifier, damage_bonus=damage_bonus)
         self._attack = {"spec": spec.to_dict(), "attack": [], "defence": [], "damage": []}
@@ -459,7 +462,8 @@ class CombatSession:
             raise InvalidStep(f"no die {index} in the {throw} throw")
         # A correction that changes nothing would only rewrite the record; dice counted from 1 as on the page.
         if dice[index] == value:
-            raise InvalidStep(f"die {index + 1} of the {throw} throw already shows {value}: nothing to correct")
+            raise InvalidStep(Phrase("die {n} of the {throw} throw already shows {value}: nothing to correct",
+                                     n=index + 1, throw=_THROW_WORDS[throw], value=value))
         self._attack[throw] = dice[:index] + [value] + dice[index + 1:]
         self._attack["sources"] = {**self._attack.get("sources", {}), throw: "corrected"}
         outcome = self._outcome()  # raises InvalidRoll for a face the die does not have
@@ -475,7 +479,7 @@ class CombatSession:
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
-            raise InvalidStep("no attack is being resolved: start one first")
+            raise InvalidStep(Phrase("no attack is being resolved: start one first"))
         base = self._document(with_undo=False, with_base=False)
         needs = self._outcome().needs
         values = list(values)
@@ -513,11 +517,11 @@ class CombatSession:
         with self._lock:
             if step == "attack":
                 if self._attack is None:
-                    raise InvalidStep("no attack is being resolved: start one first")
+                    raise InvalidStep(Phrase("no attack is being resolved: start one first"))
                 wait = {"step": "attack"}
             elif step == "initiative":
                 if self._encounter.started:
-                    raise InvalidStep("initiative was rolled: the fight has started")
+                    raise InvalidStep(Phrase("initiative was rolled: the fight has started"))
                 if name not in self.names():
                     raise KeyError(f"no fighter called {name!r}")
                 wait = {"step": "initiative", "name": name}
@@ -634,7 +638,7 @@ class CombatSession:
     def cancel_attack(self) -> None:
         """Drop the attack being resolved (nothing is applied)."""
         if self._attack is None:
-            raise InvalidStep("no attack is being resolved")
+            raise InvalidStep(Phrase("no attack is being resolved"))
         self._attack = None
 
     # ------------------------------------------------------------ other actions
@@ -686,7 +690,7 @@ class CombatSession:
         """
         with self._lock:
             if self._undo is None:
-                raise InvalidStep("nothing to undo: only the last step can be undone, once")
+                raise InvalidStep(Phrase("nothing to undo: only the last step can be undone, once"))
             before, undo = self._document(with_undo=False), self._undo
             self._load(undo)
             self._undo, last_step, self._last_step = None, self._last_step, "undo"
@@ -706,13 +710,13 @@ class CombatSession:
         return resolve_attack(AttackSpec.from_dict(attack["spec"]), attack["attack"], attack["defence"],
                               attack["damage"])
 
-    def _no_attack(self, what: str) -> None:
+    def _no_attack(self, what: Phrase) -> None:
         if self._attack is not None:
-            raise InvalidStep(f"finish or cancel the attack before {what}")
+            raise InvalidStep(Phrase("finish or cancel the attack before {what}", what=what))
 
     def _check_size(self) -> None:
         if len(self._encounter.participants) > MAX_PARTICIPANTS:
-            raise InvalidStep(f"a fight has at most {MAX_PARTICIPANTS} fighters")
+            raise InvalidStep(Phrase("a fight has at most {count} fighters", count=MAX_PARTICIPANTS))
 
     def _free_name(self, base: str) -> str:
         taken = {p.name for p in self._encounter.participants}
@@ -736,7 +740,7 @@ class CombatSession:
         checked["name"] = _fighter_name(checked["name"])
         others = [s for s in self._saved_heroes if s["name"] != checked["name"]]
         if len(others) >= MAX_SAVED_HEROES:
-            raise InvalidStep(f"at most {MAX_SAVED_HEROES} saved heroes")
+            raise InvalidStep(Phrase("at most {count} saved heroes", count=MAX_SAVED_HEROES))
         self._saved_heroes = others + [checked]
 
     def _document(self, with_undo: bool = True, with_base: bool = True) -> dict:

@@ -57,6 +57,7 @@ from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 from rules.pool import PoolOptions, PoolSpec
 
 log = logging.getLogger(__name__)
@@ -274,15 +275,15 @@ class Controller:
         with self._lock:
             throw = self._throw_fn
             if throw is not None and self._camera["status"] != "ok":
-                raise CameraUnavailable(f"the camera is away ({self._camera['message']}): "
-                                        "enter the dice by hand meanwhile")
+                raise CameraUnavailable(Phrase("the camera is away ({why}): enter the dice by hand meanwhile",
+                                               why=self._camera["message"]))
             if throw is None or not self._can_throw():
-                raise ThrowUnsupported("this camera cannot throw: throw the dice into the tray")
+                raise ThrowUnsupported(Phrase("this camera cannot throw: throw the dice into the tray"))
             if self._preset is None:
-                raise RollStateError("no roll armed: choose a preset first")
+                raise RollStateError(Phrase("no roll armed: choose a preset first"))
             if not self._can_throw_dice(self._preset.sides):
-                raise ThrowUnsupported(f"this camera cannot throw d{self._preset.sides}s: "
-                                       "enter them by hand on the page")
+                raise ThrowUnsupported(Phrase("this camera cannot throw d{sides}s: enter them by hand on the page",
+                                              sides=self._preset.sides))
             count = None
             if self._state == "resolved":
                 self.arm(self._preset.name, self._roller)
@@ -309,7 +310,7 @@ class Controller:
         with self._lock:
             read_now = self._read_now_fn
             if read_now is None:
-                raise CameraUnavailable("no camera to read from")
+                raise CameraUnavailable(Phrase("no camera to read from"))
             self._read_requested = True
         read_now()
 
@@ -323,7 +324,7 @@ class Controller:
         """
         with self._lock:
             if self._preset is None:
-                raise RollStateError("no roll armed: choose a preset first")
+                raise RollStateError(Phrase("no roll armed: choose a preset first"))
             if self._state == "resolved":
                 self.arm(self._preset.name, roller or self._roller)
             step, expected, sides = self._open_step()
@@ -332,11 +333,12 @@ class Controller:
                 raise ValueError("dice must be a list of whole numbers")
             low = 0 if sides == 10 else 1  # a d10's printed 0 is 10 (RULES P-1)
             if any(not low <= v <= sides for v in values):
-                raise ValueError(f"each die must show {_faces(sides)}")
+                raise ValueError(Phrase("each die must show {faces}", faces=_faces(sides)))
             if expected is not None and len(values) != expected:
-                raise ValueError(f"{_dice(expected)} needed here, got {len(values)}")
+                raise ValueError(Phrase("1 die needed here, got {got}", got=len(values)) if expected == 1 else
+                                 Phrase("{count} dice needed here, got {got}", count=expected, got=len(values)))
             if not values:
-                raise ValueError("no dice given")
+                raise ValueError(Phrase("no dice given"))
             if roller:
                 self._roller = roller
             self._generation += 1
@@ -370,11 +372,12 @@ class Controller:
             sides = 10 if roll["system"] == "pool" else 6
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not (0 if sides == 10 else 1) <= value <= sides):
-                raise ValueError(f"a die of this roll shows {_faces(sides)}")
+                raise ValueError(Phrase("a die of this roll shows {faces}", faces=_faces(sides)))
             new = None if cocked else (value or 10)
             if new == die["natural"] and (new is not None or die.get("unreadable") == "cocked"):
-                raise ValueError(f"die {index + 1} already shows "
-                                 f"{'cocked' if new is None else new}: nothing to correct")
+                raise ValueError(Phrase("die {n} already shows cocked: nothing to correct", n=index + 1)
+                                 if new is None else
+                                 Phrase("die {n} already shows {value}: nothing to correct", n=index + 1, value=new))
             roll["corrections"].append({"index": index, "from": die["natural"],
                                         "to": new if not cocked else "cocked",
                                         "who": who, "at": _now()})
@@ -393,11 +396,11 @@ class Controller:
             roll = self._editable(roll_id)
             die = _die_at(roll, index)
             if roll["system"] not in ("d6", "free"):
-                raise ValueError("only a six-sided roll has a principal die")
+                raise ValueError(Phrase("only a six-sided roll has a principal die"))
             if die["step"] != 0:
-                raise ValueError("the principal die is one of the first throw")
+                raise ValueError(Phrase("the principal die is one of the first throw"))
             if die["principal"]:
-                raise ValueError(f"die {index + 1} is already the principal die: nothing to change")
+                raise ValueError(Phrase("die {n} is already the principal die: nothing to change", n=index + 1))
             was_complete = roll["complete"]
             for other in roll["dice"]:
                 other["principal"] = other is die
@@ -445,7 +448,8 @@ class Controller:
                 from vision.colors import PALETTE
                 color = changes["principal_color"]
                 if color is not None and color not in PALETTE:
-                    raise ValueError(f"principal_color must be one of {', '.join(PALETTE)} or null")
+                    raise ValueError(Phrase("principal_color must be one of {colours} or null",
+                                            colours=", ".join(PALETTE)))
             if "presets" in changes and changes["presets"] is not None:
                 presets = self._presets_from(changes["presets"])
             if "pin" in changes and changes["pin"] is not None and not isinstance(changes["pin"], str):
@@ -732,9 +736,9 @@ class Controller:
         walk = self._resolve(roll)
         waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
         if waiting is not None and was_complete:
-            raise ValueError(f"roll {roll['id']} is finished and can take no more dice, but this change "
-                             f"would leave it waiting for them ({waiting}): only the current roll "
-                             f"can ask for dice")
+            raise ValueError(Phrase("roll {id} is finished and can take no more dice, but this change would "
+                                    "leave it waiting for them ({waiting}): only the current roll can ask "
+                                    "for dice", id=roll["id"], waiting=waiting))
         if waiting is not None and not (roll.get("note") or "").startswith("abandoned"):
             roll["note"] = f"it still waits for dice: {waiting}"
         saved = self._history.save(roll)
@@ -879,9 +883,9 @@ def _wrong_kinds(dice, kind: str | None) -> str | None:
     return f"{listing} {verb} in the tray: throw only {kind}s"
 
 
-def _faces(sides: int) -> str:
+def _faces(sides: int) -> Phrase:
     """The faces a die of a roll is entered as: "1 to 6", or "0 to 10 (0 is 10)" (RULES P-1)."""
-    return "0 to 10 (0 is 10)" if sides == 10 else f"1 to {sides}"
+    return Phrase("0 to 10 (0 is 10)") if sides == 10 else Phrase("1 to {sides}", sides=sides)
 
 
 def _now() -> str:

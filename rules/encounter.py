@@ -22,6 +22,7 @@ from rules.destiny import (
 )
 from rules.errors import InvalidRoll, InvalidStep
 from rules.outcome import Needs
+from rules.phrase import Phrase
 
 Duration = Literal["temporary", "persistent"]
 ENERGY = ("EC", "EM", "EA")  # RULES DD-10: energy of Body, Mind, Soul
@@ -419,7 +420,7 @@ class Encounter:
         :raises InvalidRoll: for a value the Mind die does not show.
         """
         if self.started:
-            raise InvalidStep("initiative is already rolled: end the scene to start another fight")
+            raise InvalidStep(Phrase("initiative is already rolled: end the scene to start another fight"))
         names = {p.name for p in self.participants}
         unknown = sorted(set(values) - names)
         if unknown:
@@ -428,7 +429,7 @@ class Encounter:
         if missing:
             raise InvalidStep(f"initiative missing for {', '.join(missing)}: everyone rolls their Mind die")
         if {p.side for p in self.participants} != {"hero", "enemy"}:
-            raise InvalidStep("a fight needs at least one hero and one enemy")
+            raise InvalidStep(Phrase("a fight needs at least one hero and one enemy"))
         for participant in self.participants:
             participant.initiative = check_face(values[participant.name], participant.mind,
                                                 f"{participant.name}'s initiative (Mind)")
@@ -448,7 +449,7 @@ class Encounter:
         """
         names = list(names)
         if sorted(names) != sorted(self.order) or len(set(names)) != len(names):
-            raise InvalidStep("give every participant of the order once, and no one else")
+            raise InvalidStep(Phrase("give every participant of the order once, and no one else"))
         for old, new in zip(self.order, names):
             if self.groups[old] != self.groups[new]:
                 raise InvalidStep(f"{new} is not tied with {old}: only tied participants change places")
@@ -472,7 +473,7 @@ class Encounter:
         :raises InvalidStep: before initiative, while a poison die is awaited, or when the fight is over.
         """
         if not self.started:
-            raise InvalidStep("roll initiative first")
+            raise InvalidStep(Phrase("roll initiative first"))
         if self.pending_poison is not None:
             raise InvalidStep(self.needs.reason + " first")
         self._advance(first=False)
@@ -522,7 +523,7 @@ class Encounter:
         :raises InvalidRoll: for a value the die does not show.
         """
         if self.pending_poison is None:
-            raise InvalidStep("no poison die is awaited")
+            raise InvalidStep(Phrase("no poison die is awaited"))
         fighter = self.get(self.pending_poison["name"])
         check_face(value, self.pending_poison["sides"], "the poison die")
         self.pending_poison = None
@@ -548,7 +549,7 @@ class Encounter:
             or a fighter out of the fight.
         """
         if not isinstance(outcome, AttackOutcome) or not outcome.complete:
-            raise InvalidStep("only a complete attack can be applied: throw the dice it still needs")
+            raise InvalidStep(Phrase("only a complete attack can be applied: throw the dice it still needs"))
         spec = outcome.spec
         if spec.attacker_name is None or spec.defender_name is None:
             raise InvalidStep("the attack must name its attacker and defender (use attack_spec)")
@@ -690,7 +691,7 @@ class Encounter:
         :raises InvalidStep: when there is nothing to undo.
         """
         if self._undo is None:
-            raise InvalidStep("nothing to undo: only the last step can be undone, once")
+            raise InvalidStep(Phrase("nothing to undo: only the last step can be undone, once"))
         self._load(self._undo)
         self._undo = None
 

@@ -58,7 +58,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from . import security
-from .device_messages import translated
+from .device_messages import reason
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .inputs import (
     MAX_ID,
@@ -95,11 +95,6 @@ def controller():
     return current_app.extensions["dicelens.controller"]
 
 
-def _reason(exc: Exception) -> str:
-    # KeyError's str() is the repr of its key; the first argument reads better.
-    return translated(str(exc.args[0])) if exc.args else type(exc).__name__
-
-
 @contextmanager
 def controller_errors(not_found: str | None = None) -> Iterator[None]:
     """Turn the controller's errors into answers: LookupError → 404 (or 400 when
@@ -111,12 +106,12 @@ def controller_errors(not_found: str | None = None) -> Iterator[None]:
         raise
     except LookupError as exc:
         if not_found is None:
-            raise BadRequest(_reason(exc)) from exc
+            raise BadRequest(reason(exc)) from exc
         raise NotFound(not_found) from exc
     except ValueError as exc:
-        raise BadRequest(_reason(exc)) from exc
+        raise BadRequest(reason(exc)) from exc
     except RuntimeError as exc:
-        raise Conflict(_reason(exc)) from exc
+        raise Conflict(reason(exc)) from exc
 
 
 def _roll_or_404(roll_id: int) -> dict:
@@ -454,7 +449,7 @@ def post_settings():
             with controller_errors():
                 controller().update_settings(**changes)
         except TypeError as exc:  # a preset of the wrong shape
-            raise BadRequest(_reason(exc)) from exc
+            raise BadRequest(reason(exc)) from exc
     if new_pin:
         security.log_in(new_pin)  # whoever sets the PIN stays in control
     return jsonify(public_settings())

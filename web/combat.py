@@ -59,7 +59,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from flask_babel import gettext as _
 
 from . import security
-from .device_messages import translated
+from .device_messages import reason
 from .errors import BadRequest, NotFound, Unavailable
 from .events import StreamCounter, format_event
 from .inputs import json_body, name_text, only_keys, whole_number
@@ -96,9 +96,9 @@ def rules_errors() -> Iterator[None]:
     except (BadRequest, NotFound):
         raise
     except KeyError as exc:
-        raise NotFound(str(exc.args[0]) if exc.args else _("not found")) from exc
+        raise NotFound(reason(exc) if exc.args else _("not found")) from exc
     except ValueError as exc:
-        raise BadRequest(translated(str(exc))) from exc
+        raise BadRequest(reason(exc)) from exc
 
 
 def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):

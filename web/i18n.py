@@ -8,7 +8,7 @@ ignored. ``pt-BR`` and ``pt_BR`` are both accepted.
 Catalogues live in ``web/translations/<locale>/LC_MESSAGES/messages.po`` (and the
 compiled ``.mo``, committed so no build step is needed). From the repo root::
 
-    .venv/bin/pybabel extract -F babel.cfg -k lazy_gettext -o web/translations/messages.pot .
+    .venv/bin/pybabel extract -F babel.cfg -k lazy_gettext -k Phrase -o web/translations/messages.pot .
     .venv/bin/pybabel init -i web/translations/messages.pot -d web/translations -l es   # once per locale
     .venv/bin/pybabel update -i web/translations/messages.pot -d web/translations
     .venv/bin/pybabel compile -d web/translations

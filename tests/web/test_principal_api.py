@@ -74,6 +74,8 @@ def test_the_principal_die_chosen_again_is_400_and_not_recorded(client):
     response = client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 0})
     assert response.status_code == 400 and "already the principal die" in response.get_json()["error"]
     assert client.get(f"/api/rolls/{roll['id']}").get_json()["corrections"] == []
+    spanish = client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 0}, headers={"Accept-Language": "es"})
+    assert spanish.get_json()["error"] == "el dado 1 ya es el dado principal: nada que cambiar"  # rules/phrase.py
 
 
 def test_face_errors_give_the_faces_of_the_roll_s_dice(client):
