@@ -135,6 +135,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
     for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
         keypad.locator(".key", has_text=face).click()
+    expect(keypad.locator(".key").first).to_be_disabled()   # the pool takes 5 dice: no sixth
     page.get_by_role("button", name="Send").click()
 
     expect(page.locator("#keypad-dialog")).to_be_hidden()

@@ -592,6 +592,9 @@
         onclick: () => { keypadValues.splice(i, 1); renderKeypad(); },
       }))));
       const count = expectedCount();
+      // the roll takes this many dice: a further tap would only be refused
+      const full = Boolean(count) && keypadValues.length >= count;
+      for (const key of pad.querySelectorAll(".key")) key.disabled = full;
       const hints = [];
       if (count) hints.push(count === 1 ? t("Enter one die") : t("Enter {n} dice", { n: count }));
       if (keypadSides === 10) hints.push(t("0 = 10"));
