@@ -854,7 +854,8 @@ def throw_problem(system: str, step: int, dice: list[dict], principal_note: str 
     principal die was marked. web/static/app.js translates these prompts: keep the wording."""
     for die in dice:
         if die["natural"] is None:
-            return (f"die {die['index'] + 1} ({die['color'] or 'no colour'}): "
+            colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
+            return (f"die {die['index'] + 1}{colour}: "
                     f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
     if step == 0 and system == "d6" and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         why = f" ({principal_note})" if principal_note else ""

@@ -167,3 +167,10 @@ def test_throw_with_no_roll_armed_says_so(real_page, controller):
     page.get_by_role("button", name="Throw").click()
     expect(page.locator("#toast")).to_have_text("Error: no roll armed: choose a preset first")
     assert thrown == [] and controller.state()["state"] == "idle"
+
+
+def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, controller):
+    controller.arm("2d6")
+    roll = controller.enter_dice([3, 4])["latest_roll"]
+    controller.correct(roll["id"], 1, cocked=True)   # a hand die has no colour: "die 2: it is cocked — …"
+    expect(real_page.locator("#prompt")).to_have_text("Die 2: it is cocked — throw it again, or tap it to correct it.")

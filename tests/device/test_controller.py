@@ -466,6 +466,8 @@ def test_no_op_corrections_are_refused_and_not_recorded(controller):
     with pytest.raises(ValueError, match="die 2 already shows 4"):
         controller.correct(roll["id"], 1, value=4)
     controller.correct(roll["id"], 1, cocked=True)
+    # a die entered by hand has no colour: the prompt names none (it said "die 2 (no colour)")
+    assert controller.state()["prompt"] == "die 2: it is cocked — throw it again or correct it on the page"
     with pytest.raises(ValueError, match="die 2 already shows cocked"):
         controller.correct(roll["id"], 1, cocked=True)
     assert [c["to"] for c in controller.roll(roll["id"])["corrections"]] == ["cocked"]

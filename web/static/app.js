@@ -186,8 +186,9 @@
     if (state.needs && (!prompt || prompt === state.needs.reason)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
-    if ((match = /^die (\d+) \((.*?)\): (.+?) — throw it again/.exec(prompt))) {
-      return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[3]) });
+    // (no colour for a die entered by hand)
+    if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
+      return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
     }
     // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
     if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
