@@ -30,6 +30,8 @@ class Network:
         self.what = what
         self._lock = threading.Lock()
         self._session: onnxruntime.InferenceSession | None = None
+        self._input = ""  # the input's name, and the outputs' names, read once at loading
+        self._outputs: list[str] = []
 
     def run(self, blob: np.ndarray) -> dict[str, np.ndarray]:
         """N×3×H×W float32 input (see :func:`vision.numerals.to_blob`) → each output by name.
@@ -45,6 +47,7 @@ class Network:
                 options.inter_op_num_threads = 1
                 self._session = onnxruntime.InferenceSession(str(self.path), options,
                                                              providers=["CPUExecutionProvider"])
+                self._input = self._session.get_inputs()[0].name
+                self._outputs = [output.name for output in self._session.get_outputs()]
             session = self._session
-        names = [output.name for output in session.get_outputs()]
-        return dict(zip(names, session.run(names, {session.get_inputs()[0].name: blob})))
+        return dict(zip(self._outputs, session.run(self._outputs, {self._input: blob})))

@@ -183,7 +183,7 @@
   function promptText(state) {
     const prompt = state.prompt || "";
     let match;
-    if (state.needs && (!prompt || prompt === state.needs.reason)) return needsText(state.needs);
+    if (asksForDice(state)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
     // (no colour for a die entered by hand)
@@ -200,6 +200,12 @@
     }
     if (state.state === "armed" || state.state === "waiting") return throwPrompt(state);
     return prompt;
+  }
+
+  /** Whether the controller's prompt only asks for the dice the roll still needs (else it
+   *  names a problem to fix: an unread die, no principal die, dice of another kind…). */
+  function asksForDice(state) {
+    return Boolean(state.needs) && (!state.prompt || state.prompt === state.needs.reason);
   }
 
   function throwPrompt(state) {
@@ -376,12 +382,9 @@
       const state = store.state;
       if (!state) return;
       renderCamera(state.camera);
-      // prompting: either more dice for the roll, or a problem to fix (an unread die,
-      // no principal die, dice of another kind…) which the prompt names
-      const moreDice = state.needs && (!state.prompt || state.prompt === state.needs.reason);
       const words = {
         idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"), reading: t("Reading the dice"),
-        prompting: moreDice ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
+        prompting: asksForDice(state) ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
       };
       const line = [words[state.state] || state.state];
       if (state.preset) line.push(presetLabel(state.preset));
