@@ -26,7 +26,8 @@ from device.cameras import open_camera
 from device.settle import SettleDetector, changed_fraction, prepare
 from device.tray_loop import TrayLoop
 
-BYLER = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+# The tests' sample of real photos: the file camera needs a folder of photos, not the datasets.
+BYLER = Path(__file__).resolve().parents[1] / "tests" / "data" / "real-dice" / "byler-tray-d6"
 
 
 def ms(samples: list[float]) -> str:

@@ -1,7 +1,7 @@
 """Colour naming on the real tray photos: accuracy per source and a confusion matrix.
 
 Run by hand from the repository root: ``.venv/bin/python benchmarks/vision_colors.py``.
-Every die with a colour label in ``../shared/datasets/real-dice/*/labels.json`` is named from
+Every die with a colour label in the datasets' ``real-dice/*/labels.json`` (tools/datasets.py) is named from
 its label box with ``vision.colors.name_color_box``. Boxes mean different things per source:
 byler boxes are the whole die (used as they are), penlington boxes hug the pips of the top
 face (grown to a square 1.3× their longer side, at least 36 px: about the top face),
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -28,9 +29,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.colors import PALETTE, RULES, ColorRules, box_features, estimate_white
-
-DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.datasets import source as dataset_source  # noqa: E402
+from tools.pips_data import SOURCES  # noqa: E402
+from vision.colors import PALETTE, RULES, ColorRules, box_features, estimate_white  # noqa: E402
 
 GRID = {
     "white_l": [40, 45, 50, 55, 60, 65],
@@ -75,8 +77,8 @@ def die_boxes(source: str, entry: dict, image: np.ndarray) -> list[list[int]]:
 def load(balance: str) -> tuple[list[Die], list[float]]:
     """Every labelled die's colour features, and the milliseconds each took."""
     dice, times = [], []
-    for labels in sorted(DATASETS.glob("*/labels.json")):
-        source = labels.parent.name
+    for source in SOURCES:
+        labels = dataset_source(f"real-dice/{source}") / "labels.json"
         for entry in json.loads(labels.read_text())["images"]:
             image = cv2.imread(str(labels.parent / entry["file"]))
             boxes = die_boxes(source, entry, image)

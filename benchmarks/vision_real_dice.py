@@ -79,6 +79,7 @@ def main() -> int:
     if args.folds is not None and not args.folds.is_dir():
         parser.error(f"--folds {args.folds}: no such folder (make it with tools/train_pips.py --leave-out K --out DIR/K)")
     cv2.setNumThreads(1)
+    photos = load_photos()
     readers = _readers(args.folds, 0.0 if args.sweep else VALUE_MIN)
     if args.folds is None:
         print("shipped networks: they learned from every photo, so this is a check of the fit, not a measure")
@@ -87,7 +88,6 @@ def main() -> int:
     sweep: dict[str, list[tuple[float, bool]]] = {}
     print(f"{'source':28} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} "
           f"{'phantom':>7} {'/100':>5} {'colour %':>8}")
-    photos = load_photos()
     for source in SOURCES:
         if args.only and args.only not in source:
             continue

@@ -311,6 +311,10 @@ class CombatSession:
         """A queue of ``Event("combat", seq, state)`` for one open page (``.get(timeout)``, ``.close()``)."""
         return self._hub.subscribe()
 
+    def end_streams(self) -> None:
+        """End every open page's event stream, and any opened later: the server is stopping."""
+        self._hub.close()
+
     # ------------------------------------------------------------ setting up
 
     @_step

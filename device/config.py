@@ -5,7 +5,7 @@ buttons). A wrong key or value raises :class:`ConfigError` naming the key and
 the allowed values, before anything starts. Example, every key shown with its
 default::
 
-    data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/
+    data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/ (unset: by camera, below)
     pin = ""                # PIN for settings and clearing history; "" = none
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
     settle_seconds = 0.4    # still time after movement before a frame is read
@@ -70,10 +70,17 @@ class ConfigError(DeviceError, ValueError):
     """A config file that cannot be used; the message names the key and the allowed values."""
 
 
-def default_data_folder() -> Path:
-    """``$XDG_DATA_HOME/dicelens``, else ``~/.local/share/dicelens``."""
+#: Data folders of the cameras that are not the table's: the simulated camera's rolls and
+#: those of replayed photos are kept apart from the history of a real camera's table.
+DEMO_DATA_FOLDERS = {"sim": "dicelens-sim", "file": "dicelens-replay"}
+
+
+def default_data_folder(camera_source: str) -> Path:
+    """The data folder when none is given, in ``$XDG_DATA_HOME`` (else ``~/.local/share``):
+    ``dicelens`` for a real camera (``picamera2``, ``usb:N``), ``dicelens-sim`` for the
+    simulated camera, ``dicelens-replay`` for replayed photos (``file:PATH``)."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "dicelens"
+    return Path(base) / DEMO_DATA_FOLDERS.get(camera_source.partition(":")[0], "dicelens")
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,7 @@ class ButtonsConfig:
 class Config:
     """Everything ``dicelens serve`` is configured with (see the module docstring)."""
 
-    data_folder: Path = field(default_factory=default_data_folder)
+    data_folder: Path | None = None  # None: default_data_folder(the camera), once the camera is known
     pin: str | None = None
     principal_color: str | None = "red"
     settle_seconds: float = 0.4
@@ -206,7 +213,7 @@ def config_from_dict(data: dict) -> Config:
     if data_folder is not None and (not isinstance(data_folder, str) or not data_folder):
         raise ConfigError(f"data_folder must be a folder path (got {data_folder!r})")
     config = Config(
-        data_folder=Path(data_folder).expanduser() if data_folder else default_data_folder(),
+        data_folder=Path(data_folder).expanduser() if data_folder else None,
         pin=pin or None,
         principal_color=color,
         settle_seconds=top.number("settle_seconds", 0.4, 0.05, 10.0),

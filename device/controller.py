@@ -506,6 +506,10 @@ class Controller:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""
         return self._hub.subscribe()
 
+    def end_streams(self) -> None:
+        """End every open page's event stream, and any opened later: the server is stopping."""
+        self._hub.close()
+
     def close(self) -> None:
         """Stop taking frames (the camera loop may still deliver one); idempotent."""
         with self._lock:

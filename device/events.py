@@ -24,25 +24,33 @@ class Event:
 
 
 class Subscription:
-    """One subscriber's queue of events. Use :meth:`get` in a loop, :meth:`close` when done."""
+    """One subscriber's queue of events. Use :meth:`get` in a loop until :attr:`ended`,
+    :meth:`close` when done."""
 
     def __init__(self, hub: EventHub, size: int):
         self._hub = hub
-        self._queue: queue.Queue[Event] = queue.Queue(size)
+        self._queue: queue.Queue[Event | None] = queue.Queue(size)
         self.dropped = 0
+        self.ended = False  # the hub was closed: no event will ever come
 
     def get(self, timeout: float) -> Event | None:
-        """The next event, or ``None`` after ``timeout`` seconds without one."""
+        """The next event, or ``None`` after ``timeout`` seconds without one, or at once
+        once the hub is closed."""
+        if self.ended:
+            return None
         try:
-            return self._queue.get(timeout=timeout)
+            event = self._queue.get(timeout=timeout)
         except queue.Empty:
             return None
+        if event is None:  # the hub's end mark
+            self.ended = True
+        return event
 
     def close(self) -> None:
         """Stop receiving events; idempotent."""
         self._hub._remove(self)
 
-    def _put(self, event: Event) -> None:
+    def _put(self, event: Event | None) -> None:
         while True:
             try:
                 self._queue.put_nowait(event)
@@ -65,12 +73,25 @@ class EventHub:
         self.queue_size = queue_size
         self._lock = threading.Lock()
         self._subscriptions: list[Subscription] = []
+        self._closed = False
 
     def subscribe(self) -> Subscription:
         subscription = Subscription(self, self.queue_size)
         with self._lock:
-            self._subscriptions.append(subscription)
+            if self._closed:
+                subscription.ended = True
+            else:
+                self._subscriptions.append(subscription)
         return subscription
+
+    def close(self) -> None:
+        """End every subscription, and any made later (the server is stopping): a waiting
+        :meth:`Subscription.get` returns at once. Idempotent."""
+        with self._lock:
+            self._closed = True
+            for subscription in self._subscriptions:
+                subscription._put(None)
+            self._subscriptions.clear()
 
     def publish(self, kind: str, data: dict, seq: int | None = None) -> None:
         event = Event(kind, seq, data)

@@ -9,9 +9,11 @@ key, value or camera name, or a bad ``DICE_*`` environment variable (web/environ
 ends with exit status 2 and one line on stderr.
 
 Data folder: ``--data``, else the config's ``data_folder``, else
-``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``). It holds the
-history database, the photos and ``secret_key`` (phones stay logged in
-across restarts).
+``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``) for a real camera, and
+``dicelens-sim`` or ``dicelens-replay`` beside it for the simulated camera and replayed
+photos, so that a demo's rolls never join the table's history
+(:func:`device.config.default_data_folder`). It holds the history database, the photos
+and ``secret_key`` (phones stay logged in across restarts).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from device.cli import summary
-from device.config import Config, check_camera_source, load_config
+from device.config import Config, check_camera_source, default_data_folder, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError
 from device.history import DATABASE, History
@@ -85,7 +87,8 @@ def settings_from(args: argparse.Namespace) -> Config:
         if not 0 <= args.port <= 65535:
             raise ValueError(f"--port must be 0 to 65535 (got {args.port})")
         web = replace(web, port=args.port)
-    data = args.data.expanduser() if args.data is not None else config.data_folder
+    data = (args.data.expanduser() if args.data is not None
+            else config.data_folder or default_data_folder(camera.source))
     return replace(config, camera=camera, web=web, data_folder=data)
 
 
@@ -115,15 +118,23 @@ def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or Ctrl-C; returns the exit status."""
     config = settings_from(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    built = []  # the app, once built: a stop ends its pages' event streams first
+
+    def interrupt(signum, frame) -> None:
+        for app in built:
+            web.end_streams(app)
+        raise KeyboardInterrupt  # waitress and the ExitStack end cleanly, as on Ctrl-C
+
     # SIGINT too: a process started in the background (`nohup … &`) inherits SIGINT
     # ignored, and Python then leaves it so; `kill -INT` must still stop it cleanly.
-    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         with contextlib.ExitStack() as stack:
             watchdog = Watchdog()
             stack.callback(watchdog.close)
-            app = build(config, stack, watchdog)
             import web
+            app = build(config, stack, watchdog)
+            built.append(app)
             log.info("dicelens: camera %s, data in %s", config.camera.source, config.data_folder)
             watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
             try:
@@ -380,6 +391,3 @@ def _close_quietly(thing) -> None:
     except Exception:
         log.exception("closing %s", thing)
 
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt  # waitress and the ExitStack end cleanly, as on Ctrl-C

@@ -3,7 +3,7 @@
 Shared by tools/train_numerals.py (training) and benchmarks/vision_polyhedral.py
 (measuring), so both use the same split: a whole photo is either held out or
 trained on, decided by a hash of its file name (never by its dice). Photos are
-read in place from ../shared/datasets, never copied.
+read in place from the datasets (tools/datasets.py: DICELENS_DATASETS), never copied.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
+from tools.datasets import source as dataset_source
 
-#: Sources: (folder under DATASETS, used for training). Byler's tray photos teach the
+#: Sources: (folder under the datasets (tools/datasets.py), used for training). Byler's tray photos teach the
 #: detector small pip dice on a tray; penlington (boxes on the pips only) and
 #: patterson (crops) are left out.
 SOURCES = (
@@ -54,7 +54,7 @@ def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
     """Every labelled photo of ``sources``, with the reader's kind on each die."""
     photos = []
     for source in sources:
-        folder = DATASETS / source
+        folder = dataset_source(source)
         data = json.loads((folder / "labels.json").read_text())
         for entry in data["images"]:
             dice = []

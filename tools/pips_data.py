@@ -2,7 +2,7 @@
 
 Shared by tools/train_pips.py (training) and benchmarks/vision_real_dice.py
 (measuring), so both use the same folds. Photos are read in place from
-../shared/datasets/real-dice, never copied. No PyTorch here.
+the datasets' real-dice/ (tools/datasets.py: DICELENS_DATASETS), never copied. No PyTorch here.
 
 Folds are by photo: a whole photo is in one fold, chosen by a hash of its name;
 patterson's crops sharing the part before ``_detection_`` come from one photo and
@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from tools.datasets import source as dataset_source
 from vision.synthetic import render_tray
 
-DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "real-dice"
 SOURCES = ("byler-tray-d6", "penlington-desk-d6", "patterson-craps-d6-crops")
 FOLDS = 4
 
@@ -83,7 +83,7 @@ def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
     """Every labelled photo of ``sources`` with its dice's targets."""
     photos = []
     for source in sources:
-        folder = DATASETS / source
+        folder = dataset_source(f"real-dice/{source}")
         data = json.loads((folder / "labels.json").read_text())
         for entry in data["images"]:
             photos.append(Photo(folder / entry["file"], source, entry["dice"], targets(source, entry["dice"])))

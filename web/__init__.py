@@ -136,6 +136,15 @@ def _manifest():
     return response
 
 
+def end_streams(app: Flask) -> None:
+    """End every open page's event stream (the roll's and the fight's), and any opened
+    later: on SIGTERM or Ctrl-C, before waitress stops, so that it need not wait for the
+    threads that hold them (5 s)."""
+    for owner in (app.extensions["dicelens.controller"], app.extensions.get(combat.EXTENSION)):
+        if owner is not None:
+            owner.end_streams()
+
+
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> None:
     """Serve ``app`` with waitress until interrupted.
 

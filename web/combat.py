@@ -188,6 +188,8 @@ def stream(fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
         yield format_event("combat", current, sent)
         while True:
             event = subscription.get(timeout=heartbeat)
+            if getattr(subscription, "ended", False):  # the server is stopping
+                return
             if event is None:
                 yield ": heartbeat\n\n"
             elif event.seq > sent:  # every event is the whole state: a dropped one costs nothing

@@ -123,6 +123,8 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
         dropped = getattr(subscription, "dropped", 0)
         while True:
             event = subscription.get(timeout=heartbeat)
+            if getattr(subscription, "ended", False):  # the server is stopping
+                return
             if getattr(subscription, "dropped", 0) != dropped:
                 # The queue overflowed while this client was slow: fetch the rolls it lost.
                 dropped = subscription.dropped

@@ -145,11 +145,10 @@ def test_an_unreadable_die_prompt_reads_as_a_sentence_in_the_pages_language(phon
         "Dado 2: está inclinado — jogue-o de novo ou toque nele para corrigir.")
 
 
-def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_language(phone, controller):
+def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_language(phone, controller, real_photos):
     """A real photo of d10s, d8s and d6s read by the real numbered reader for the pool:
     the kinds (not the numerals) are what it reads reliably today."""
-    photo = (Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-polyhedral"
-             / "banachowicz-mixed-d10" / "20211121_173743.jpg")
+    photo = real_photos.photo("real-polyhedral/banachowicz-mixed-d10", "20211121_173743.jpg")
     page = phone("/?lang=pt_BR")
     controller.arm("pool5")
     controller.on_settled(cv2.imread(str(photo)), time.monotonic() + 1)

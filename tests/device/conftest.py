@@ -1,8 +1,11 @@
 """The roll controller's fixtures shared by the controller tests: a fake reader, a clock,
-a real history in a temporary folder, and the controller over them. (A module's own
-fixture of the same name, e.g. another clock, takes precedence there.)"""
+a real history in a temporary folder, and the controller over them; and one real photo
+for the CLI tests. (A module's own fixture of the same name, e.g. another clock, takes
+precedence there.)"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +14,12 @@ from device.history import History
 from device.presets import build_presets
 
 from .controller_fakes import Clock, FakeReader, fakes
+
+
+@pytest.fixture
+def four_ones(real_photos) -> Path:
+    """A real photo of four white dice showing 1 (penlington)."""
+    return real_photos.photo("real-dice/penlington-desk-d6", "pl-70b4ad8f4b.jpg")
 
 
 @pytest.fixture

@@ -14,8 +14,11 @@ from device.cameras import open_camera, parse_camera_name
 from device.errors import CameraUnavailable, ThrowUnsupported
 from device.settle import SettleDetector
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-BYLER = SHARED / "datasets" / "real-dice" / "byler-tray-d6"
+
+@pytest.fixture
+def byler(real_photos) -> Path:
+    """A folder of real tray photos."""
+    return real_photos.folder("real-dice/byler-tray-d6")
 
 
 class FakeClock:
@@ -40,7 +43,7 @@ def settle_times(camera, detector: SettleDetector, start: float, frames: int, fp
     ("picamera2", ("picamera2", None)),
     ("usb:0", ("usb", 0)),
     ("usb:12", ("usb", 12)),
-    ("file:../shared/tray", ("file", "../shared/tray")),
+    ("file:../photos/tray", ("file", "../photos/tray")),
     ("file:C:/x:y", ("file", "C:/x:y")),
     ("sim", ("sim", None)),
 ])
@@ -59,9 +62,9 @@ def test_unknown_options_are_named():
         open_camera("usb:0", auto_throw=5)
 
 
-def test_the_real_photos_replay_one_throw_at_a_time():
-    photos = sorted(BYLER.glob("*.jpg"))
-    with open_camera(f"file:{BYLER}", auto_throw=None) as camera:
+def test_the_real_photos_replay_one_throw_at_a_time(byler):
+    photos = sorted(byler.glob("*.jpg"))
+    with open_camera(f"file:{byler}", auto_throw=None) as camera:
         assert camera.can_throw
         empty = camera.capture()
         assert empty.shape == (640, 640, 3) and (empty == empty[0, 0]).all()  # an empty tray at first
@@ -75,8 +78,8 @@ def test_the_real_photos_replay_one_throw_at_a_time():
             assert np.array_equal(camera.capture(), cv2.imread(str(photo)))
 
 
-def test_a_read_during_the_throw_gets_a_moving_frame(tmp_path):
-    shutil.copy(next(BYLER.glob("*.jpg")), tmp_path / "a.jpg")
+def test_a_read_during_the_throw_gets_a_moving_frame(tmp_path, byler):
+    shutil.copy(next(byler.glob("*.jpg")), tmp_path / "a.jpg")
     camera = open_camera(f"file:{tmp_path}")
     camera.throw()
     camera.capture_preview()
@@ -89,8 +92,8 @@ def test_a_read_during_the_throw_gets_a_moving_frame(tmp_path):
     camera.close()
 
 
-def test_after_the_last_photo_it_starts_again_and_skips_unreadable_ones(tmp_path, caplog):
-    first, second = sorted(BYLER.glob("*.jpg"))[:2]
+def test_after_the_last_photo_it_starts_again_and_skips_unreadable_ones(tmp_path, caplog, byler):
+    first, second = sorted(byler.glob("*.jpg"))[:2]
     shutil.copy(first, tmp_path / "1.jpg")
     (tmp_path / "2.jpg").write_bytes(b"not a photo")
     shutil.copy(second, tmp_path / "3.JPG")
@@ -107,8 +110,8 @@ def test_after_the_last_photo_it_starts_again_and_skips_unreadable_ones(tmp_path
     assert "skipping" in caplog.text and "2.jpg" in caplog.text
 
 
-def test_photos_of_another_size_are_scaled_to_the_first(tmp_path):
-    photo = cv2.imread(str(next(BYLER.glob("*.jpg"))))
+def test_photos_of_another_size_are_scaled_to_the_first(tmp_path, byler):
+    photo = cv2.imread(str(next(byler.glob("*.jpg"))))
     cv2.imwrite(str(tmp_path / "a.png"), photo)
     cv2.imwrite(str(tmp_path / "b.png"), cv2.resize(photo, (320, 200)))
     camera = open_camera(f"file:{tmp_path}", moving_frames=1)
@@ -119,8 +122,8 @@ def test_photos_of_another_size_are_scaled_to_the_first(tmp_path):
         assert camera.capture().shape == (640, 640, 3)
 
 
-def test_one_photo_file_is_a_camera_too():
-    photo = next(BYLER.glob("*.jpg"))
+def test_one_photo_file_is_a_camera_too(byler):
+    photo = next(byler.glob("*.jpg"))
     camera = open_camera(f"file:{photo}", moving_frames=2)
     camera.throw()
     for _ in range(3):
@@ -128,9 +131,9 @@ def test_one_photo_file_is_a_camera_too():
     assert np.array_equal(camera.capture(), cv2.imread(str(photo)))
 
 
-def test_auto_throw_every_n_seconds():
+def test_auto_throw_every_n_seconds(byler):
     clock = FakeClock()
-    camera = open_camera(f"file:{BYLER}", auto_throw=5.0, clock=clock, moving_frames=2)
+    camera = open_camera(f"file:{byler}", auto_throw=5.0, clock=clock, moving_frames=2)
     camera.capture_preview()
     assert camera.throws == 1  # the first throw at once
     for _ in range(10):
@@ -161,11 +164,11 @@ def test_a_path_without_photos_is_refused(tmp_path, path, message):
         open_camera(f"file:{path}")
 
 
-def test_bad_replay_options_are_refused():
+def test_bad_replay_options_are_refused(byler):
     with pytest.raises(ValueError, match="auto_throw"):
-        open_camera(f"file:{BYLER}", auto_throw=0)
+        open_camera(f"file:{byler}", auto_throw=0)
     with pytest.raises(ValueError, match="moving_frames"):
-        open_camera(f"file:{BYLER}", moving_frames=0)
+        open_camera(f"file:{byler}", moving_frames=0)
 
 
 def write_video(path: Path, frames: int, fps: float = 10.0) -> None:

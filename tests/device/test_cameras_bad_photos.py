@@ -14,7 +14,13 @@ import pytest
 from device.cameras import open_camera
 from device.tray_loop import TrayLoop
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+
+@pytest.fixture
+def byler(real_photos) -> Path:
+    """A folder of real tray photos."""
+    return real_photos.folder("real-dice/byler-tray-d6")
+
+
 HUGE_PPM = b"P6\n40000 40000\n255\n"
 
 
@@ -25,8 +31,8 @@ def throw_and_show(camera) -> str:
     return camera.photo.name
 
 
-def test_an_oversized_photo_is_skipped_by_name_and_the_good_ones_replay(tmp_path, caplog):
-    first, second = sorted(BYLER.glob("*.jpg"))[:2]
+def test_an_oversized_photo_is_skipped_by_name_and_the_good_ones_replay(tmp_path, caplog, byler):
+    first, second = sorted(byler.glob("*.jpg"))[:2]
     (tmp_path / "0-huge.ppm").write_bytes(HUGE_PPM)
     shutil.copy(first, tmp_path / "1.jpg")
     (tmp_path / "2-damaged.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
@@ -45,9 +51,9 @@ def test_an_oversized_photo_is_skipped_by_name_and_the_good_ones_replay(tmp_path
     ]
 
 
-def test_the_tray_loop_stays_ok_with_an_oversized_photo_in_the_folder(tmp_path):
+def test_the_tray_loop_stays_ok_with_an_oversized_photo_in_the_folder(tmp_path, byler):
     (tmp_path / "a.tif").write_bytes(HUGE_PPM)  # OpenCV decodes by signature, whatever the suffix
-    shutil.copy(next(BYLER.glob("*.jpg")), tmp_path / "b.jpg")
+    shutil.copy(next(byler.glob("*.jpg")), tmp_path / "b.jpg")
     loop = TrayLoop(lambda: open_camera(f"file:{tmp_path}", moving_frames=1), lambda frame, t: None)
     for _ in range(4):
         loop.step()
@@ -73,8 +79,8 @@ def test_one_oversized_photo_says_why(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", [".ppm", ".pgm", ".pnm", ".ras"])
-def test_a_still_of_any_format_opencv_reads_is_a_photo_not_a_video(tmp_path, suffix):
-    photo = cv2.resize(cv2.imread(str(next(BYLER.glob("*.jpg")))), (160, 120))
+def test_a_still_of_any_format_opencv_reads_is_a_photo_not_a_video(tmp_path, suffix, byler):
+    photo = cv2.resize(cv2.imread(str(next(byler.glob("*.jpg")))), (160, 120))
     if suffix == ".pgm":
         photo = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     path = tmp_path / f"x{suffix}"

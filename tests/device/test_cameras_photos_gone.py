@@ -13,8 +13,17 @@ import pytest
 from device.cameras import open_camera
 from device.tray_loop import TrayLoop
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
-FIRST, SECOND = sorted(BYLER.glob("*.jpg"))[:2]
+
+@pytest.fixture
+def first(real_photos) -> Path:
+    """A real tray photo."""
+    return real_photos.photos("real-dice/byler-tray-d6")[0]
+
+
+@pytest.fixture
+def second(real_photos) -> Path:
+    """Another real tray photo."""
+    return real_photos.photos("real-dice/byler-tray-d6")[1]
 
 
 def cut_in_half(source: Path, target: Path) -> None:
@@ -22,9 +31,9 @@ def cut_in_half(source: Path, target: Path) -> None:
     target.write_bytes(data[: len(data) // 2])
 
 
-def test_a_photo_cut_short_is_skipped_by_name(tmp_path, caplog):
-    shutil.copy(FIRST, tmp_path / "1.jpg")
-    cut_in_half(SECOND, tmp_path / "2-cut.jpg")
+def test_a_photo_cut_short_is_skipped_by_name(tmp_path, caplog, first, second):
+    shutil.copy(first, tmp_path / "1.jpg")
+    cut_in_half(second, tmp_path / "2-cut.jpg")
     with caplog.at_level(logging.WARNING):
         camera = open_camera(f"file:{tmp_path}", moving_frames=1)
         shown = []
@@ -37,16 +46,16 @@ def test_a_photo_cut_short_is_skipped_by_name(tmp_path, caplog):
     assert warnings == [f"file camera: skipping {tmp_path / '2-cut.jpg'}: damaged image (the file is cut short)"]
 
 
-def test_one_photo_cut_short_says_why(tmp_path):
-    cut_in_half(FIRST, tmp_path / "cut.png")
+def test_one_photo_cut_short_says_why(tmp_path, first):
+    cut_in_half(first, tmp_path / "cut.png")
     with pytest.raises(ValueError) as raised:
         open_camera(f"file:{tmp_path / 'cut.png'}")
     assert str(raised.value) == f"file camera: {tmp_path / 'cut.png'}: damaged image (the file is cut short)"
 
 
-def test_no_readable_photo_left_makes_the_camera_not_ok_until_one_is_back(tmp_path):
-    shutil.copy(FIRST, tmp_path / "1.jpg")
-    shutil.copy(SECOND, tmp_path / "2.jpg")
+def test_no_readable_photo_left_makes_the_camera_not_ok_until_one_is_back(tmp_path, first, second):
+    shutil.copy(first, tmp_path / "1.jpg")
+    shutil.copy(second, tmp_path / "2.jpg")
     statuses = []
     loop = TrayLoop(lambda: open_camera(f"file:{tmp_path}", moving_frames=1), lambda frame, t: None,
                     lambda status, message: statuses.append((status, message)))
@@ -57,7 +66,7 @@ def test_no_readable_photo_left_makes_the_camera_not_ok_until_one_is_back(tmp_pa
     assert loop.status == ("ok", None)
 
     (tmp_path / "1.jpg").unlink()  # deleted while serving
-    cut_in_half(SECOND, tmp_path / "2.jpg")  # half-written while serving
+    cut_in_half(second, tmp_path / "2.jpg")  # half-written while serving
     gone = f"file camera: none of the photos in {tmp_path} can be read (each is named in the log)"
     with pytest.raises(ValueError, match="none of the photos"):
         loop.throw()
@@ -67,7 +76,7 @@ def test_no_readable_photo_left_makes_the_camera_not_ok_until_one_is_back(tmp_pa
     loop.step()  # opened again: still nothing readable
     assert loop.status == ("reconnecting", gone)
 
-    shutil.copy(FIRST, tmp_path / "3.jpg")
+    shutil.copy(first, tmp_path / "3.jpg")
     loop.step()
     assert loop.status == ("ok", None)
     assert statuses[-1] == ("ok", None)

@@ -4,7 +4,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
+import pytest
+
+
+@pytest.fixture
+def byler(real_photos) -> Path:
+    """A folder of real tray photos."""
+    return real_photos.folder("real-dice/byler-tray-d6")
 
 
 def dicelens(*args, **kwargs):
@@ -22,9 +28,9 @@ def test_unknown_command_is_one_line_and_status_2():
     assert len(err.strip().splitlines()) == 1 and "juggle" in err
 
 
-def test_reader_that_goes_away_ends_quietly():
+def test_reader_that_goes_away_ends_quietly(byler):
     # `dicelens read *.jpg | head -1`: the rest of the output has nowhere to go.
-    photos = sorted(str(p) for p in BYLER.glob("*.jpg"))[:40]
+    photos = sorted(str(p) for p in byler.glob("*.jpg")) * 4  # still writing when the reader goes away
     with dicelens("read", *photos) as process:
         assert process.stdout.readline().startswith('{"file"')
         process.stdout.close()

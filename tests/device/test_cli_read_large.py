@@ -7,7 +7,6 @@ import struct
 import zlib
 
 from .cli_run import dicelens
-from .test_cli_read import PHOTO
 
 
 def huge_png(path, width: int, height: int) -> None:
@@ -18,19 +17,19 @@ def huge_png(path, width: int, height: int) -> None:
                      + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))
 
 
-def test_images_too_large_are_one_line_each_and_the_others_still_read(tmp_path):
+def test_images_too_large_are_one_line_each_and_the_others_still_read(tmp_path, four_ones):
     ppm = tmp_path / "big.ppm"
     ppm.write_bytes(b"P6\n40000 40000\n255\n")
     png = tmp_path / "wide.png"
     huge_png(png, 20000, 20000)
-    done = dicelens("read", str(ppm), str(png), str(PHOTO))
+    done = dicelens("read", str(ppm), str(png), str(four_ones))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
         f"dicelens: {ppm}: image too large (40000×40000 pixels; at most 50 megapixels)",
         f"dicelens: {png}: image too large (20000×20000 pixels; at most 50 megapixels)",
     ]
-    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(PHOTO)]
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(four_ones)]
 
 
 def test_a_format_whose_header_is_not_read_here_stops_at_opencvs_limit(tmp_path):

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
+import pytest
 
 from vision.colors import PALETTE
 from vision.numerals import KINDS, SIDES
 
-from .cli_run import REPO, dicelens
+from .cli_run import dicelens
 
-POLYHEDRAL = REPO / ".." / "shared" / "datasets" / "real-polyhedral"
-ONE_DIE = {  # one die per photo, on a black tray
-    "d4": POLYHEDRAL / "burks-tray-polyhedral" / "burks_000.jpg",
-    "d12": POLYHEDRAL / "burks-tray-polyhedral" / "burks_012.jpg",
-    "d20": POLYHEDRAL / "burks-tray-polyhedral" / "burks_004.jpg",
-}
-MIXED = POLYHEDRAL / "banachowicz-mixed-d10" / "20211121_171337.jpg"  # 4 d10, 2 d8, 2 numbered d6, 2 pip d6
+ONE_DIE = {"d4": "burks_000.jpg", "d12": "burks_012.jpg", "d20": "burks_004.jpg"}  # one die each, black tray
+MIXED = "20211121_171337.jpg"  # banachowicz: 4 d10, 2 d8, 2 numbered d6, 2 pip d6
 DIE_KEYS = {"value", "sides", "box", "color", "principal", "confidence", "unreadable", "kind", "face"}
 
 
@@ -27,8 +24,18 @@ def lines_of(done) -> list[dict]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path):
-    photos = [*ONE_DIE.values(), MIXED]
+@pytest.fixture
+def one_die(real_photos) -> dict[str, Path]:
+    return {kind: real_photos.photo("real-polyhedral/burks-tray-polyhedral", name) for kind, name in ONE_DIE.items()}
+
+
+@pytest.fixture
+def mixed(real_photos) -> Path:
+    return real_photos.photo("real-polyhedral/banachowicz-mixed-d10", MIXED)
+
+
+def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path, one_die, mixed):
+    photos = [*one_die.values(), mixed]
     lines = lines_of(dicelens("read", "--numbered", *map(str, photos), "--annotate", str(tmp_path)))
     assert [line["file"] for line in lines] == [str(photo) for photo in photos]
     for line in lines:
@@ -38,7 +45,7 @@ def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path):
             assert die["sides"] == SIDES[die["kind"]] and len(die["box"]) == 4
             assert die["value"] is None or 1 <= die["value"] <= die["sides"]
             assert (die["value"] is None) == (die["unreadable"] is not None)
-    for kind, line in zip(ONE_DIE, lines):
+    for kind, line in zip(one_die, lines):
         assert [die["kind"] for die in line["dice"]] == [kind], line
     mixed = lines[-1]["dice"]
     assert {"d10", "d8", "d6-pips"} <= {die["kind"] for die in mixed}
@@ -50,13 +57,13 @@ def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path):
         assert drawn.shape == cv2.imread(str(photo)).shape
 
 
-def test_without_numbered_the_pip_reader_reads_and_gives_no_kinds():
-    line, = lines_of(dicelens("read", str(MIXED)))
+def test_without_numbered_the_pip_reader_reads_and_gives_no_kinds(mixed):
+    line, = lines_of(dicelens("read", str(mixed)))
     assert all(set(die) == DIE_KEYS - {"kind", "face"} and die["sides"] == 6 for die in line["dice"])
 
 
-def test_numbered_takes_the_principal_colour():
-    photo = str(ONE_DIE["d4"])
+def test_numbered_takes_the_principal_colour(one_die):
+    photo = str(one_die["d4"])
     die, = lines_of(dicelens("read", "--numbered", photo))[0]["dice"]
     assert die["principal"]  # the only die: its colour is one no other die has
     other = next(name for name in PALETTE if name != die["color"])

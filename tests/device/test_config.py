@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from device.config import ConfigError, Config, default_data_folder, load_config
+from device.config import ConfigError, Config, load_config
 from device.presets import build_presets
 
 
@@ -20,7 +20,7 @@ def test_no_file_gives_desktop_defaults():
     config = load_config(None)
     assert config == Config()
     assert config.camera.source == "sim" and config.web.port == 8000
-    assert config.data_folder == default_data_folder()
+    assert config.data_folder is None  # chosen by the camera when serving (test_serve)
     assert config.settle_seconds == 0.4 and config.chain_limit == 100
     assert [p.name for p in config.presets] == ["free", "1d6", "2d6", "1d3", "1d2", "2d6-random", "pool5"]
 

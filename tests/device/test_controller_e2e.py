@@ -10,7 +10,6 @@ its own (tests/vision, benchmarks/).
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from pathlib import Path
 
@@ -31,7 +30,6 @@ from vision.synthetic import render_tray
 
 from .controller_fakes import Clock, annotate
 
-DATASET = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
 SIZE = (320, 320)
 
 
@@ -253,16 +251,16 @@ def test_camera_that_dies_mid_evening_and_comes_back(tmp_path, known):
 
 
 @pytest.fixture
-def photo_folder(tmp_path, known):
+def photo_folder(tmp_path, known, real_photos):
     """Real tray photos (byler-tray-d6) in throw order, with their labels known to the reader."""
-    labels = {image["file"]: image["dice"]
-              for image in json.loads((DATASET / "labels.json").read_text())["images"]}
+    source = "real-dice/byler-tray-d6"
+    labels = {name: image["dice"] for name, image in real_photos.labels(source).items()}
     folder = tmp_path / "photos"
     folder.mkdir()
     for order, name in enumerate(["IMG_20191209_100605.jpg",    # red 3, black 4, black 4
                                   "IMG_20191209_100538.jpg",    # black 1, red 6
                                   "IMG_20191208_112623.jpg"]):  # red 5
-        shutil.copy(DATASET / name, folder / f"{order}.jpg")
+        shutil.copy(real_photos.photo(source, name), folder / f"{order}.jpg")
         known.add(cv2.imread(str(folder / f"{order}.jpg"), cv2.IMREAD_COLOR), labels[name])
     return folder
 

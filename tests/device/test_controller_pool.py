@@ -3,9 +3,6 @@ of the 10s read from the next throw, dice of another kind named; one real photo.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import pytest
 
@@ -17,7 +14,6 @@ from rules.pool import PoolSpec
 
 from .controller_fakes import Clock, annotate, die, numbered, settle
 
-POLYHEDRAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-polyhedral"
 
 
 def pool(*values, kinds=None, y=100):
@@ -103,18 +99,16 @@ def test_an_unreadable_d10_is_named_then_corrected_on_the_page(controller, reade
     assert roll["dice"][2]["natural"] == 10 and controller.state()["needs"]["count"] == 1
 
 
-def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path):
+def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path, real_photos):
     """A held-out photo (tools/numerals_data.py) of 4 d10s, 2 d8s, 2 numbered and 2 pip d6s:
     what is reliable today is the kind (d10 or not), not the numerals."""
-    folder = POLYHEDRAL / "banachowicz-mixed-d10"
-    name = "20211121_173743.jpg"
-    labels = next(image for image in json.loads((folder / "labels.json").read_text())["images"]
-                  if image["file"] == name)
+    source, name = "real-polyhedral/banachowicz-mixed-d10", "20211121_173743.jpg"
+    labels = real_photos.labels(source)[name]
     clock = Clock()
     with History(tmp_path) as history:
         controller = Controller(build_presets(), history, annotate=annotate, clock=clock)
         controller.arm("pool5")
-        state = settle(controller, clock, cv2.imread(str(folder / name)))
+        state = settle(controller, clock, cv2.imread(str(real_photos.photo(source, name))))
     roll = state["latest_roll"]
     assert state["state"] == "prompting" and roll["dice"] == []
     listing, _, wanted = state["prompt"].partition(" are in the tray: ")

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from device.cli import build_parser, main
+from device.serve import settings_from
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,6 +96,50 @@ def test_serve_answers_then_stops_cleanly(tmp_path, stop):
         else:
             raise AssertionError("no roll from the auto-thrown dice")
     assert (tmp_path / "data" / "history.sqlite3").exists()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_ends_the_open_pages_streams_first(tmp_path, stop):
+    """Ctrl-C with phones on the page: their event streams (the roll's and the fight's) end
+    at once, so waitress has no thread left to wait for (it waited 5 s, then logged
+    "2 thread(s) still running")."""
+    process, lines = start(tmp_path)
+    seen: list[str] = []
+    try:
+        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+        streams = [urllib.request.urlopen(base + path, timeout=30) for path in ("/api/events", "/api/combat/events")]
+        for stream in streams:
+            assert stream.readline() == b"retry: 2000\n"
+        process.send_signal(stop)
+        for stream in streams:
+            stream.read()  # to the stream's end
+            stream.close()
+        wait_for(lines, r"dicelens stopped", seen)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    assert not [line for line in seen if "still running" in line or "Traceback" in line]
+
+
+@pytest.mark.parametrize(("camera", "folder"), [
+    ("sim", "dicelens-sim"), ("file:{photos}", "dicelens-replay"), ("picamera2", "dicelens"), ("usb:0", "dicelens"),
+])
+def test_the_demos_keep_histories_apart_from_the_tables(tmp_path, monkeypatch, camera, folder):
+    """`make run` (simulated camera) and the README's demo of replayed photos write no roll
+    into the history of the table's real camera, unless a data folder is given."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    (tmp_path / "photos").mkdir()
+    name = camera.format(photos=tmp_path / "photos")
+    args = build_parser().parse_args(["serve", "--camera", name])
+    assert settings_from(args).data_folder == tmp_path / "share" / folder
+    config = tmp_path / "dicelens.toml"
+    config.write_text(f'data_folder = "{tmp_path / "mine"}"\n')
+    args = build_parser().parse_args(["serve", "--camera", name, "--config", str(config)])
+    assert settings_from(args).data_folder == tmp_path / "mine"
+    args = build_parser().parse_args(["serve", "--camera", name, "--config", str(config), "--data", str(tmp_path / "d")])
+    assert settings_from(args).data_folder == tmp_path / "d"
 
 
 def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +12,6 @@ from device.errors import CameraUnavailable, ThrowUnsupported
 from device.settle import SettleDetector
 from device.tray_loop import TrayLoop
 
-BYLER = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice" / "byler-tray-d6"
 
 
 class FakeClock:
@@ -198,9 +196,10 @@ def test_a_real_camera_cannot_throw(rec, clock):
         loop.throw()
 
 
-@pytest.mark.parametrize(("source", "d6", "d10"), [("sim", True, False), (f"file:{BYLER}", True, True)])
-def test_the_simulated_camera_throws_only_d6(rec, clock, source, d6, d10):
-    loop = make_loop([open_camera(source)], rec, clock)
+@pytest.mark.parametrize(("source", "d6", "d10"), [("sim", True, False), ("file", True, True)])
+def test_the_simulated_camera_throws_only_d6(rec, clock, source, d6, d10, real_photos):
+    name = f"file:{real_photos.folder('real-dice/byler-tray-d6')}" if source == "file" else source
+    loop = make_loop([open_camera(name)], rec, clock)
     run(loop, clock, 1)
     assert (loop.can_throw_dice(6), loop.can_throw_dice(10)) == (d6, d10)
 
@@ -221,8 +220,8 @@ def test_a_failing_callback_does_not_stop_the_loop(clock):
     assert len(calls) == 2
 
 
-def test_the_thread_reads_the_real_photos_and_stops_cleanly(rec):
-    camera = open_camera(f"file:{BYLER}", moving_frames=2)
+def test_the_thread_reads_the_real_photos_and_stops_cleanly(rec, real_photos):
+    camera = open_camera(f"file:{real_photos.folder('real-dice/byler-tray-d6')}", moving_frames=2)
     loop = TrayLoop(lambda: pytest.fail("the camera given is used"), rec.on_settled, rec.on_status,
                     camera=camera, detector=SettleDetector(still_seconds=0.02), interval=0.01)
     with loop:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,8 +12,6 @@ from vision.blur import BLURRED, sharpness
 from vision.tray import BLURRED_VALUE_MIN, read_tray
 from vision.scoring import Score, load_labels, score_photo
 from vision.synthetic import render_tray
-
-DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets" / "real-dice"
 
 
 def _die_sharpness(image, truth):
@@ -31,8 +28,8 @@ def test_sharp_dice_measure_above_the_threshold_and_blurred_ones_below():
 
 
 @pytest.mark.parametrize("folder", ["byler-tray-d6", "penlington-desk-d6", "patterson-craps-d6-crops"])
-def test_no_labelled_real_die_measures_blurred(folder):
-    for path, entry in load_labels(DATASETS / folder)[::10]:
+def test_no_labelled_real_die_measures_blurred(folder, real_photos):
+    for path, entry in load_labels(real_photos.folder(f"real-dice/{folder}")):
         image = cv2.imread(str(path))
         assert all(_die_sharpness(image, die) > BLURRED for die in entry["dice"]), path.name
 

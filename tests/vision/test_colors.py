@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from types import SimpleNamespace
 
 import cv2
@@ -15,8 +13,6 @@ from vision.colors import PALETTE, RULES, estimate_white, name_color_box, name_d
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
-DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
-BYLER = DATASETS / "real-dice" / "byler-tray-d6"
 
 WARM = (0.8, 1.0, 1.25)  # BGR gains: tungsten-like light, the floor turns orange
 COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
@@ -59,12 +55,13 @@ def test_without_correction_a_strong_cast_misleads():
     assert [name_color_box(image, t["box"]) for t in truth] == [t["color"] for t in truth]
 
 
-def test_real_byler_dice():
-    labels = json.loads((BYLER / "labels.json").read_text())["images"][:8]
+def test_real_byler_dice(real_photos):
+    byler = real_photos.folder("real-dice/byler-tray-d6")
+    labels = list(real_photos.labels("real-dice/byler-tray-d6").values())[:8]
     right, by_colour = 0, Counter()
     total = 0
     for entry in labels:
-        image = cv2.imread(str(BYLER / entry["file"]))
+        image = cv2.imread(str(byler / entry["file"]))
         dice = np.zeros(image.shape[:2], bool)
         for die in entry["dice"]:
             x0, y0, x1, y1 = die["box"]
@@ -82,10 +79,10 @@ def test_real_byler_dice():
     assert set(by_colour) >= {"white", "black", "red", "green", "blue", "purple", "yellow", "gold"}
 
 
-def test_real_translucent_casino_dice():
+def test_real_translucent_casino_dice(real_photos):
     # Red and blue translucent dice with big white pips on green felt, one die per crop.
-    folder = DATASETS / "real-dice" / "patterson-craps-d6-crops"
-    labels = json.loads((folder / "labels.json").read_text())["images"][:30]
+    folder = real_photos.folder("real-dice/patterson-craps-d6-crops")
+    labels = list(real_photos.labels("real-dice/patterson-craps-d6-crops").values())[:30]
     named = []
     for entry in labels:
         image = cv2.imread(str(folder / entry["file"]))

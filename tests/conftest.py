@@ -1,0 +1,50 @@
+"""What every test may use: the sample of real photos committed in tests/data/.
+
+A user's clone has no datasets beside it, so no test reads them: the tests read the
+sample (tests/data/README.md; made by tools/sample_datasets.py), laid out as the datasets
+are: ``real-dice/<source>/``, ``real-polyhedral/<source>/``, ``real-d20/<source>/``, each
+with its photos, ``labels.json`` and ``LICENSE.txt``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parent / "data"
+
+
+class RealPhotos:
+    """The sample of real photos: folders of sources and their labels."""
+
+    root = SAMPLE
+
+    def folder(self, source: str) -> Path:
+        """A source's folder, e.g. ``folder("real-dice/byler-tray-d6")``."""
+        path = SAMPLE / source
+        assert (path / "labels.json").is_file(), f"no sample of {source} in tests/data"
+        return path
+
+    def labels(self, source: str) -> dict[str, dict]:
+        """A source's image entries (labels.json's schema) by file name, in the file's order."""
+        data = json.loads((self.folder(source) / "labels.json").read_text())
+        return {entry["file"]: entry for entry in data["images"]}
+
+    def photos(self, source: str) -> list[Path]:
+        """A source's photos, in the order of its labels."""
+        folder = self.folder(source)
+        return [folder / name for name in self.labels(source)]
+
+    def photo(self, source: str, name: str) -> Path:
+        """One photo of a source, by file name."""
+        path = self.folder(source) / name
+        assert path.is_file(), f"{name} is not in the sample of {source}"
+        return path
+
+
+@pytest.fixture(scope="session")
+def real_photos() -> RealPhotos:
+    """The real photos of tests/data (never the full datasets)."""
+    return RealPhotos()
