@@ -1,4 +1,4 @@
-"""Benchmark the pip reader (vision.read_tray) on the real photos of ../shared/datasets/real-dice/.
+"""Benchmark the pip reader (vision.read_tray) on the real photos of real-dice/ (DICELENS_DATASETS).
 
 Run by hand from the repository root (one core, as the issue asks):
 

@@ -32,6 +32,6 @@ def source(name: str) -> Path:
     if not (folder / "labels.json").is_file():
         raise SystemExit(
             f"{Path(sys.argv[0]).name}: needs the labelled photos of {name} in {folder}; "
-            f"put the datasets there or set {SETTING} to the folder holding real-dice/ and "
-            "real-polyhedral/ (docs/benchmarks.md says where they come from)")
+            f"put the datasets there or set {SETTING} to the folder holding real-dice/, "
+            "real-polyhedral/ and real-d20/ (docs/benchmarks.md)")
     return folder

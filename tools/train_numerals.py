@@ -8,7 +8,7 @@ dependency of dicelens):
     /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 [--only detector|classifier]
 
 Learns from the photos listed by tools/numerals_data.py that are not held out
-(one photo in four, by file name), read in place from ../shared/datasets.
+(one photo in four, by file name), read in place from the datasets (DICELENS_DATASETS).
 Each network starts from the same fixed seed (so ``--only`` repeats it alone);
 the shipped ones were made with ``--threads 1`` and the default epochs (the classifier's
 400 about 55 minutes on one core, the detector's 150 about 40, each run beside other work

@@ -8,7 +8,7 @@ is never a run-time dependency of dicelens):
       /tmp/trainvenv/bin/python tools/train_pips.py --threads 1 --leave-out $k --out /tmp/pips-folds/$k
     done
 
-Learns from the labelled photos of ../shared/datasets/real-dice (read in place, see
+Learns from the labelled photos of the datasets' real-dice/ (DICELENS_DATASETS; read in place, see
 tools/pips_data.py) and from synthetic trays (``--synthetic``, always). ``--leave-out``
 leaves out every photo of the folds named (folds are by photo) so that
 benchmarks/vision_real_dice.py --folds can read each photo with networks that
