@@ -5,8 +5,9 @@ Run by hand from the repository root (one core):
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_polyhedral.py [--errors] [--seen]
 
 Photos: the datasets' real-polyhedral/ and real-dice/byler-tray-d6 for pip dice on a
-tray (DICELENS_DATASETS: tools/datasets.py). By default only the photos held out from training (one in four, chosen by
-file name in tools/numerals_data.py, the whole photo on one side) are scored;
+tray (DICELENS_DATASETS: tools/datasets.py). By default only the photos held out from
+training (one in four, chosen by file name in tools/numerals_data.py, the whole photo on
+one side) are scored;
 ``--seen`` scores the photos the networks were trained on instead (not a measure of
 the reader, a check of the fit).
 
