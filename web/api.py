@@ -467,10 +467,7 @@ def login():
         return jsonify(authorized=True)
     if not pin:  # not a wrong PIN: no attempt is counted
         raise BadRequest(_("enter the PIN"))
-    attempts = security.attempts()
-    attempts.check(request.remote_addr)
-    if not security.pin_matches(pin, stored):
-        attempts.failed(request.remote_addr)
+    if not security.attempts().check_pin(request.remote_addr, pin, stored):
         raise Unauthorized(_("wrong PIN"))
     security.log_in(stored)
     return jsonify(authorized=True)

@@ -106,11 +106,7 @@ def is_authorized() -> bool:
     given = request.headers.get(PIN_HEADER)
     if given is None:
         return False
-    attempts().check(request.remote_addr)
-    if pin_matches(given, stored):
-        return True
-    attempts().failed(request.remote_addr)
-    return False
+    return attempts().check_pin(request.remote_addr, given, stored)
 
 
 def requires_pin(view: Callable) -> Callable:
@@ -126,37 +122,62 @@ def requires_pin(view: Callable) -> Callable:
 
 
 class PinAttempts:
-    """Counts wrong PINs per client address; too many within a window lock it out.
+    """Counts PIN attempts per client address; too many within a window lock it out.
 
-    :param limit: wrong PINs allowed within ``window`` seconds.
-    :param window: seconds a lock-out lasts after the limit is reached.
+    An attempt is counted *before* its PIN is checked, under one lock, so however many
+    guesses arrive at once from one address, at most ``limit`` are ever checked within
+    ``window`` seconds (a check counted after the hash let 30 parallel guesses through).
+    A right PIN gives its attempt back.
+
+    :param limit: PINs checked per address within ``window`` seconds.
+    :param window: seconds an attempt counts for (the lock-out's length).
     """
 
     def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic):
         self.limit, self.window, self._clock = limit, window, clock
-        self._failures: dict[str, list[float]] = {}
+        self._attempts: dict[str, list[float]] = {}
         self._lock = threading.Lock()
 
     def _recent(self, address: str) -> list[float]:
         now = self._clock()
-        recent = [t for t in self._failures.get(address, ()) if now - t < self.window]
+        recent = [t for t in self._attempts.get(address, ()) if now - t < self.window]
         if recent:
-            self._failures[address] = recent
+            self._attempts[address] = recent
         else:
-            self._failures.pop(address, None)
+            self._attempts.pop(address, None)
         return recent
 
-    def check(self, address: str | None) -> None:
-        """:raises TooManyAttempts: when ``address`` is locked out."""
-        with self._lock:
-            if len(self._recent(address or "")) >= self.limit:
-                raise TooManyAttempts(_("too many wrong PINs; wait a minute and try again"))
+    def begin(self, address: str | None) -> float:
+        """Count one attempt from ``address`` before its PIN is checked.
 
-    def failed(self, address: str | None) -> None:
-        """Record one wrong PIN from ``address``."""
+        :returns: the attempt's ticket, for :meth:`succeeded`.
+        :raises TooManyAttempts: when ``address`` has used its attempts (429).
+        """
         with self._lock:
-            self._recent(address or "")
-            self._failures.setdefault(address or "", []).append(self._clock())
+            recent = self._recent(address or "")
+            if len(recent) >= self.limit:
+                raise TooManyAttempts(_("too many wrong PINs; wait a minute and try again"))
+            ticket = self._clock()
+            self._attempts[address or ""] = [*recent, ticket]
+            return ticket
+
+    def succeeded(self, address: str | None, ticket: float) -> None:
+        """The attempt ``ticket`` gave the right PIN: it no longer counts."""
+        with self._lock:
+            recent = self._attempts.get(address or "", [])
+            if ticket in recent:
+                recent.remove(ticket)
+
+    def check_pin(self, address: str | None, pin: str, stored: str) -> bool:
+        """Count an attempt, then check ``pin`` against ``stored``.
+
+        :raises TooManyAttempts: when ``address`` has used its attempts.
+        """
+        ticket = self.begin(address)
+        if pin_matches(pin, stored):
+            self.succeeded(address, ticket)
+            return True
+        return False
 
 
 def attempts() -> PinAttempts:
