@@ -10,8 +10,8 @@ ends with exit status 2 and one line on stderr.
 
 Data folder: ``--data``, else the config's ``data_folder``, else
 ``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``). It holds the
-history database, the photos and ``secret_key`` (phones stay logged in
-across restarts).
+history database, the photos and ``secret_key`` (the key signing the phones'
+cookies; a PIN login itself lasts until logout or a restart, web/security.py).
 """
 
 from __future__ import annotations

@@ -73,6 +73,8 @@ def create_app(controller, config: dict | None = None) -> Flask:
         int(app.config["PIN_ATTEMPTS"]), float(app.config["PIN_LOCKOUT_SECONDS"])
     )
 
+    app.extensions["dicelens.logins"] = security.Logins()
+
     init_i18n(app)
     register_error_handlers(app)
     app.before_request(security.check_same_origin)

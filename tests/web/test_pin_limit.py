@@ -74,3 +74,26 @@ def test_a_right_pin_does_not_use_up_an_attempt(controller):
         assert client.post("/api/login", json={"pin": "2468"}).status_code == 200
     assert client.post("/api/login", json={"pin": "0000"}).status_code == 401
     assert client.post("/api/login", json={"pin": "2468"}).status_code == 200
+
+
+def test_a_cookie_copied_before_logout_arms_nothing(controller):
+    app = create_app(controller, {"TESTING": True})
+    controller.update_settings(pin=hash_pin("2468"))
+    phone, thief = app.test_client(), app.test_client()
+    assert phone.post("/api/login", json={"pin": "2468"}).status_code == 200
+    cookie = phone.get_cookie("session")
+    thief.set_cookie("session", cookie.value)
+    assert thief.post("/api/arm", json={"preset": "2d6"}).status_code == 200
+    assert phone.post("/api/logout").get_json() == {"authorized": False}
+    assert thief.post("/api/arm", json={"preset": "2d6"}).status_code == 401
+    assert thief.get("/api/settings").get_json()["authorized"] is False
+
+
+@pytest.mark.parametrize("url", ["/", "/history", "/settings", "/api/settings"])
+def test_wrong_pin_headers_on_reads_use_no_attempt(controller, url):
+    client = create_app(controller, {"TESTING": True, "PIN_ATTEMPTS": 2}).test_client()
+    controller.update_settings(pin=hash_pin("2468"))
+    for _ in range(5):
+        assert client.get(url, headers={"X-Dicelens-Pin": "0000"}).status_code == 200
+    assert client.post("/api/login", json={"pin": "0000"}).status_code == 401
+    assert client.post("/api/login", json={"pin": "2468"}).status_code == 200
