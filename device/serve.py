@@ -33,7 +33,7 @@ from pathlib import Path
 from device.cli import summary
 from device.config import Config, check_camera_source, load_config
 from device.controller import Controller
-from device.errors import CameraUnavailable, DeviceError
+from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.tray_loop import TrayLoop
 from device.watchdog import Watchdog
@@ -209,7 +209,8 @@ def open_history(folder: Path, photo_cap_bytes: int) -> History:
     table's saved rolls.
 
     :raises StartupError: for a folder that is a file, cannot be made or written, or a
-        database SQLite cannot open.
+        database that is no sound history (device.history's checks: quick_check, schema,
+        rows' JSON, a zero-byte file beside photos).
     """
     if folder.exists() and not folder.is_dir():
         raise StartupError(f"data folder {folder} is a file, not a folder: "
@@ -223,7 +224,7 @@ def open_history(folder: Path, photo_cap_bytes: int) -> History:
     database = folder / DATABASE
     try:
         return History(folder, photo_cap_bytes)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, HistoryDamaged) as exc:
         raise StartupError(f"history database {database} cannot be used: {exc} (the file was left "
                            "as it is; move it aside to start a new history)") from None
     except OSError as exc:

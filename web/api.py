@@ -48,6 +48,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -330,9 +331,16 @@ def _export(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:
     return response
 
 
+def _first_checked(rolls: Iterator[dict]) -> Iterator[dict]:
+    """``rolls`` with its first page read now: a history that cannot be read answers 503
+    before the download starts, not a cut-off file."""
+    first = next(rolls, None)
+    return iter(()) if first is None else itertools.chain([first], rolls)
+
+
 @bp.get("/rolls.csv")
 def export_csv():
-    rolls = _all_rolls(controller(), **_filters())
+    rolls = _first_checked(_all_rolls(controller(), **_filters()))
 
     def lines() -> Iterator[str]:
         buffer = io.StringIO()
@@ -350,7 +358,7 @@ def export_csv():
 
 @bp.get("/rolls.json")
 def export_json():
-    rolls = _all_rolls(controller(), **_filters())
+    rolls = _first_checked(_all_rolls(controller(), **_filters()))
 
     def chunks() -> Iterator[str]:
         yield "["
