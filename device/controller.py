@@ -114,7 +114,7 @@ def _all_or_nothing(method):
     return change
 
 
-class SettingLocked(DeviceError, PermissionError):
+class SettingLocked(DeviceError, RuntimeError):
     """A setting the config file decides (the PIN) was changed from the page."""
 
 

@@ -458,11 +458,10 @@ class History:
         database = self.folder / DATABASE
         photos = any(self.photos.glob("*.jpg"))
         if photos and database.exists() and database.stat().st_size == 0:
-            raise HistoryDamaged(Phrase("the history database {file} is empty (0 bytes) while {photos} holds "
-                                        "photos: it is not the history they belong to", file=str(database),
-                                        photos=str(self.photos)))
-        damaged = lambda why: HistoryDamaged(Phrase(  # noqa: E731
-            "the history database {file} is damaged: {why}", file=str(database), why=why))
+            raise HistoryDamaged(f"the history database {database} is empty (0 bytes) while {self.photos} "
+                                 "holds photos: it is not the history they belong to")
+        # Said at start-up, in the log: plain English, not a Phrase for the page.
+        damaged = lambda why: HistoryDamaged(f"the history database {database} is damaged: {why}")  # noqa: E731
         try:
             problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
             if problems != ["ok"]:

@@ -167,6 +167,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     secret_key = _secret_key(config.data_folder)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
+                            pin_from_page=config.pin_from_page,
                             chain_limit=config.chain_limit, house_rules=config.house_rules)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()

@@ -185,6 +185,10 @@
     let match;
     if (asksForDice(state)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
+    // device/history.py SaveFailed, as the controller's prompt: "the history could not be saved (…): … — then throw again"
+    if ((match = /^the history could not be saved \((.+?)\): .* — then throw again$/.exec(prompt))) {
+      return t("The roll could not be saved ({why}): nothing was changed. Fix it, then throw again.", { why: match[1] });
+    }
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
     // (no colour for a die entered by hand)
     if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
