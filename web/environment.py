@@ -117,6 +117,8 @@ SETTINGS: dict[str, Callable[[object], str | None]] = {
     "PIN_ATTEMPTS": _number(1, 1000, integer=True),
     "PIN_LOCKOUT_SECONDS": _number(1, 86_400, unit=" of seconds"),
     "MAX_CONTENT_LENGTH": _number(1024, 64 * 2**20, integer=True, unit=" of bytes"),
+    "MAX_CONNECTIONS_PER_ADDRESS": _number(2, 1000, integer=True),
+    "REQUEST_SECONDS": _number(1, 600, unit=" of seconds"),
     "HEALTH_FRAME_SECONDS": _number(0.1, 3600, unit=" of seconds"),
     "HEALTH_MIN_FREE_MB": _number(0, 1_000_000, unit=" of megabytes"),
     "JOIN_URL": _join_url,
