@@ -36,6 +36,7 @@ DEFAULTS = {
     "HEARTBEAT_SECONDS": 15.0,       # SSE comment when nothing happens; keeps Wi-Fi and proxies open
     "SSE_RETRY_MS": 2000,            # reconnect delay suggested to browsers
     "MAX_STREAMS": 64,               # open event streams (phones) at once
+    "STREAM_SECONDS": 300.0,         # an event stream ends after this; the browser reconnects
     "PIN_ATTEMPTS": 5,               # wrong PINs per address before a lock-out
     "PIN_LOCKOUT_SECONDS": 60.0,
     "MAX_CONTENT_LENGTH": 256 * 1024,   # bytes of a request body (waitress refuses more by Content-Length)

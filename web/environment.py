@@ -114,6 +114,7 @@ SETTINGS: dict[str, Callable[[object], str | None]] = {
     "HEARTBEAT_SECONDS": _number(1, 3600, unit=" of seconds"),
     "SSE_RETRY_MS": _number(0, 600_000, integer=True, unit=" of milliseconds"),
     "MAX_STREAMS": _number(1, 1000, integer=True),
+    "STREAM_SECONDS": _number(1, 86_400, unit=" of seconds"),
     "PIN_ATTEMPTS": _number(1, 1000, integer=True),
     "PIN_LOCKOUT_SECONDS": _number(1, 86_400, unit=" of seconds"),
     "MAX_CONTENT_LENGTH": _number(1024, 64 * 2**20, integer=True, unit=" of bytes"),

@@ -85,6 +85,9 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, **options
         "channel_timeout": 60,  # seconds a connection may stay silent between requests
         "max_request_body_size": int(config["MAX_CONTENT_LENGTH"]) + 1,  # ≥ this: 413
         "max_request_header_size": 16 * 1024,
+        # Keep reading a connection whose request runs: a stream's client closing it is
+        # seen at once (waitress.client_disconnected), not at the next heartbeat.
+        "channel_request_lookahead": 1,
         "ident": "dicelens",
     }
     settings.update(options)

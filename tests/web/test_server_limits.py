@@ -91,3 +91,51 @@ def test_a_last_event_id_of_4301_digits_is_400_with_the_reason(client, where):
         response = client.get(f"/api/events?last_event_id={digits}")
     assert response.status_code == 400
     assert "last_event_id must be a roll seq" in response.get_json()["error"]
+
+
+def stream_slots_free(app) -> bool:
+    """Whether every stream slot and subscription is free again, waiting WAIT at most."""
+    streams, controller = app.extensions["dicelens.streams"], app.extensions["dicelens.controller"]
+    for _ in range(int(WAIT / 0.02)):
+        if not streams.open and not controller.subscribers:
+            return True
+        threading.Event().wait(0.02)
+    return False
+
+
+@contextmanager
+def serving_app(app) -> Iterator[int]:
+    server = make_server(app, host="127.0.0.1", port=0)
+    stop = threading.Event()
+    thread = threading.Thread(target=lambda: [wasyncore.loop(timeout=0.05, map=server._map, count=1)
+                                              for _ in iter(stop.is_set, True)], daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        stop.set()
+        thread.join()
+        wasyncore.close_all(server._map)
+        server.task_dispatcher.shutdown()
+
+
+def open_stream(port: int) -> socket.socket:
+    sock = connect(port, "127.0.0.2")
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+    return sock
+
+
+def test_a_closed_stream_frees_its_slot_before_the_next_heartbeat(controller):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 600})
+    with serving_app(app) as port:
+        sock = open_stream(port)
+        assert app.extensions["dicelens.streams"].open == 1
+        sock.close()
+        assert stream_slots_free(app)  # 600 s before the heartbeat would have noticed
+
+
+def test_a_client_that_never_reads_holds_its_slot_no_longer_than_a_stream_lasts(controller):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 600, "STREAM_SECONDS": 1})
+    with serving_app(app) as port, open_stream(port):  # open, and never read again
+        assert stream_slots_free(app)
