@@ -40,3 +40,4 @@ def test_the_page_goes_live_when_a_stream_is_free_again(phone, controller, serve
     server.app.extensions["dicelens.streams"].limit = 1
     page.evaluate("window.dicelens.stream.open()")  # the browser's own retry comes after 30 s
     expect(page.locator("#link")).to_have_attribute("data-link", "live")
+
