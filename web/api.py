@@ -1,6 +1,7 @@
 """The JSON API (blueprint ``api``, under ``/api``): everything the page does.
 
-Answers are JSON; failures are ``{"error": reason}`` (see :mod:`web.errors`).
+Answers are JSON; failures are ``{"error": reason}`` (see :mod:`web.errors`); a save
+that failed or a history that cannot be read is 503 with the reason, nothing changed.
 Control actions (marked *PIN*) need the PIN when one is set (see :mod:`web.security`);
 every POST must be same-origin.
 
@@ -35,9 +36,10 @@ every POST must be same-origin.
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
-                                         to clear) → settings as in GET
+                                         to clear; 409 when the config decides the PIN:
+                                         ``pin`` set, or ``pin_from_page`` off) → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
-                                         after 5 wrong PINs in a minute
+                                         after 5 wrong PINs in a minute (counted before checking)
 ``POST /api/logout``                     → ``{"authorized": bool}``
 ``GET  /api/events``                     server-sent events (:mod:`web.events`)
 =======================================  ==============================================
