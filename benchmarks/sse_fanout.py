@@ -87,9 +87,10 @@ def serve(clients: int, rolls: int, interval: float) -> None:
             time.sleep(interval)
 
     import waitress
+    from web.server import SPARE_THREADS
 
     server = waitress.create_server(app, host="127.0.0.1", port=0,
-                                    threads=clients + web.SPARE_THREADS,
+                                    threads=clients + SPARE_THREADS,
                                     connection_limit=2 * clients + 32)
     print(server.effective_port, flush=True)
     threading.Thread(target=publisher, daemon=True).start()

@@ -7,6 +7,7 @@ default::
 
     data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/ (unset: by camera, below)
     pin = ""                # PIN for settings and clearing history; "" = none
+    pin_from_page = false   # with pin = "": may the settings page set a PIN? (any phone could)
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
     settle_seconds = 0.4    # still time after movement before a frame is read
     chain_limit = 100       # links of a perfect-roll chain before it is stopped (RULES T-4)
@@ -111,6 +112,7 @@ class Config:
 
     data_folder: Path | None = None  # None: default_data_folder(the camera), once the camera is known
     pin: str | None = None
+    pin_from_page: bool = False
     principal_color: str | None = "red"
     settle_seconds: float = 0.4
     chain_limit: int = 100
@@ -215,6 +217,7 @@ def config_from_dict(data: dict) -> Config:
     config = Config(
         data_folder=Path(data_folder).expanduser() if data_folder else None,
         pin=pin or None,
+        pin_from_page=top.boolean("pin_from_page", False),
         principal_color=color,
         settle_seconds=top.number("settle_seconds", 0.4, 0.05, 10.0),
         chain_limit=top.integer("chain_limit", 100, 1, 10000),
@@ -299,7 +302,7 @@ class _Table:
 
 
 _ALLOWED = {
-    "": ("data_folder", "pin", "principal_color", "settle_seconds", "chain_limit",
+    "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
          "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets", "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),

@@ -38,6 +38,7 @@ loop and web requests call in on their own threads.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import shutil
 import threading
@@ -51,7 +52,7 @@ import cv2
 import numpy as np
 
 import rules
-from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
+from device.errors import CameraUnavailable, DeviceError, SaveFailed, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
@@ -88,6 +89,35 @@ class RollStateError(DeviceError, RuntimeError):
     """The call does not fit the controller's state (dice by hand with no preset armed...)."""
 
 
+#: What a failed save puts back: the roll being made and where the controller is with it.
+_ROLL_STATE = ("_state", "_prompt", "_needs", "_roll", "_latest", "_preset", "_roller", "_fresh_after",
+               "_generation", "_before", "_read_requested", "_armed_before")
+
+
+def _all_or_nothing(method):
+    """A change of the roll that saves: when the save fails (:class:`SaveFailed`, a full
+    disk...), the controller is put back as it was before the call and the error raised;
+    the same call succeeds once the cause is gone (a half-taken step wedged the roll)."""
+
+    @functools.wraps(method)
+    def change(self, *args, **kwargs):
+        with self._lock:
+            before = self._snapshot()
+            try:
+                result = method(self, *args, **kwargs)
+            except SaveFailed as exc:
+                self._restore(before, exc)
+                raise
+            self._save_error = None
+            return result
+
+    return change
+
+
+class SettingLocked(DeviceError, RuntimeError):
+    """A setting the config file decides (the PIN) was changed from the page."""
+
+
 class Controller:
     """The roll controller handed to ``web.create_app`` (interface: CONTRACTS.md).
 
@@ -102,7 +132,11 @@ class Controller:
     :param annotate: ``(image, TrayReading) -> image``; default ``vision.annotate``.
     :param principal_color: palette name of the principal die (RULES D6-2), or None
         to let vision pick a die of a colour no other die has.
-    :param pin: the PIN hash (``web.security.hash_pin``) from the config, or None.
+    :param pin: the PIN hash (``web.security.hash_pin``) from the config, or None. It wins
+        over any PIN set on the page, and so does its absence unless ``pin_from_page``.
+    :param pin_from_page: with no ``pin``, whether the page may set, change and clear the
+        PIN (the owner's choice in the config: otherwise any phone on the LAN could set a
+        first PIN and lock the owner out).
     :param chain_limit: extra dice before a perfect-roll chain is stopped with a
         note on the roll (RULES T-4).
     :param house_rules: pool options applied to presets added on the page.
@@ -113,6 +147,7 @@ class Controller:
                  reader: Callable | None = None, numbered_reader: Callable | None = None,
                  annotate: Callable | None = None,
                  principal_color: str | None = "red", pin: str | None = None,
+                 pin_from_page: bool = True,
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100):
         if reader is None or numbered_reader is None or annotate is None:
@@ -131,7 +166,9 @@ class Controller:
         stored = history.setting("presets")
         self._presets = self._presets_from(stored) if stored else list(presets)
         self._principal_color = history.setting("principal_color", principal_color)
-        self._pin = history.setting("pin", pin)
+        self._pin_from_page = pin_from_page and pin is None
+        self._config_pin = pin
+        self._pin = history.setting("pin", None) if self._pin_from_page else pin
         self._camera = {"status": "no camera", "message": "no camera attached", "can_throw": False}
         self._throw_fn: Callable[[int | None], None] | None = None
         self._read_now_fn: Callable[[], None] | None = None
@@ -155,6 +192,7 @@ class Controller:
         self._frame_reading: dict | None = None
         self._odds: dict[str, dict | None] = {}
         self._closed = False
+        self._save_error: str | None = None     # why the last save failed (None: it worked)
 
     # --- the camera loop's side ------------------------------------------------
     def attach_camera(self, *, throw: Callable[[int | None], None] | None = None,
@@ -232,7 +270,13 @@ class Controller:
                 self._before = [_die_from_reading(d) for d in reading.dice]  # the tray as it is
                 return
             self._state = resume
-            self._take_frame(reading, reading_dict, photos)
+            before = self._snapshot()
+            try:
+                self._take_frame(reading, reading_dict, photos)
+                self._save_error = None
+            except SaveFailed as exc:  # say so where the players look; the next throw tries again
+                self._restore(before, exc)
+                self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]))
 
     # --- the interface the web app and buttons use -------------------------------
     def state(self) -> dict:
@@ -244,6 +288,7 @@ class Controller:
         with self._lock:
             return [preset.to_dict() for preset in self._presets]
 
+    @_all_or_nothing
     def arm(self, preset: str, roller: str | None = None) -> dict:
         """Choose the roll; the next fresh throw (or dice by hand) is its first throw.
 
@@ -314,6 +359,7 @@ class Controller:
             self._read_requested = True
         read_now()
 
+    @_all_or_nothing
     def enter_dice(self, values: list[int], roller: str | None = None) -> dict:
         """Dice by hand for the current step: the first throw (D6: principal die
         first), or the dice the prompt asks for. A finished roll starts again.
@@ -353,6 +399,7 @@ class Controller:
             self._advance()
             return copy.deepcopy(self._state_dict())
 
+    @_all_or_nothing
     def correct(self, roll_id: int, index: int, *, value: int | None = None,
                 cocked: bool = False, who: str | None = None) -> dict:
         """Correct one die of a roll (a misread face, or a cocked die) and resolve again.
@@ -384,6 +431,7 @@ class Controller:
             die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
             return self._after_edit(roll, was_complete)
 
+    @_all_or_nothing
     def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
         """Mark which die of the first throw is the principal die (RULES D6-2) and resolve again.
 
@@ -436,9 +484,14 @@ class Controller:
         """Change and keep (in the history database) ``principal_color``, ``presets`` or ``pin``.
 
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
-        config ``[[presets]]`` table; ``None`` goes back to the config's presets.
+        config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
+        change is checked and saved in one transaction before any takes effect: a refusal
+        or a failed save changes nothing.
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
+        :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
+            ``pin_from_page`` off).
+        :raises SaveFailed: when the history database cannot save them.
         """
         unknown = sorted(set(changes) - {"principal_color", "presets", "pin"})
         if unknown:
@@ -452,24 +505,29 @@ class Controller:
                                             colours=", ".join(PALETTE)))
             if "presets" in changes and changes["presets"] is not None:
                 presets = self._presets_from(changes["presets"])
-            if "pin" in changes and changes["pin"] is not None and not isinstance(changes["pin"], str):
-                raise ValueError("pin must be the stored PIN hash or null")
+            if "pin" in changes:
+                if not self._pin_from_page:
+                    raise SettingLocked(Phrase("the PIN is set in the config file: change it there")
+                                        if self._config_pin else
+                                        Phrase("the PIN cannot be set from the page: set pin in the config "
+                                               "file (or pin_from_page = true)"))
+                if changes["pin"] is not None and not isinstance(changes["pin"], str):
+                    raise ValueError("pin must be the stored PIN hash or null")
+            self._history.set_settings(changes)  # first: a failed save changes nothing
             if "principal_color" in changes:
                 self._principal_color = changes["principal_color"]
-                self._history.set_setting("principal_color", self._principal_color)
             if "presets" in changes:
                 if changes["presets"] is None:
                     self._presets = list(self._config_presets)
                 else:
                     self._presets = presets
-                self._history.set_setting("presets", changes["presets"])
                 self._odds.clear()
             if "pin" in changes:
                 self._pin = changes["pin"]
-                self._history.set_setting("pin", self._pin)
             self._publish_state()
             return self.settings()
 
+    @_all_or_nothing
     def clear_history(self) -> None:
         """Remove every saved roll and photo (seq keeps counting up)."""
         with self._lock:
@@ -482,10 +540,13 @@ class Controller:
             self._publish_state()
 
     def health(self) -> dict:
-        """What ``/healthz`` judges: the camera, the age of its last frame, free disk, the database.
+        """What ``/healthz`` judges: the camera, the age of its last frame, free disk, the
+        database, and whether rolls and photos can be saved.
 
         :returns: ``{"camera": {"status", "message", "last_frame_seconds"}, "disk":
-            {"free_bytes", "error"}, "database": {"ok", "error"}}``; ``last_frame_seconds``
+            {"free_bytes", "error"}, "database": {"ok", "error"}, "saving": {"ok", "error"}}``;
+            ``saving.error`` is why the last save failed (until one succeeds) or the folder
+            that cannot be written; ``last_frame_seconds``
             is the time since the camera loop last got a frame (None before the first),
             ``free_bytes`` the space left in the data folder (None when it cannot be
             measured, ``error`` then says why).
@@ -500,7 +561,10 @@ class Controller:
         except OSError as exc:
             disk = {"free_bytes": None, "error": f"the data folder cannot be measured: {exc}"}
         problem = self._history.check()  # its own lock: a slow check holds up no roll
-        return {"camera": camera, "disk": disk, "database": {"ok": problem is None, "error": problem}}
+        with self._lock:
+            saving = self._save_error or self._history.unwritable()
+        return {"camera": camera, "disk": disk, "database": {"ok": problem is None, "error": problem},
+                "saving": {"ok": saving is None, "error": saving}}
 
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""
@@ -720,6 +784,17 @@ class Controller:
                 "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
 
     # --- inside: edits, saving, state ------------------------------------------------
+    def _snapshot(self) -> dict:
+        values = {name: getattr(self, name) for name in _ROLL_STATE}
+        return {name: copy.deepcopy(v) if isinstance(v, (dict, list)) else v for name, v in values.items()}
+
+    def _restore(self, snapshot: dict, failure: SaveFailed) -> None:
+        for name, value in snapshot.items():
+            setattr(self, name, value)
+        self._save_error = str(failure)
+        log.error("%s", failure)
+        self._publish_state()
+
     def _editable(self, roll_id: int) -> dict:
         """The roll to edit: the current roll itself, or a copy from the history."""
         if self._roll is not None and self._roll.get("id") == roll_id:

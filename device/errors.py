@@ -17,3 +17,13 @@ class ThrowUnsupported(DeviceError, RuntimeError):
 
 class RollNotFound(DeviceError, KeyError):
     """No roll with that id in the history."""
+
+
+class SaveFailed(DeviceError, OSError):
+    """The history could not save a change (a full disk, a read-only folder); nothing was
+    changed, and the same request succeeds once the cause is gone. The message says why."""
+
+
+class HistoryDamaged(DeviceError, OSError):
+    """The history database cannot be read as a history (damaged pages, a foreign schema,
+    a row that is not JSON); the message names the file and, where known, the row."""

@@ -12,6 +12,13 @@ transaction that names them commits; each save is one transaction with
 roll whose save returned and leaves a database that opens. Photo files no
 row names (a save cut short) are removed when the history is next opened.
 
+Failures: a save that fails (a full disk, a read-only folder) changes nothing, removes
+the photo files it wrote, and raises :class:`SaveFailed` saying why; the same save
+succeeds once the cause is gone. Opening checks the database first (SQLite's
+``quick_check``, the schema, every row's JSON) and raises :class:`HistoryDamaged`
+naming the file and the row, writing and deleting nothing: the photos of a database
+that could not be read (a zero-byte file among them) are never removed.
+
 ``seq`` (CONTRACTS.md) is a counter in the database: a roll gets the next
 number each time it is saved (a roll in progress at each step, then finished,
 then at every correction), so ``rolls_since(seq)`` gives an event stream
@@ -20,14 +27,19 @@ client what it missed. A roll in progress has ``finished`` None.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
 import sqlite3
 import threading
 import uuid
 from pathlib import Path
 
-from device.errors import RollNotFound
+from device.errors import HistoryDamaged, RollNotFound, SaveFailed
+from rules.phrase import Phrase
+
+log = logging.getLogger(__name__)
 
 DATABASE = "history.sqlite3"
 PHOTOS = "photos"
@@ -78,6 +90,51 @@ _COLUMNS = ("id", "seq", "preset", "system", "roller", "started", "finished", "c
             "total", "successes", "outcome", "perfect", "botch", "note", "photo", "spec",
             "result", "dice", "readings")
 _JSON = ("spec", "result", "dice", "readings")
+#: The columns each table of a history must have.
+_TABLES = {
+    "rolls": set(_COLUMNS),
+    "corrections": {"roll_id", "position", "die", "from_value", "to_value", "who", "at"},
+    "counters": {"name", "value"},
+    "settings": {"name", "value"},
+}
+#: Columns holding JSON, per table (a NULL ``result`` is a roll not resolved yet).
+_JSON_COLUMNS = {"rolls": ("spec", "result", "dice", "readings"),
+                 "corrections": ("from_value", "to_value"), "settings": ("value",)}
+_KEYS = {"rolls": "id", "corrections": "roll_id", "settings": "name"}
+
+
+def _why(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
+
+
+def _saving(method):
+    """A write of the history: SQLite's and the disk's errors become :class:`SaveFailed`."""
+
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.Error, OSError) as exc:
+            if isinstance(exc, (SaveFailed, HistoryDamaged)):
+                raise
+            raise SaveFailed(Phrase("the history could not be saved ({why}): nothing was changed; "
+                                    "try again once that is fixed", why=_why(exc))) from exc
+
+    return write
+
+
+def _reading(method):
+    """A read of the history: a damaged page or row becomes :class:`HistoryDamaged`."""
+
+    @functools.wraps(method)
+    def read(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.DatabaseError, json.JSONDecodeError) as exc:
+            raise HistoryDamaged(Phrase("the history database {file} cannot be read ({why})",
+                                        file=str(self.folder / DATABASE), why=_why(exc))) from exc
+
+    return read
 
 
 class History:
@@ -98,6 +155,7 @@ class History:
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
         try:
+            self._check_at_start()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -105,13 +163,14 @@ class History:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
-        except sqlite3.Error:  # not a database (or a damaged one): leave the file as it is
+        except (sqlite3.Error, HistoryDamaged):  # not a history (or a damaged one): leave it as it is
             self._db.close()
             raise
         self._remove_orphan_photos()
         self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
 
     # --- writing -----------------------------------------------------------
+    @_saving
     def save(self, roll: dict, *, photo: bytes | None = None,
              annotated: bytes | None = None) -> dict:
         """Insert or update one roll in one transaction; returns it as stored.
@@ -121,12 +180,23 @@ class History:
         :param photo: the frame as JPEG bytes, with ``annotated`` the frame with the
             readings drawn; replaces the roll's earlier photos.
         :returns: the roll dict as :meth:`roll` gives it (``id``, ``seq``, ``photo``).
+        :raises SaveFailed: when the photo or the row cannot be written (nothing changed).
         """
         stem = None
-        if photo is not None:
-            stem = f"{uuid.uuid4().hex}"
-            self._write_photo(stem, ".jpg", photo)
-            self._write_photo(stem, ".annotated.jpg", annotated if annotated is not None else photo)
+        try:
+            if photo is not None:
+                stem = f"{uuid.uuid4().hex}"
+                self._write_photo(stem, ".jpg", photo)
+                self._write_photo(stem, ".annotated.jpg", annotated if annotated is not None else photo)
+            roll_id = self._save_row(roll, stem)
+        except BaseException:
+            if stem is not None:  # no row names these photos: they would only take space
+                self._delete_photo(stem)
+            raise
+        return self.roll(roll_id)
+
+    def _save_row(self, roll: dict, stem: str | None) -> int:
+        """Write the row in one transaction; returns its id."""
         with self._lock:
             removed: list[str] = []
             with self._transaction():
@@ -156,8 +226,9 @@ class History:
                     removed += self._prune(keep=stem)
             for old_stem in removed:
                 self._delete_photo(old_stem)
-            return self._load(roll_id)
+            return roll_id
 
+    @_saving
     def delete(self, roll_id: int) -> None:
         """Remove one roll and its photos (a roll abandoned before any die was read)."""
         with self._lock:
@@ -169,22 +240,32 @@ class History:
             if row["photo"]:
                 self._delete_photo(row["photo"])
 
+    @_saving
     def clear(self) -> None:
-        """Remove every roll and photo; ``seq`` keeps counting up."""
+        """Remove every roll and photo; ``seq`` keeps counting up.
+
+        :raises SaveFailed: when the photos folder or the database cannot be written
+            (nothing is removed).
+        """
+        if not os.access(self.photos, os.W_OK | os.X_OK):  # its photos could not go: keep all
+            raise SaveFailed(Phrase("the photos folder {folder} is not writable: nothing was cleared",
+                                    folder=str(self.photos)))
         with self._lock:
             with self._transaction():
                 self._db.execute("DELETE FROM corrections")
                 self._db.execute("DELETE FROM rolls")
             for path in self.photos.glob("*.jpg"):
-                path.unlink(missing_ok=True)
-            self._photo_bytes = 0
+                _unlink(path)
+            self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
 
     # --- reading -----------------------------------------------------------
+    @_reading
     def roll(self, roll_id: int) -> dict:
         """One roll (finished or in progress). :raises RollNotFound:"""
         with self._lock:
             return self._load(roll_id)
 
+    @_reading
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:
         """Rolls, newest first, optionally of one player (roller) or preset.
@@ -205,6 +286,7 @@ class History:
             ids = [row[0] for row in self._db.execute(query, (*args, limit, offset))]
             return [self._load(roll_id) for roll_id in ids]
 
+    @_reading
     def rolls_since(self, seq: int, limit: int = 500) -> list[dict]:
         """Rolls saved after ``seq``, in ascending seq (event stream catch-up)."""
         with self._lock:
@@ -217,6 +299,7 @@ class History:
         found = self.rolls(limit=1)
         return found[0] if found else None
 
+    @_reading
     def photo_path(self, roll_id: int, annotated: bool = True) -> Path | None:
         """The roll's photo file, ``None`` when it has none (or it was pruned).
 
@@ -231,6 +314,7 @@ class History:
         path = self.photos / (row["photo"] + (".annotated.jpg" if annotated else ".jpg"))
         return path if path.exists() else None
 
+    @_reading
     def setting(self, name: str, default: object = None) -> object:
         """A setting changed on the page (JSON value), or ``default``."""
         with self._lock:
@@ -238,9 +322,18 @@ class History:
         return default if row is None else json.loads(row[0])
 
     def set_setting(self, name: str, value: object) -> None:
-        """Store a setting changed on the page (JSON-able)."""
+        """Store a setting changed on the page (JSON-able). :raises SaveFailed:"""
+        self.set_settings({name: value})
+
+    @_saving
+    def set_settings(self, values: dict[str, object]) -> None:
+        """Store several settings (JSON-able) in one transaction: all or none.
+
+        :raises SaveFailed: when the database cannot be written (none is stored).
+        """
         with self._lock, self._transaction():
-            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
+            self._db.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                                 [(name, json.dumps(value)) for name, value in values.items()])
 
     def check(self) -> str | None:
         """Ask SQLite whether the database is sound (``PRAGMA quick_check``), for /healthz.
@@ -255,6 +348,13 @@ class History:
             except sqlite3.Error as exc:
                 return f"the history database fails: {exc}"
         return None if problems == ["ok"] else "the history database is damaged: " + "; ".join(problems)
+
+    def unwritable(self) -> str | None:
+        """Why a roll or photo could not be saved now (a read-only folder), or None."""
+        for folder in (self.folder, self.photos):
+            if not os.access(folder, os.W_OK | os.X_OK):
+                return f"{folder} is not writable: rolls and photos cannot be saved"
+        return None
 
     def close(self) -> None:
         """Close the database; idempotent."""
@@ -313,11 +413,15 @@ class History:
     def _write_photo(self, stem: str, suffix: str, data: bytes) -> None:
         path = self.photos / (stem + suffix)
         temporary = path.with_name(path.name + ".tmp")
-        with open(temporary, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
+        try:
+            with open(temporary, "wb") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            _unlink(temporary)
+            raise
         self._photo_bytes += len(data)
 
     def _prune(self, keep: str) -> list[str]:
@@ -340,15 +444,60 @@ class History:
         return sum(path.stat().st_size for path in self.photos.glob(stem + "*.jpg"))
 
     def _delete_photo(self, stem: str) -> None:
+        # After a commit: a photo that cannot go is logged, not raised (the change is saved).
         for path in self.photos.glob(stem + "*.jpg"):
-            self._photo_bytes -= path.stat().st_size
-            path.unlink(missing_ok=True)
+            try:
+                size = path.stat().st_size
+            except OSError:
+                continue
+            if _unlink(path):
+                self._photo_bytes -= size
+
+    def _check_at_start(self) -> None:
+        """:raises HistoryDamaged: for a database that is no sound history (see the module)."""
+        database = self.folder / DATABASE
+        photos = any(self.photos.glob("*.jpg"))
+        if photos and database.exists() and database.stat().st_size == 0:
+            raise HistoryDamaged(f"the history database {database} is empty (0 bytes) while {self.photos} "
+                                 "holds photos: it is not the history they belong to")
+        # Said at start-up, in the log: plain English, not a Phrase for the page.
+        damaged = lambda why: HistoryDamaged(f"the history database {database} is damaged: {why}")  # noqa: E731
+        try:
+            problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:
+                raise damaged("; ".join(problems))
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables.discard("sqlite_sequence")
+            if not tables:
+                return  # a new history
+            for table, columns in _TABLES.items():
+                found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                if not columns <= found:
+                    missing = ", ".join(sorted(columns - found))
+                    raise damaged(f"table {table} lacks {missing}" if found else f"it has no table {table}")
+            for table, columns in _JSON_COLUMNS.items():
+                bad = " OR ".join(f"({name} IS NOT NULL AND NOT json_valid({name}))" for name in columns)
+                row = self._db.execute(f"SELECT {_KEYS[table]} FROM {table} WHERE {bad} LIMIT 1").fetchone()
+                if row is not None:
+                    raise damaged(f"the row {_KEYS[table]} = {row[0]!r} of {table} is not valid JSON")
+        except sqlite3.DatabaseError as exc:
+            raise damaged(str(exc)) from None
 
     def _remove_orphan_photos(self) -> None:
         named = {row[0] for row in self._db.execute("SELECT photo FROM rolls WHERE photo IS NOT NULL")}
         for path in self.photos.iterdir():
             if path.name.endswith(".tmp") or path.name.split(".", 1)[0] not in named:
                 path.unlink(missing_ok=True)
+
+
+def _unlink(path: Path) -> bool:
+    """Remove a file; False (logged) when it cannot be removed."""
+    try:
+        path.unlink(missing_ok=True)
+        return True
+    except OSError as exc:
+        log.warning("could not remove %s: %s", path, _why(exc))
+        return False
 
 
 class _Transaction:
@@ -361,4 +510,12 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind, value, traceback) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
+        if kind:
+            self.db.execute("ROLLBACK")
+            return
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:  # a full disk at the commit: the transaction is still open
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise

@@ -13,7 +13,8 @@ Data folder: ``--data``, else the config's ``data_folder``, else
 ``dicelens-sim`` or ``dicelens-replay`` beside it for the simulated camera and replayed
 photos, so that a demo's rolls never join the table's history
 (:func:`device.config.default_data_folder`). It holds the history database, the photos
-and ``secret_key`` (phones stay logged in across restarts).
+and ``secret_key`` (the key signing the phones' cookies; a PIN login itself lasts until
+logout or a restart, web/security.py).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 from device.cli import summary
 from device.config import Config, check_camera_source, default_data_folder, load_config
 from device.controller import Controller
-from device.errors import CameraUnavailable, DeviceError
+from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.tray_loop import TrayLoop
 from device.watchdog import Watchdog
@@ -178,6 +179,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     secret_key = _secret_key(config.data_folder)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
+                            pin_from_page=config.pin_from_page,
                             chain_limit=config.chain_limit, house_rules=config.house_rules)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
@@ -220,7 +222,8 @@ def open_history(folder: Path, photo_cap_bytes: int) -> History:
     table's saved rolls.
 
     :raises StartupError: for a folder that is a file, cannot be made or written, or a
-        database SQLite cannot open.
+        database that is no sound history (device.history's checks: quick_check, schema,
+        rows' JSON, a zero-byte file beside photos).
     """
     if folder.exists() and not folder.is_dir():
         raise StartupError(f"data folder {folder} is a file, not a folder: "
@@ -234,7 +237,7 @@ def open_history(folder: Path, photo_cap_bytes: int) -> History:
     database = folder / DATABASE
     try:
         return History(folder, photo_cap_bytes)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, HistoryDamaged) as exc:
         raise StartupError(f"history database {database} cannot be used: {exc} (the file was left "
                            "as it is; move it aside to start a new history)") from None
     except OSError as exc:

@@ -36,15 +36,16 @@ DEFAULTS = {
     "HEARTBEAT_SECONDS": 15.0,       # SSE comment when nothing happens; keeps Wi-Fi and proxies open
     "SSE_RETRY_MS": 2000,            # reconnect delay suggested to browsers
     "MAX_STREAMS": 64,               # open event streams (phones) at once
+    "STREAM_SECONDS": 300.0,         # an event stream ends after this; the browser reconnects
     "PIN_ATTEMPTS": 5,               # wrong PINs per address before a lock-out
     "PIN_LOCKOUT_SECONDS": 60.0,
-    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "MAX_CONTENT_LENGTH": 256 * 1024,   # bytes of a request body (waitress refuses more by Content-Length)
+    "MAX_CONNECTIONS_PER_ADDRESS": 16,   # a phone's browser opens 6 at most, plus its stream
+    "REQUEST_SECONDS": 10.0,             # from a request's first byte to its last
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
 }
-# Threads waitress keeps for page loads and API calls beyond the open streams.
-SPARE_THREADS = 8
 _ICONS = (("icon-192.png", "192x192", "image/png"), ("icon-512.png", "512x512", "image/png"),
           ("icon.svg", "any", "image/svg+xml"))
 
@@ -72,6 +73,8 @@ def create_app(controller, config: dict | None = None) -> Flask:
     app.extensions["dicelens.pin_attempts"] = security.PinAttempts(
         int(app.config["PIN_ATTEMPTS"]), float(app.config["PIN_LOCKOUT_SECONDS"])
     )
+
+    app.extensions["dicelens.logins"] = security.Logins()
 
     init_i18n(app)
     register_error_handlers(app)
@@ -146,20 +149,8 @@ def end_streams(app: Flask) -> None:
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> None:
-    """Serve ``app`` with waitress until interrupted.
+    """Serve ``app`` with waitress until interrupted (:func:`web.server.make_server`: its
+    limits per client address, request deadline and body cap). ``options`` go to waitress."""
+    from .server import make_server  # only the server needs waitress, not the tests
 
-    Each open page holds a thread for its event stream, so waitress gets
-    ``MAX_STREAMS`` threads plus :data:`SPARE_THREADS` for page loads and API calls:
-    an open stream never blocks another phone. ``options`` go to ``waitress.serve``.
-    """
-    import waitress  # only the server needs it, not the tests
-
-    streams = int(app.config["MAX_STREAMS"])
-    settings = {
-        "threads": streams + SPARE_THREADS,
-        "connection_limit": 2 * streams + 4 * SPARE_THREADS,
-        "channel_timeout": max(120, 4 * int(app.config["HEARTBEAT_SECONDS"])),
-        "ident": "dicelens",
-    }
-    settings.update(options)
-    waitress.serve(app, host=host, port=port, **settings)
+    make_server(app, host=host, port=port, **options).run()

@@ -1,6 +1,7 @@
 """The JSON API (blueprint ``api``, under ``/api``): everything the page does.
 
-Answers are JSON; failures are ``{"error": reason}`` (see :mod:`web.errors`).
+Answers are JSON; failures are ``{"error": reason}`` (see :mod:`web.errors`); a save
+that failed or a history that cannot be read is 503 with the reason, nothing changed.
 Control actions (marked *PIN*) need the PIN when one is set (see :mod:`web.security`);
 every POST must be same-origin.
 
@@ -35,9 +36,10 @@ every POST must be same-origin.
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
-                                         to clear) → settings as in GET
+                                         to clear; 409 when the config decides the PIN:
+                                         ``pin`` set, or ``pin_from_page`` off) → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
-                                         after 5 wrong PINs in a minute
+                                         after 5 wrong PINs in a minute (counted before checking)
 ``POST /api/logout``                     → ``{"authorized": bool}``
 ``GET  /api/events``                     server-sent events (:mod:`web.events`)
 =======================================  ==============================================
@@ -48,6 +50,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -330,9 +333,16 @@ def _export(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:
     return response
 
 
+def _first_checked(rolls: Iterator[dict]) -> Iterator[dict]:
+    """``rolls`` with its first page read now: a history that cannot be read answers 503
+    before the download starts, not a cut-off file."""
+    first = next(rolls, None)
+    return iter(()) if first is None else itertools.chain([first], rolls)
+
+
 @bp.get("/rolls.csv")
 def export_csv():
-    rolls = _all_rolls(controller(), **_filters())
+    rolls = _first_checked(_all_rolls(controller(), **_filters()))
 
     def lines() -> Iterator[str]:
         buffer = io.StringIO()
@@ -350,7 +360,7 @@ def export_csv():
 
 @bp.get("/rolls.json")
 def export_json():
-    rolls = _all_rolls(controller(), **_filters())
+    rolls = _first_checked(_all_rolls(controller(), **_filters()))
 
     def chunks() -> Iterator[str]:
         yield "["
@@ -467,10 +477,7 @@ def login():
         return jsonify(authorized=True)
     if not pin:  # not a wrong PIN: no attempt is counted
         raise BadRequest(_("enter the PIN"))
-    attempts = security.attempts()
-    attempts.check(request.remote_addr)
-    if not security.pin_matches(pin, stored):
-        attempts.failed(request.remote_addr)
+    if not security.attempts().check_pin(request.remote_addr, pin, stored):
         raise Unauthorized(_("wrong PIN"))
     security.log_in(stored)
     return jsonify(authorized=True)

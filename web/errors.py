@@ -2,7 +2,9 @@
 
 Every API error is ``{"error": reason}`` with a 4xx status: 400 malformed input,
 401 PIN needed or wrong, 403 cross-site request, 429 too many wrong PINs, 404 unknown id, 405 wrong method,
-409 not possible now (a throw on a real camera), 503 too many open event streams.
+409 not possible now (a throw on a real camera), 503 too many open event streams, or the
+history could not save or read (a full disk, a damaged database: the device's
+``SaveFailed``/``HistoryDamaged``, OSErrors worded as a Phrase; nothing was changed).
 Nothing answers 500 for bad input; an unexpected failure is logged and answered
 as a JSON 500 so a page never receives an HTML error.
 """
@@ -14,6 +16,10 @@ import logging
 from flask import Flask, jsonify, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
+
+from rules.phrase import Phrase
+
+from .device_messages import reason
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +103,13 @@ def register_error_handlers(app: Flask) -> None:
         if exc.code == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
+
+    @app.errorhandler(OSError)
+    def _storage_error(exc: OSError):
+        if exc.args and isinstance(exc.args[0], Phrase):  # the history's own words
+            logger.warning("%s %s: %s", request.method, request.path, exc)
+            return error_response(reason(exc), 503)
+        return _unexpected(exc)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

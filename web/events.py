@@ -20,27 +20,40 @@ The id is the roll ``seq``. A page that reconnects sends it back (the browser's
 ``Last-Event-ID`` header, which wins, or ``?last_event_id=`` for a fresh EventSource) and gets
 every roll it missed. Without one, the stream starts from the latest roll.
 
-Each stream holds one server thread and one controller subscription; the
-subscription is closed when the client goes away (noticed at the next write, at
-most one heartbeat later). When the controller's subscription reports events it
-dropped for a slow client (its ``dropped`` count grows), the stream fetches the lost
-rolls with ``rolls_since``. At most ``MAX_STREAMS`` streams are open at once, so
-page loads and API calls always find a free thread; one more gets 503.
+Each stream holds one server thread and one controller subscription; both are
+freed within a second of the client going away (waitress's ``client_disconnected``,
+asked every :data:`TICK_SECONDS`), and every stream ends after ``STREAM_SECONDS``
+(5 minutes): a client that stopped reading holds its slot no longer, and a browser
+simply reconnects with its Last-Event-ID, missing nothing. When the controller's
+subscription reports events it dropped for a slow client (its ``dropped`` count grows),
+the stream fetches the lost rolls with ``rolls_since``. At most ``MAX_STREAMS`` streams
+are open at once, so page loads and API calls always find a free thread; one more gets
+a short stream that says so and ends (the page then polls ``/api/state``)::
+
+    retry: 30000                    when to try for a stream again, milliseconds
+    event: full
+    data: {"error": "too many open pages; ..."}
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Generator, Iterator
+import time
+from collections.abc import Callable, Generator, Iterator
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext as _
 
-from .errors import BadRequest, Unavailable
+from .errors import BadRequest
 from .inputs import MAX_ID
 
 bp = Blueprint("events", __name__, url_prefix="/api")
+
+#: Seconds between two looks at whether the client is still there.
+TICK_SECONDS = 1.0
+#: Milliseconds a page told the streams are full waits before asking again.
+FULL_RETRY_MS = 30_000
 
 
 def format_event(kind: str | None, data: object = None, event_id: int | None = None) -> str:
@@ -82,7 +95,8 @@ def _last_event_id() -> int | None:
     if raw is None or not raw.strip():
         return None
     raw = raw.strip()
-    if not (raw.isascii() and raw.isdigit() and int(raw) <= MAX_ID):
+    # The length first: int() of more than 4,300 digits raises (and the id is 19 at most).
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(MAX_ID)) and int(raw) <= MAX_ID):
         raise BadRequest(_("last_event_id must be a roll seq (a whole number)"))
     return int(raw)
 
@@ -102,12 +116,16 @@ def _catch_up(controller, seq: int) -> Generator[str, None, int]:
         seq = max(roll["seq"] for roll in batch)
 
 
-def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> Iterator[str]:
+def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
+           gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
+           clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
     :param last_id: the seq the client has seen up to, or None for a fresh client.
     :param heartbeat: seconds between heartbeat comments when nothing happens.
     :param retry_ms: the reconnect delay suggested to the browser, milliseconds.
+    :param gone: whether the client went away (asked every :data:`TICK_SECONDS`).
+    :param lifetime: seconds after which the stream ends (the browser reconnects).
     """
     # Subscribe before reading state and history: nothing published in between is lost,
     # and what was already sent is recognised by its seq and skipped.
@@ -121,8 +139,9 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
         yield format_event("state", state, last_id)
         sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
-        while True:
-            event = subscription.get(timeout=heartbeat)
+        started = written = clock()
+        while not gone() and clock() - started < lifetime:
+            event = subscription.get(timeout=min(heartbeat, TICK_SECONDS))
             if getattr(subscription, "ended", False):  # the server is stopping
                 return
             if getattr(subscription, "dropped", 0) != dropped:
@@ -130,6 +149,8 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
                 dropped = subscription.dropped
                 sent = yield from _catch_up(controller, sent)
             if event is None:
+                if clock() - written < heartbeat:  # a tick, not yet a heartbeat
+                    continue
                 yield ": heartbeat\n\n"
             elif event.kind == "roll":
                 # Rolls up to ``sent`` went out already (with the state or a catch-up).
@@ -138,6 +159,7 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
                     sent = event.seq
             else:
                 yield format_event(event.kind, event.data)
+            written = clock()
     finally:
         subscription.close()
 
@@ -148,15 +170,20 @@ def events():
     if request.method == "HEAD":  # no stream: nothing would ever notice the client leaving
         return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
     counter: StreamCounter = current_app.extensions["dicelens.streams"]
-    if not counter.acquire():
-        raise Unavailable(_("too many open pages; try again shortly"))
+    if not counter.acquire():  # the page is told, in a stream it can read, and polls instead
+        full = [f"retry: {FULL_RETRY_MS}\n\n",
+                format_event("full", {"error": _("too many open pages; try again shortly")})]
+        return Response(full, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
     config = current_app.config
+    disconnected = request.environ.get("waitress.client_disconnected") or (lambda: False)
     response = Response(
         stream(
             current_app.extensions["dicelens.controller"],
             last_id,
             float(config["HEARTBEAT_SECONDS"]),
             int(config["SSE_RETRY_MS"]),
+            gone=disconnected,
+            lifetime=float(config["STREAM_SECONDS"]),
         ),
         mimetype="text/event-stream",
     )

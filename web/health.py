@@ -9,10 +9,13 @@ same figures and ``reasons`` (plain English lines) when something is not:
   (a camera loop that hangs);
 * the data folder has less than ``HEALTH_MIN_FREE_MB`` megabytes free (rolls and
   photos would soon fail to save), or it cannot be measured;
-* the history database fails SQLite's quick check.
+* the history database fails SQLite's quick check;
+* the last save of a roll or photo failed (a full disk...), until one succeeds, or the
+  data or photos folder cannot be written.
 
 Body: ``{"healthy": bool, "reasons": [str], "camera": {"status", "message",
-"last_frame_seconds"}, "disk": {"free_bytes", "error"}, "database": {"ok", "error"}}``.
+"last_frame_seconds"}, "disk": {"free_bytes", "error"}, "database": {"ok", "error"},
+"saving": {"ok", "error"}}``.
 Thresholds come from the app config (``DICE_HEALTH_FRAME_SECONDS`` … in the environment,
 checked when ``dicelens serve`` starts: web/environment.py).
 """
@@ -66,4 +69,7 @@ def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str
                        f"(less than {min_free_mb:g} MB): rolls and photos may fail to save")
     if not report["database"]["ok"]:
         reasons.append(report["database"]["error"] or "the history database fails")
+    saving = report.get("saving") or {"ok": True}
+    if not saving["ok"]:
+        reasons.append(saving["error"] or "rolls cannot be saved")
     return reasons

@@ -6,6 +6,8 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
   dice by hand, settings, clearing history) need it: either the header
   ``X-Dicelens-Pin: <pin>`` on the request, or the session cookie that
   ``POST /api/login {"pin"}`` sets. Changing or clearing the PIN ends every session.
+  The header is read only on control actions (never on GET/HEAD), and logging out
+  ends the session on the server too.
 * Every state-changing request (any method but GET/HEAD/OPTIONS) must come from the
   page's own origin: ``Sec-Fetch-Site``, ``Origin`` and ``Referer`` are checked
   against ``Host`` when the client sends them (browsers always do on cross-site
@@ -29,6 +31,7 @@ import functools
 import hashlib
 import hmac
 import ipaddress
+import secrets
 import socket
 import threading
 import time
@@ -88,12 +91,54 @@ def _fingerprint(stored: str) -> str:
 def log_in(stored: str) -> None:
     """Mark this phone's session as holding the PIN whose hash is ``stored``."""
     session["pin"] = _fingerprint(stored)
+    session["login"] = logins().add(current_app.permanent_session_lifetime.total_seconds())
     session.permanent = True
 
 
 def log_out() -> None:
-    """Forget the PIN in this phone's session."""
+    """End this phone's session: its login is forgotten by the server too, so a copy of
+    the cookie taken before the logout arms nothing."""
+    logins().discard(session.pop("login", None))
     session.pop("pin", None)
+
+
+class Logins:
+    """The sessions logged in with the PIN, by a random token the session cookie holds.
+
+    The cookie alone is not enough: a signed cookie stays valid until it expires, so
+    logging out must end it on the server. Kept in memory: phones log in again after a
+    restart. At most ``limit`` are kept (the oldest is dropped first).
+    """
+
+    def __init__(self, limit: int = 1000, clock: Callable[[], float] = time.monotonic):
+        self.limit, self._clock = limit, clock
+        self._expiry: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def add(self, lifetime: float) -> str:
+        """A new login lasting ``lifetime`` seconds; returns its token."""
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            if len(self._expiry) >= self.limit:
+                del self._expiry[min(self._expiry, key=self._expiry.__getitem__)]
+            self._expiry[token] = self._clock() + lifetime
+        return token
+
+    def valid(self, token: object) -> bool:
+        """Whether ``token`` is a login not ended nor expired."""
+        with self._lock:
+            return isinstance(token, str) and self._expiry.get(token, 0.0) > self._clock()
+
+    def discard(self, token: object) -> None:
+        """End the login ``token`` (unknown tokens are ignored)."""
+        if isinstance(token, str):
+            with self._lock:
+                self._expiry.pop(token, None)
+
+
+def logins() -> Logins:
+    """The app's logged-in sessions."""
+    return current_app.extensions["dicelens.logins"]
 
 
 def is_authorized() -> bool:
@@ -101,16 +146,14 @@ def is_authorized() -> bool:
     stored = stored_pin()
     if stored is None:
         return True
-    if hmac.compare_digest(session.get("pin", ""), _fingerprint(stored)):
+    if hmac.compare_digest(session.get("pin", ""), _fingerprint(stored)) and logins().valid(session.get("login")):
         return True
     given = request.headers.get(PIN_HEADER)
-    if given is None:
+    if given is None or request.method in SAFE_METHODS:
+        # A page load or a read never checks a PIN: a wrong header there would use up the
+        # address's attempts and lock it out of the page itself.
         return False
-    attempts().check(request.remote_addr)
-    if pin_matches(given, stored):
-        return True
-    attempts().failed(request.remote_addr)
-    return False
+    return attempts().check_pin(request.remote_addr, given, stored)
 
 
 def requires_pin(view: Callable) -> Callable:
@@ -126,37 +169,62 @@ def requires_pin(view: Callable) -> Callable:
 
 
 class PinAttempts:
-    """Counts wrong PINs per client address; too many within a window lock it out.
+    """Counts PIN attempts per client address; too many within a window lock it out.
 
-    :param limit: wrong PINs allowed within ``window`` seconds.
-    :param window: seconds a lock-out lasts after the limit is reached.
+    An attempt is counted *before* its PIN is checked, under one lock, so however many
+    guesses arrive at once from one address, at most ``limit`` are ever checked within
+    ``window`` seconds (a check counted after the hash let 30 parallel guesses through).
+    A right PIN gives its attempt back.
+
+    :param limit: PINs checked per address within ``window`` seconds.
+    :param window: seconds an attempt counts for (the lock-out's length).
     """
 
     def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic):
         self.limit, self.window, self._clock = limit, window, clock
-        self._failures: dict[str, list[float]] = {}
+        self._attempts: dict[str, list[float]] = {}
         self._lock = threading.Lock()
 
     def _recent(self, address: str) -> list[float]:
         now = self._clock()
-        recent = [t for t in self._failures.get(address, ()) if now - t < self.window]
+        recent = [t for t in self._attempts.get(address, ()) if now - t < self.window]
         if recent:
-            self._failures[address] = recent
+            self._attempts[address] = recent
         else:
-            self._failures.pop(address, None)
+            self._attempts.pop(address, None)
         return recent
 
-    def check(self, address: str | None) -> None:
-        """:raises TooManyAttempts: when ``address`` is locked out."""
-        with self._lock:
-            if len(self._recent(address or "")) >= self.limit:
-                raise TooManyAttempts(_("too many wrong PINs; wait a minute and try again"))
+    def begin(self, address: str | None) -> float:
+        """Count one attempt from ``address`` before its PIN is checked.
 
-    def failed(self, address: str | None) -> None:
-        """Record one wrong PIN from ``address``."""
+        :returns: the attempt's ticket, for :meth:`succeeded`.
+        :raises TooManyAttempts: when ``address`` has used its attempts (429).
+        """
         with self._lock:
-            self._recent(address or "")
-            self._failures.setdefault(address or "", []).append(self._clock())
+            recent = self._recent(address or "")
+            if len(recent) >= self.limit:
+                raise TooManyAttempts(_("too many wrong PINs; wait a minute and try again"))
+            ticket = self._clock()
+            self._attempts[address or ""] = [*recent, ticket]
+            return ticket
+
+    def succeeded(self, address: str | None, ticket: float) -> None:
+        """The attempt ``ticket`` gave the right PIN: it no longer counts."""
+        with self._lock:
+            recent = self._attempts.get(address or "", [])
+            if ticket in recent:
+                recent.remove(ticket)
+
+    def check_pin(self, address: str | None, pin: str, stored: str) -> bool:
+        """Count an attempt, then check ``pin`` against ``stored``.
+
+        :raises TooManyAttempts: when ``address`` has used its attempts.
+        """
+        ticket = self.begin(address)
+        if pin_matches(pin, stored):
+            self.succeeded(address, ticket)
+            return True
+        return False
 
 
 def attempts() -> PinAttempts:

@@ -139,7 +139,7 @@ class PhotoFolderCamera(ReplayCamera):
     After the last photo it starts again from the first. A photo that cannot be
     read (damaged, cut short, or larger than ``vision.image.MAX_PIXELS``) is left
     out, with one warning naming it and why. Once none is left (photos deleted or
-    damaged while it runs), :meth:`capture_preview` raises
+    damaged while it runs, or the folder itself gone: one line for it), :meth:`capture_preview` raises
     :class:`~device.errors.CameraUnavailable` saying so: the tray loop reports the
     camera not ok and opens it again, listing the folder anew, until a photo reads.
 
@@ -149,7 +149,8 @@ class PhotoFolderCamera(ReplayCamera):
 
     def __init__(self, path: str | Path, **options) -> None:
         self.path = Path(path)
-        if self.path.is_dir():
+        self._folder = self.path.is_dir()
+        if self._folder:
             self.photos = sorted(p for p in self.path.iterdir() if is_photo(p))
         elif is_photo(self.path):
             self.photos = [self.path]
@@ -175,6 +176,10 @@ class PhotoFolderCamera(ReplayCamera):
         :raises ValueError: when no photo is left.
         """
         reason = ""
+        if self._folder and not self.path.is_dir():  # one line for the folder, not one per photo
+            self.photos = []
+            self._gone = f"file camera: the folder {self.path} is gone"
+            raise ValueError(self._gone)
         while self.photos:
             self._next_index %= len(self.photos)
             path = self.photos[self._next_index]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import waitress
 
 import web
 from web import create_app
@@ -24,12 +23,22 @@ def test_secret_key_is_random_per_app_unless_given(controller):
 
 
 def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
+    from web import server
+
     calls = []
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: calls.append((app, kw)))
+    monkeypatch.setattr(server, "create_server", lambda app, **kw: calls.append((app, kw)) or Idle())
     app = create_app(controller, {"MAX_STREAMS": 50, "HEARTBEAT_SECONDS": 15})
     web.serve(app, host="127.0.0.1", port=8123, ident="x")
     served, options = calls[0]
     assert served is app
-    assert options["threads"] == 50 + web.SPARE_THREADS
+    assert options["threads"] == 50 + server.SPARE_THREADS
     assert options["connection_limit"] > options["threads"]
-    assert options["channel_timeout"] > 15 and (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
+    assert options["max_request_body_size"] == app.config["MAX_CONTENT_LENGTH"] + 1
+    assert (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
+
+
+class Idle:
+    """A server that returns at once."""
+
+    def run(self) -> None:
+        pass

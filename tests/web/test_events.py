@@ -176,12 +176,18 @@ def test_malformed_last_event_id_is_400(client, bad):
     assert client.get("/api/events", query_string={"last_event_id": bad}).status_code == 400
 
 
-def test_streams_beyond_the_limit_get_503(controller):
+def test_streams_beyond_the_limit_are_told_so_and_end(controller):
     client = create_app(controller, {"TESTING": True, "MAX_STREAMS": 1}).test_client()
     first = Stream(client)
     first.next()
-    refused = client.get("/api/events")
-    assert refused.status_code == 503 and "error" in refused.get_json()
+    refused = Stream(client)
+    assert refused.response.status_code == 200
+    assert refused.next() == {"retry": "30000"}
+    full = refused.next()
+    assert full["event"] == "full" and "too many open pages" in full["data"]["error"]
+    with pytest.raises(StopIteration):
+        refused.next()
+    assert client.application.extensions["dicelens.streams"].open == 1
     first.close()
     second = Stream(client)
     assert second.next() == {"retry": "2000"}

@@ -13,6 +13,7 @@
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
   const WAKE_RECONNECT_MS = 20000; // longer than a heartbeat: the stream may have died meanwhile
+  const POLL_MS = 5000; // how often a page the server has no stream for asks for the state
 
   function percent(p) {
     const value = p * 100;
@@ -185,6 +186,10 @@
     let match;
     if (asksForDice(state)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
+    // device/history.py SaveFailed, as the controller's prompt: "the history could not be saved (…): … — then throw again"
+    if ((match = /^the history could not be saved \((.+?)\): .* — then throw again$/.exec(prompt))) {
+      return t("The roll could not be saved ({why}): nothing was changed. Fix it, then throw again.", { why: match[1] });
+    }
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
     // (no colour for a die entered by hand)
     if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
@@ -707,9 +712,12 @@
   /** An EventSource that comes back by itself: the browser retries dropped
    *  streams (sending Last-Event-ID, so the server replays missed rolls); when the
    *  browser gives up, the phone goes offline or wakes up, a new stream is opened
-   *  with the last seq in the URL and the recent rolls are fetched again. */
+   *  with the last seq in the URL and the recent rolls are fetched again. When the
+   *  server has no stream left for this page (event "full", web/events.py), the page
+   *  asks for the state every POLL_MS and says so, until the browser gets a stream again. */
   function liveStream(handlers) {
     let source = null;
+    let pollTimer = null;
     let lastSeq = null;
     let retryTimer = null;
     let delay = 1000;
@@ -717,9 +725,30 @@
     const link = $("#link");
 
     function setLink(status) {
+      if (pollTimer !== null && status !== "offline") status = "polling";  // until a stream comes
+      const words = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline"),
+        polling: t("Many pages open: updated every 5 s") };
       link.dataset.link = status;
-      link.title = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") }[status] || "";
-      $(".text", link).textContent = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") }[status] || "";
+      link.title = words[status] || "";
+      $(".text", link).textContent = words[status] || "";
+    }
+
+    async function poll() {
+      try {
+        const response = await fetch(API.state, { headers: { Accept: "application/json" } });
+        if (response.ok) handlers.state(await response.json());
+      } catch (err) { /* offline: the next poll tries again */ }
+    }
+
+    function startPolling() {
+      if (pollTimer === null) pollTimer = setInterval(poll, POLL_MS);
+      setLink("polling");
+      poll();
+    }
+
+    function stopPolling() {
+      clearInterval(pollTimer);
+      pollTimer = null;
     }
 
     function parse(event) {
@@ -749,9 +778,11 @@
       for (const kind of ["roll", "state", "camera"]) {
         source.addEventListener(kind, (event) => {
           const data = parse(event);
+          if (kind === "state" && pollTimer !== null) { stopPolling(); setLink("live"); }  // a stream at last
           if (data) handlers[kind](data);
         });
       }
+      source.addEventListener("full", startPolling);
     }
 
     function schedule() {
