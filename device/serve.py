@@ -167,7 +167,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     secret_key = _secret_key(config.data_folder)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
-                            chain_limit=config.chain_limit, house_rules=config.house_rules)
+                            chain_limit=config.chain_limit, house_rules=config.house_rules,
+                            resume_seconds=config.resume_minutes * 60)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
 

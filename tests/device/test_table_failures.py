@@ -1,0 +1,161 @@
+"""What tables do to a roll's state, through the API: the failure reports of users of other
+dice readers and smart dice, run against dicelens (issue #24; #19 item 2). Each row is a
+report, its source, and the test here that keeps it fixed.
+
+=====  ===========================================================  ==========================================  ===============================================
+item   the report                                                   source                                      test
+=====  ===========================================================  ==========================================  ===============================================
+1      a roll waiting for its next dice when the server restarts    issue #24 item 1, #19 item 2 (a run of      test_a_waiting_roll_is_taken_up_after_a_restart,
+       comes back as nothing: idle, ``complete: false`` for ever    the peers' reports by the lead)             test_an_old_waiting_roll_is_closed_as_abandoned
+2      an abandoned roll is shown as waiting; a correction          issue #24 item 2                            test_a_correction_that_completes_an_abandoned_roll_clears_its_note,
+       completes it and the note still says abandoned                                                           tests/browser/test_table_failures.py
+3      a follow-up request lost when the tray settles with no die   issue #24 item 3 (prompts lost on drops:    test_the_request_survives_a_throw_with_no_die_moved,
+       moved ("…: None")                                            GoDiceJavaScriptAPI pull request #9,        tests/browser/test_table_failures.py
+                                                                    ParticulaCode, auto reconnect)
+4      after a correction the annotated photo shows the camera's    issue #24 item 4                            test_the_photo_shows_the_corrected_value
+       value
+5      a refused ``POST /api/dice`` arms the preset again: the      issue #24 item 5                            test_refused_dice_after_a_resolved_roll_change_nothing,
+       finished roll is no longer the current one                                                               test_a_refused_throw_after_a_resolved_roll_changes_nothing
+8      a printed 0 on a d10 accepted by one part and refused by     issue #24 item 8; Humblemonk/DiceMaiden     tests/web/test_combat_api.py::test_a_d10_shows_0_as_10
+       another                                                      issue #214, space-wizards/space-station-14
+                                                                    issue #22826 (d10s printed 0–9)
+=====  ===========================================================  ==========================================  ===============================================
+
+Items 6 and 7 (the event stream: a phone waking after a minute, a new history) are in
+tests/web/test_events.py and tests/browser/test_table_failures.py.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
+from web import create_app
+
+from .controller_fakes import Clock, FakeReader, die, fakes, settle
+
+
+def start(folder, reader, clock, **options):
+    """A controller over the history in ``folder`` (a start of the server) and its API client."""
+    history = History(folder)
+    controller = Controller(build_presets(), history, **fakes(reader), clock=clock, **options)
+    client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    return history, controller, client
+
+
+def perfect_roll_waiting(folder):
+    """A 2D6 whose principal die showed 6, waiting for its extra D3 when the server stops."""
+    reader, clock = FakeReader(), Clock()
+    history, controller, client = start(folder, reader, clock)
+    controller.arm("2d6", roller="Nara")
+    state = settle(controller, clock, reader.frame(die(6, "red", 100, 100, principal=True),
+                                                   die(4, "white", 300, 300)))
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    history.close()
+    return state["latest_roll"]
+
+
+def age(folder, roll_id, minutes):
+    """Make the stored roll's steps ``minutes`` old."""
+    with History(folder) as history:
+        roll = history.roll(roll_id)
+        then = (datetime.now(timezone.utc) - timedelta(minutes=minutes)).isoformat()
+        roll["started"] = then
+        for reading in roll["readings"]:
+            reading["at"] = then
+        history.save(roll)
+
+
+def test_a_waiting_roll_is_taken_up_after_a_restart(tmp_path):
+    waiting = perfect_roll_waiting(tmp_path)
+    reader, clock = FakeReader(), Clock()
+    history, controller, client = start(tmp_path, reader, clock)
+    state = client.get("/api/state").get_json()
+    assert (state["state"], state["preset"], state["roller"]) == ("prompting", "2d6", "Nara")
+    assert state["needs"]["kind"] == "D3" and state["prompt"] == state["needs"]["reason"]
+    assert state["latest_roll"]["id"] == waiting["id"]
+    # the extra die from the tray, as any follow-up throw
+    state = settle(controller, clock, reader.frame(die(2, "red", 500, 300)))
+    roll = client.get(f"/api/rolls/{waiting['id']}").get_json()
+    assert state["state"] == "resolved" and roll["complete"] and roll["total"] == 6 + 4 + 1
+    assert roll["note"] is None
+    history.close()
+
+
+def test_a_waiting_roll_taken_up_takes_the_extra_die_by_hand(tmp_path):
+    waiting = perfect_roll_waiting(tmp_path)
+    history, controller, client = start(tmp_path, FakeReader(), Clock())
+    answer = client.post("/api/dice", json={"values": [5]})
+    assert answer.status_code == 200, answer.get_json()
+    roll = client.get(f"/api/rolls/{waiting['id']}").get_json()
+    assert roll["complete"] and roll["total"] == 6 + 4 + 3
+    history.close()
+
+
+def test_an_old_waiting_roll_is_closed_as_abandoned(tmp_path):
+    waiting = perfect_roll_waiting(tmp_path)
+    age(tmp_path, waiting["id"], 31)
+    history, controller, client = start(tmp_path, FakeReader(), Clock(), resume_seconds=30 * 60)
+    state = client.get("/api/state").get_json()
+    roll = client.get(f"/api/rolls/{waiting['id']}").get_json()
+    assert state["state"] == "idle" and state["latest_roll"]["id"] == waiting["id"]
+    assert roll["finished"] and not roll["complete"]
+    assert roll["note"].startswith("abandoned: dicelens restarted 31 minutes after its last step")
+    assert client.post("/api/dice", json={"values": [5]}).status_code == 409  # nothing armed: said so
+    history.close()
+    # and it stays closed at the next start
+    history, controller, client = start(tmp_path, FakeReader(), Clock())
+    assert client.get("/api/state").get_json()["state"] == "idle"
+    history.close()
+
+
+def test_the_request_survives_a_throw_with_no_die_moved(tmp_path):
+    reader, clock = FakeReader(), Clock()
+    history, controller, client = start(tmp_path, reader, clock)
+    controller.arm("2d6")
+    tray = (die(6, "red", 100, 100, principal=True), die(4, "white", 300, 300))
+    asked = settle(controller, clock, reader.frame(*tray))["prompt"]
+    for _ in range(2):  # every refusal keeps the request, the second as the first
+        state = settle(controller, clock, reader.frame(*tray))
+        assert state["prompt"] == f"no die has moved since the last reading: {asked}"
+        assert state["needs"]["kind"] == "D3"
+    controller.attach_camera(throw=lambda count: None, can_throw=True)
+    controller.on_status("ok")
+    client.post("/api/throw")  # the file camera: waiting for its throw
+    state = settle(controller, clock, reader.frame(*tray))
+    assert state["state"] == "waiting" and state["prompt"] == f"no die has moved since the last reading: {asked}"
+    history.close()
+
+
+def test_refused_dice_after_a_resolved_roll_change_nothing(tmp_path):
+    history, controller, client = start(tmp_path, FakeReader(), Clock())
+    client.post("/api/arm", json={"preset": "2d6"})
+    done = client.post("/api/dice", json={"values": [3, 4]}).get_json()
+    assert done["state"] == "resolved"
+    refused = client.post("/api/dice", json={"values": [3]})  # 2D6 takes two
+    assert refused.status_code == 400 and "2 dice needed" in refused.get_json()["error"]
+    assert client.get("/api/state").get_json() == done
+    # the finished roll is still the current one: a correction that asks for a die is taken
+    roll = done["latest_roll"]
+    fixed = client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 6})
+    assert fixed.status_code == 200, fixed.get_json()
+    state = client.get("/api/state").get_json()
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    history.close()
+
+
+def test_a_refused_throw_after_a_resolved_roll_changes_nothing(tmp_path):
+    history, controller, client = start(tmp_path, FakeReader(), Clock())
+
+    def throw(count):
+        raise ValueError("the sim camera throws at most 10 dice")
+
+    controller.attach_camera(throw=throw, can_throw=True)
+    controller.on_status("ok")
+    client.post("/api/arm", json={"preset": "2d6"})
+    done = client.post("/api/dice", json={"values": [3, 4]}).get_json()
+    assert client.post("/api/throw").status_code == 409
+    assert client.get("/api/state").get_json() == done
+    history.close()
