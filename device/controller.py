@@ -73,6 +73,11 @@ _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
 #: How the note of a roll with surplus throws begins (the rest names the die).
 SURPLUS_NOTE = "dice after die"
+#: How the note of a roll closed before it was complete begins (the rest says why). Such a
+#: roll has ``finished`` but not ``complete``: the pages show it as abandoned.
+ABANDONED_NOTE = "abandoned: "
+#: How the note of a past roll a correction left waiting for dice begins.
+WAITING_NOTE = "it still waits for dice: "
 
 
 class _Walk(NamedTuple):
@@ -757,8 +762,11 @@ class Controller:
             raise ValueError(Phrase("roll {id} is finished and can take no more dice, but this change would "
                                     "leave it waiting for them ({waiting}): only the current roll can ask "
                                     "for dice", id=roll["id"], waiting=waiting))
-        if waiting is not None and not (roll.get("note") or "").startswith("abandoned"):
-            roll["note"] = f"it still waits for dice: {waiting}"
+        note = roll.get("note") or ""
+        if waiting is None and note.startswith((ABANDONED_NOTE, WAITING_NOTE)):
+            roll["note"] = None  # complete now: no longer abandoned nor waiting
+        elif waiting is not None and not note.startswith(ABANDONED_NOTE):
+            roll["note"] = f"{WAITING_NOTE}{waiting}"
         saved = self._history.save(roll)
         self._publish_roll(saved)
         return saved
@@ -786,7 +794,7 @@ class Controller:
                    "a newer roll was started" if roll is not waiting[-1] else
                    f"dicelens restarted {idle / 60:.0f} minutes after its last step "
                    f"(a roll is taken up again within {resume_seconds / 60:g})")
-            roll.update(finished=_now(), note=f"abandoned: {why}")
+            roll.update(finished=_now(), note=ABANDONED_NOTE + why)
             self._history.save(roll)
             log.info("roll %d closed as abandoned: %s", roll["id"], why)
         if waiting:
@@ -796,7 +804,7 @@ class Controller:
         roll = self._roll
         if roll is None or roll.get("id") is None or roll["finished"] is not None:
             return
-        roll.update(finished=_now(), note=f"abandoned: {why}")
+        roll.update(finished=_now(), note=ABANDONED_NOTE + why)
         self._save()
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:

@@ -338,7 +338,7 @@ class FakeController:
             d["principal"] for d in roll["dice"] if d["step"] == 0)
         if no_principal or any(v is None for throw in throws for v in throw):
             roll.update(complete=False, total=None, successes=None, outcome=None, result=None,
-                        perfect=False, botch=False)
+                        perfect=False, botch=False, finished=None)  # in progress again, as the real one
             return
         # The rules take the principal die first (RULES D6-2); the dice keep their order.
         ordered = sorted(roll["dice"], key=lambda d: (d["step"], not d["principal"]))

@@ -159,3 +159,19 @@ def test_a_refused_throw_after_a_resolved_roll_changes_nothing(tmp_path):
     assert client.post("/api/throw").status_code == 409
     assert client.get("/api/state").get_json() == done
     history.close()
+
+
+def test_a_correction_that_completes_an_abandoned_roll_clears_its_note(tmp_path):
+    reader, clock = FakeReader(), Clock()
+    history, controller, client = start(tmp_path, reader, clock)
+    client.post("/api/arm", json={"preset": "2d6"})
+    waiting = client.post("/api/dice", json={"values": [6, 4]}).get_json()["latest_roll"]
+    client.post("/api/arm", json={"preset": "1d6"})  # mid-chain: the 2D6 is abandoned
+    abandoned = client.get(f"/api/rolls/{waiting['id']}").get_json()
+    assert abandoned["note"].startswith("abandoned: 1D6 was armed") and abandoned["finished"]
+    still = client.post(f"/api/rolls/{waiting['id']}/dice/1", json={"value": 5}).get_json()
+    assert not still["complete"] and still["note"] == abandoned["note"]  # still waits: still abandoned
+    fixed = client.post(f"/api/rolls/{waiting['id']}/dice/0", json={"value": 3}).get_json()
+    assert fixed["complete"] and fixed["total"] == 3 + 5 and fixed["note"] is None
+    assert client.get(f"/api/rolls/{waiting['id']}").get_json()["note"] is None
+    history.close()

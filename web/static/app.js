@@ -139,6 +139,10 @@
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
   function describeRoll(roll) {
     const result = roll.result || {};
+    if (!roll.complete && roll.finished) {
+      // Closed before it was complete (another preset armed, a restart): no result, nothing awaited.
+      return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
+    }
     if (!roll.complete) {
       // A perfect roll is known before its extra dice are: say so while waiting.
       return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
@@ -183,6 +187,11 @@
   function promptText(state) {
     const prompt = state.prompt || "";
     let match;
+    for (const [pattern, text] of REFUSALS) {
+      if ((match = pattern.exec(prompt))) {
+        return t(text, { why: match[1] }) + " " + promptText({ ...state, prompt: prompt.slice(match[0].length) });
+      }
+    }
     if (asksForDice(state)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
@@ -202,10 +211,28 @@
     return prompt;
   }
 
+  // device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
+  // then what the roll still asks for.
+  const REFUSALS = [
+    [/^no dice seen: /, "No dice seen."],
+    [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
+    [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
+  ];
+
+  /** The prompt without the refusal before it: what the roll asks for. */
+  function askedFor(prompt) {
+    for (const [pattern] of REFUSALS) {
+      const match = pattern.exec(prompt || "");
+      if (match) return prompt.slice(match[0].length);
+    }
+    return prompt;
+  }
+
   /** Whether the controller's prompt only asks for the dice the roll still needs (else it
    *  names a problem to fix: an unread die, no principal die, dice of another kind…). */
   function asksForDice(state) {
-    return Boolean(state.needs) && (!state.prompt || state.prompt === state.needs.reason);
+    const wanted = askedFor(state.prompt);
+    return Boolean(state.needs) && (!wanted || wanted === state.needs.reason);
   }
 
   function throwPrompt(state) {
@@ -469,7 +496,7 @@
       const d = describeRoll(roll);
       big.textContent = d.big;
       big.dataset.rollId = roll.id;
-      big.dataset.waiting = String(!roll.complete);
+      big.dataset.waiting = String(!roll.complete && !roll.finished);
       $("#current").dataset.tone = d.tone || "plain";
       $("#big-unit").textContent = d.unit;
       $("#outcome").textContent = d.outcome;
@@ -498,7 +525,7 @@
       } else photoBox.hidden = true;
       // The controller could not tell the principal die (RULES D6-2): the player points at it.
       const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = roll.system === "d6" && !roll.complete && first.length > 1 &&
+      const askPrincipal = roll.system === "d6" && !roll.complete && !roll.finished && first.length > 1 &&
         !first.some((die) => die.principal || die.role === "principal");
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
