@@ -18,7 +18,12 @@ Wire format (``text/event-stream``)::
 
 The id is the roll ``seq``. A page that reconnects sends it back (the browser's
 ``Last-Event-ID`` header, which wins, or ``?last_event_id=`` for a fresh EventSource) and gets
-every roll it missed. Without one, the stream starts from the latest roll.
+every roll it missed. Without one, the stream starts from the newest seq of the history
+(a correction of an older roll is not sent again on every page load). An id above every
+seq of the history is one of another history (started anew after a damaged database):
+instead of the state the page gets ``event: reload`` with the state and the newest id, and
+loads its rolls again. Events queued for a slow stream are sent coalesced: every roll,
+then only the newest state and camera status.
 
 Each stream holds one server thread and one controller subscription; the
 subscription is closed when the client goes away (noticed at the next write, at
@@ -102,6 +107,29 @@ def _catch_up(controller, seq: int) -> Generator[str, None, int]:
         seq = max(roll["seq"] for roll in batch)
 
 
+def _newest_seq(controller, state: dict) -> int:
+    """The highest seq in the history: the latest roll's, or a later correction's of an older roll."""
+    latest = state.get("latest_roll")
+    seq = latest["seq"] if latest else 0
+    while True:
+        later = [roll["seq"] for roll in controller.rolls_since(seq) if roll["seq"] > seq]
+        if not later:
+            return seq
+        seq = max(later)
+
+
+def _coalesced(first, subscription) -> list:
+    """``first`` and every event already queued behind it, with only the newest state and
+    camera status kept (a phone that slept gets the latest state once, not every one it missed);
+    rolls are all kept, in order, before them."""
+    events = [first]
+    while (event := subscription.get(timeout=0)) is not None:
+        events.append(event)
+    rolls = [event for event in events if event.kind == "roll"]
+    newest = {event.kind: event for event in events if event.kind != "roll"}
+    return rolls + list(newest.values())
+
+
 def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
@@ -115,10 +143,15 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
     try:
         yield f"retry: {retry_ms}\n\n"
         state = controller.state()
-        if last_id is None:
-            latest = state.get("latest_roll")
-            last_id = latest["seq"] if latest else 0
-        yield format_event("state", state, last_id)
+        latest = state.get("latest_roll")
+        reload = False
+        if last_id is None or last_id > (latest["seq"] if latest else 0):
+            newest = _newest_seq(controller, state)
+            # A fresh page has the history as it is now: nothing to replay. An id above
+            # every seq is one of another history (a new one, after a damaged database).
+            reload = last_id is not None and last_id > newest
+            last_id = newest if last_id is None or reload else last_id
+        yield format_event("reload" if reload else "state", state, last_id)
         sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
         while True:
@@ -129,13 +162,15 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> 
                 sent = yield from _catch_up(controller, sent)
             if event is None:
                 yield ": heartbeat\n\n"
-            elif event.kind == "roll":
-                # Rolls up to ``sent`` went out already (with the state or a catch-up).
-                if event.seq is not None and event.seq > sent:
-                    yield format_event("roll", event.data, event.seq)
-                    sent = event.seq
-            else:
-                yield format_event(event.kind, event.data)
+                continue
+            for event in _coalesced(event, subscription):
+                if event.kind == "roll":
+                    # Rolls up to ``sent`` went out already (with the state or a catch-up).
+                    if event.seq is not None and event.seq > sent:
+                        yield format_event("roll", event.data, event.seq)
+                        sent = event.seq
+                else:
+                    yield format_event(event.kind, event.data)
     finally:
         subscription.close()
 

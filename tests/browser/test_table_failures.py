@@ -67,3 +67,40 @@ def test_an_abandoned_roll_is_shown_as_abandoned(phone, controller, locale):
     row = history.locator(f"#history [data-roll-id='{roll['id']}']")
     expect(row.locator(".recent-big")).to_have_text("–")
     expect(row.locator("strong")).to_have_text(f"2D6 · {WORDS[locale][0]}")
+
+
+#: Records every text the screen-reader box is given (announce() clears it, then sets it).
+RECORD_ANNOUNCEMENTS = """() => {
+  window.announced = [];
+  new MutationObserver(() => {
+    const text = document.querySelector("#announce").textContent;
+    if (text) window.announced.push(text);
+  }).observe(document.querySelector("#announce"), { childList: true, characterData: true, subtree: true });
+}"""
+
+
+#: 31 rolls by hand while the page's script is held (synchronous requests): the stream's
+#: events wait in the browser, as on a phone asleep, and come all at once when it wakes.
+ROLLS_WHILE_ASLEEP = """() => {
+  for (const value of [1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 2]) {
+    const request = new XMLHttpRequest();
+    request.open("POST", "/api/dice", false);
+    request.setRequestHeader("Content-Type", "application/json");
+    request.send(JSON.stringify({ values: [value] }));
+    if (request.status !== 200) throw new Error(request.responseText);
+  }
+}"""
+
+
+def test_a_phone_that_slept_announces_only_the_newest_roll(phone, controller):
+    page = phone("/")
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    controller.arm("1d6")
+    expect(page.locator("#prompt")).to_have_text("1D6: throw the dice.")
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    page.evaluate(ROLLS_WHILE_ASLEEP)
+    assert len(controller.rolls(limit=50)) == 31
+    expect(page.locator("#big")).to_have_text("2")
+    expect(page.locator("#announce")).to_have_text("New roll: 2 total")
+    expect(page.locator("#recent li")).to_have_count(12)
+    assert page.evaluate("() => window.announced") == ["New roll: 2 total"]

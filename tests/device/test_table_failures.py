@@ -12,21 +12,26 @@ item   the report                                                   source      
 3      a follow-up request lost when the tray settles with no die   issue #24 item 3 (prompts lost on drops:    test_the_request_survives_a_throw_with_no_die_moved,
        moved ("…: None")                                            GoDiceJavaScriptAPI pull request #9,        tests/browser/test_table_failures.py
                                                                     ParticulaCode, auto reconnect)
-4      after a correction the annotated photo shows the camera's    issue #24 item 4                            test_the_photo_shows_the_corrected_value
-       value
 5      a refused ``POST /api/dice`` arms the preset again: the      issue #24 item 5                            test_refused_dice_after_a_resolved_roll_change_nothing,
        finished roll is no longer the current one                                                               test_a_refused_throw_after_a_resolved_roll_changes_nothing
+6      a phone waking after a minute gets every queued event at     issue #24 item 6 (sleeping phones;          tests/browser/test_table_failures.py::test_a_phone_that_slept_announces_only_the_newest_roll,
+       once, each roll announced; a fresh page is sent an older     duplicated roll messages after reconnects:  tests/web/test_events.py::test_a_slow_streams_queued_states_are_sent_once_the_newest,
+       roll's correction again on every load                        ArtemGr/Sidekick issue #249)                test_a_fresh_page_is_not_sent_an_older_rolls_correction_again
+7      after a new, empty history no roll events reach a page       issue #24 item 7                            test_a_page_of_an_old_history_is_told_to_reload,
+       until the seq passes the old one                                                                         tests/browser/test_live_page.py::test_a_page_of_an_old_history_reloads_its_rolls
 8      a printed 0 on a d10 accepted by one part and refused by     issue #24 item 8; Humblemonk/DiceMaiden     tests/web/test_combat_api.py::test_a_d10_shows_0_as_10
        another                                                      issue #214, space-wizards/space-station-14
                                                                     issue #22826 (d10s printed 0–9)
 =====  ===========================================================  ==========================================  ===============================================
 
-Items 6 and 7 (the event stream: a phone waking after a minute, a new history) are in
-tests/web/test_events.py and tests/browser/test_table_failures.py.
+The seven reports issue #24 found dicelens already holding (no duplicate roll after a
+reconnect, a prompt that survives a dropped phone and a second phone, one of two identical
+corrections, surplus dice, out-of-range faces) are not repeated here.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 from device.controller import Controller
@@ -174,4 +179,57 @@ def test_a_correction_that_completes_an_abandoned_roll_clears_its_note(tmp_path)
     fixed = client.post(f"/api/rolls/{waiting['id']}/dice/0", json={"value": 3}).get_json()
     assert fixed["complete"] and fixed["total"] == 3 + 5 and fixed["note"] is None
     assert client.get(f"/api/rolls/{waiting['id']}").get_json()["note"] is None
+    history.close()
+
+
+def open_stream(client, last_id=None):
+    """The first messages of ``GET /api/events`` after its retry line, as (event, id, data) until a heartbeat."""
+    headers = {} if last_id is None else {"Last-Event-ID": str(last_id)}
+    response = client.get("/api/events", headers=headers)
+    chunks = iter(response.response)
+    messages = []
+    for chunk in chunks:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith(": heartbeat"):
+            break
+        fields = dict(line.partition(": ")[::2] for line in text.strip().split("\n"))
+        if "event" in fields:
+            messages.append((fields["event"], int(fields["id"]) if "id" in fields else None, json.loads(fields["data"])))
+    response.close()
+    return messages
+
+
+def stream_client(controller):
+    return create_app(controller, {"TESTING": True, "SECRET_KEY": "t", "HEARTBEAT_SECONDS": 0.05}).test_client()
+
+
+def test_a_fresh_page_is_not_sent_an_older_rolls_correction_again(tmp_path):
+    history, controller, client = start(tmp_path, FakeReader(), Clock())
+    client.post("/api/arm", json={"preset": "2d6"})
+    older = client.post("/api/dice", json={"values": [3, 4]}).get_json()["latest_roll"]
+    client.post("/api/dice", json={"values": [2, 2]})
+    fixed = client.post(f"/api/rolls/{older['id']}/dice/1", json={"value": 5}).get_json()
+    for _ in range(2):  # every page load
+        messages = open_stream(stream_client(controller))
+        assert [(event, seq) for event, seq, _ in messages] == [("state", fixed["seq"])]
+    history.close()
+
+
+def test_a_page_of_an_old_history_is_told_to_reload(tmp_path):
+    """The README's procedure for a damaged database: a new, empty history in its place."""
+    history, controller, client = start(tmp_path / "old", FakeReader(), Clock())
+    client.post("/api/arm", json={"preset": "2d6"})
+    for values in ([3, 4], [2, 2], [1, 5]):
+        client.post("/api/dice", json={"values": values})
+    held = client.get("/api/state").get_json()["latest_roll"]["seq"]  # what an open page holds
+    history.close()
+    history, controller, client = start(tmp_path / "new", FakeReader(), Clock())
+    client.post("/api/arm", json={"preset": "2d6"})
+    new = client.post("/api/dice", json={"values": [6, 1]}).get_json()["latest_roll"]
+    assert new["seq"] == 1  # sequence numbers start fresh with the history
+    messages = open_stream(stream_client(controller), last_id=held)
+    assert [(event, seq) for event, seq, _ in messages] == [("reload", new["seq"])]
+    assert messages[0][2]["latest_roll"]["id"] == new["id"]
+    # the page reloaded: from the id it was given, it is up to date
+    assert [event for event, _, _ in open_stream(stream_client(controller), last_id=new["seq"])] == ["state"]
     history.close()

@@ -380,11 +380,14 @@
       if (done) following = false;
     }
 
+    let announcing = null;
     function announce(text) {
-      // Re-setting the same text would be silent; clear first so readers speak it.
+      // Re-setting the same text would be silent; clear first so readers speak it. Events
+      // that come at once (a phone waking with a minute of them) say only the newest.
       const box = $("#announce");
       box.textContent = "";
-      setTimeout(() => { box.textContent = text; }, 50);
+      clearTimeout(announcing);
+      announcing = setTimeout(() => { box.textContent = text; }, 50);
     }
 
     function presetOf(name) {
@@ -694,18 +697,27 @@
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
     // --- live updates ------------------------------------------------------------
+    function onState(state) {
+      store.state = state;
+      if (state.latest_roll) receive(state.latest_roll, true);
+      else if (store.rolls.size) {  // the history was cleared: its rolls go from every page
+        store.rolls.clear();
+        store.shownId = null;
+        render();
+      }
+      renderState();
+    }
+
     const stream = liveStream({
       roll: (roll) => receive(roll, true),
-      state: (state) => {
-        store.state = state;
-        if (state.latest_roll) receive(state.latest_roll, true);
-        else if (store.rolls.size) {  // the history was cleared: its rolls go from every page
-          store.rolls.clear();
-          store.shownId = null;
-          render();
-        }
-        renderState();
+      // The server's history is not the one this page knew (a new one, after a damaged database).
+      reload: (state) => {
+        store.rolls.clear();
+        store.shownId = null;
+        onState(state);
+        loadRecent();
       },
+      state: onState,
       camera: (camera) => { if (store.state) store.state.camera = camera; renderCamera(camera); },
       reopened: () => loadRecent(),
     });
@@ -752,7 +764,8 @@
     function parse(event) {
       if (event.lastEventId) {
         const seq = Number(event.lastEventId);
-        if (!Number.isNaN(seq)) lastSeq = lastSeq === null ? seq : Math.max(lastSeq, seq);
+        // A reload's id is the new history's: lower than the old one's, and it wins.
+        if (!Number.isNaN(seq)) lastSeq = lastSeq === null || event.type === "reload" ? seq : Math.max(lastSeq, seq);
       }
       try { return JSON.parse(event.data); } catch (err) { return null; }
     }
@@ -773,7 +786,7 @@
         setLink("reconnecting");
         if (source.readyState === EventSource.CLOSED) schedule();
       });
-      for (const kind of ["roll", "state", "camera"]) {
+      for (const kind of ["roll", "state", "reload", "camera"]) {
         source.addEventListener(kind, (event) => {
           const data = parse(event);
           if (data) handlers[kind](data);
