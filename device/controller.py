@@ -59,6 +59,7 @@ from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
 from rules.pool import PoolOptions, PoolSpec
+from vision.reading import DieReading, TrayReading
 
 log = logging.getLogger(__name__)
 
@@ -754,7 +755,7 @@ class Controller:
         waiting for dice is refused (ValueError, nothing saved)."""
         if roll is self._roll:
             self._generation += 1  # a reading in flight was for the roll before the edit
-            self._advance()
+            self._advance(self._redrawn(roll))
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
         waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
@@ -767,9 +768,41 @@ class Controller:
             roll["note"] = None  # complete now: no longer abandoned nor waiting
         elif waiting is not None and not note.startswith(ABANDONED_NOTE):
             roll["note"] = f"{WAITING_NOTE}{waiting}"
-        saved = self._history.save(roll)
+        photo, annotated = self._redrawn(roll) or (None, None)
+        saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._publish_roll(saved)
         return saved
+
+    def _redrawn(self, roll: dict) -> tuple[bytes, bytes] | None:
+        """The roll's photo and its annotation drawn again with the values the rules use: a
+        corrected die labelled "4->6 red corrected" (read -> corrected), the principal die as
+        marked; None without a photo."""
+        path = self._history.photo_path(roll["id"], annotated=False) if roll.get("photo") else None
+        if path is None or not roll["readings"]:
+            return None
+        photo = path.read_bytes()
+        frame = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if frame is None:
+            return None
+        shown = roll["readings"][-1]  # the photo is the frame of the last reading
+        dice = {tuple(die["box"]): die for die in roll["dice"] if die.get("box")}
+        reading = TrayReading(dice=[DieReading(
+            value=d["value"], sides=d["sides"], box=tuple(d["box"]), center=(0.0, 0.0), color=d["color"],
+            confidence=d["confidence"], unreadable=d["unreadable"],
+            principal=dice[tuple(d["box"])]["principal"] if tuple(d["box"]) in dice else d["principal"])
+            for d in shown["dice"]], size=tuple(shown["size"]))
+        labels = []
+        for read in shown["dice"]:
+            die = dice.get(tuple(read["box"]))
+            if die is None or not die["corrected"]:
+                labels.append(None)
+                continue
+            before = "?" if read["value"] is None else read["value"]
+            now = "cocked" if die.get("unreadable") == "cocked" else "?" if die["natural"] is None else die["natural"]
+            labels.append(f"{before}->{now} {read['color']} corrected")  # the photo's font is ASCII
+        ok, annotated = cv2.imencode(".jpg", self._annotate(frame, reading, labels=labels),
+                                     [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        return (photo, annotated.tobytes()) if ok else None
 
     def _take_up(self, resume_seconds: float) -> None:
         """At start: the newest roll left waiting for dice is resumed when its last step

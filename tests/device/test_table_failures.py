@@ -12,6 +12,8 @@ item   the report                                                   source      
 3      a follow-up request lost when the tray settles with no die   issue #24 item 3 (prompts lost on drops:    test_the_request_survives_a_throw_with_no_die_moved,
        moved ("…: None")                                            GoDiceJavaScriptAPI pull request #9,        tests/browser/test_table_failures.py
                                                                     ParticulaCode, auto reconnect)
+4      after a correction the annotated photo shows the camera's    issue #24 item 4                            test_the_photo_shows_the_corrected_value
+       value
 5      a refused ``POST /api/dice`` arms the preset again: the      issue #24 item 5                            test_refused_dice_after_a_resolved_roll_change_nothing,
        finished roll is no longer the current one                                                               test_a_refused_throw_after_a_resolved_roll_changes_nothing
 6      a phone waking after a minute gets every queued event at     issue #24 item 6 (sleeping phones;          tests/browser/test_table_failures.py::test_a_phone_that_slept_announces_only_the_newest_roll,
@@ -34,9 +36,14 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from device.controller import Controller
+import cv2
+import numpy as np
+
+import vision
+from device.controller import JPEG_QUALITY, Controller
 from device.history import History
 from device.presets import build_presets
+from vision.reading import TrayReading
 from web import create_app
 
 from .controller_fakes import Clock, FakeReader, die, fakes, settle
@@ -232,4 +239,27 @@ def test_a_page_of_an_old_history_is_told_to_reload(tmp_path):
     assert messages[0][2]["latest_roll"]["id"] == new["id"]
     # the page reloaded: from the id it was given, it is up to date
     assert [event for event, _, _ in open_stream(stream_client(controller), last_id=new["seq"])] == ["state"]
+    history.close()
+
+
+def test_the_photo_shows_the_corrected_value(tmp_path):
+    reader, clock = FakeReader(), Clock()
+    history = History(tmp_path)
+    controller = Controller(build_presets(), history, reader=reader, numbered_reader=reader.numbered,
+                            annotate=vision.annotate, clock=clock)
+    client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    controller.arm("2d6")
+    tray = [die(3, "red", 4, 4, principal=True, size=20), die(4, "white", 36, 20, size=20)]
+    frame = reader.frame(*tray)
+    roll = settle(controller, clock, frame)["latest_roll"]
+    with client.get(f"/api/rolls/{roll['id']}/photo") as answer:
+        as_read = answer.data
+    fixed = client.post(f"/api/rolls/{roll['id']}/dice/1", json={"value": 1}).get_json()
+    with client.get(f"/api/rolls/{roll['id']}/photo?seq={fixed['seq']}") as answer:
+        shown = answer.data
+    assert shown != as_read  # drawn again: the labels show the value the rules use
+    with client.get(f"/api/rolls/{roll['id']}/photo?annotated=0") as answer:
+        photo = cv2.imdecode(np.frombuffer(answer.data, np.uint8), cv2.IMREAD_COLOR)
+    expected = vision.annotate(photo, TrayReading(dice=tray, size=(64, 48)), labels=[None, "4->1 white corrected"])
+    assert shown == cv2.imencode(".jpg", expected, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1].tobytes()
     history.close()
