@@ -119,15 +119,14 @@ def _newest_seq(controller, state: dict) -> int:
 
 
 def _coalesced(first, subscription) -> list:
-    """``first`` and every event already queued behind it, with only the newest state and
-    camera status kept (a phone that slept gets the latest state once, not every one it missed);
-    rolls are all kept, in order, before them."""
+    """``first`` and every event already queued behind it, in order, with only the newest
+    state and the newest camera status kept (a phone that slept gets the latest state once,
+    not every one it missed); every roll is kept."""
     events = [first]
     while (event := subscription.get(timeout=0)) is not None:
         events.append(event)
-    rolls = [event for event in events if event.kind == "roll"]
-    newest = {event.kind: event for event in events if event.kind != "roll"}
-    return rolls + list(newest.values())
+    last = {event.kind: number for number, event in enumerate(events)}
+    return [event for number, event in enumerate(events) if event.kind == "roll" or last[event.kind] == number]
 
 
 def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int) -> Iterator[str]:
