@@ -11,6 +11,8 @@ default::
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
     settle_seconds = 0.4    # still time after movement before a frame is read
     chain_limit = 100       # links of a perfect-roll chain before it is stopped (RULES T-4)
+    resume_minutes = 30     # a roll waiting for dice at a restart is taken up again when its
+                            # last step is younger than this, else closed as abandoned (RULES T-3)
     photo_cap_mb = 500      # photos beyond this are pruned, oldest first
 
     [camera]
@@ -116,6 +118,7 @@ class Config:
     principal_color: str | None = "red"
     settle_seconds: float = 0.4
     chain_limit: int = 100
+    resume_minutes: float = 30
     photo_cap_mb: float = 500
     camera: CameraConfig = field(default_factory=CameraConfig)
     web: WebConfig = field(default_factory=WebConfig)
@@ -221,6 +224,7 @@ def config_from_dict(data: dict) -> Config:
         principal_color=color,
         settle_seconds=top.number("settle_seconds", 0.4, 0.05, 10.0),
         chain_limit=top.integer("chain_limit", 100, 1, 10000),
+        resume_minutes=top.number("resume_minutes", 30, 0, 7 * 24 * 60),
         photo_cap_mb=top.number("photo_cap_mb", 500, 0, 1_000_000),
         camera=camera, web=web, buttons=buttons, house_rules=options, presets=presets, combat=combat,
     )
@@ -303,7 +307,7 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
-         "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets", "combat"),
+         "resume_minutes", "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets", "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),

@@ -60,6 +60,7 @@ from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
 from rules.pool import PoolOptions, PoolSpec
+from vision.reading import DieReading, TrayReading
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,11 @@ _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
 #: How the note of a roll with surplus throws begins (the rest names the die).
 SURPLUS_NOTE = "dice after die"
+#: How the note of a roll closed before it was complete begins (the rest says why). Such a
+#: roll has ``finished`` but not ``complete``: the pages show it as abandoned.
+ABANDONED_NOTE = "abandoned: "
+#: How the note of a past roll a correction left waiting for dice begins.
+WAITING_NOTE = "it still waits for dice: "
 
 
 class _Walk(NamedTuple):
@@ -141,6 +147,10 @@ class Controller:
         note on the roll (RULES T-4).
     :param house_rules: pool options applied to presets added on the page.
     :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
+    :param resume_seconds: a roll the history holds still waiting for dice (the server
+        stopped mid-chain) is taken up at start when its last step is younger than this:
+        its preset armed again, its prompt shown, the next dice taken (RULES T-3); an
+        older one is closed as abandoned, with a note (:meth:`_take_up`).
     """
 
     def __init__(self, presets: Sequence[Preset], history: History, *,
@@ -149,7 +159,8 @@ class Controller:
                  principal_color: str | None = "red", pin: str | None = None,
                  pin_from_page: bool = True,
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
-                 clock: Callable[[], float] = time.monotonic, queue_size: int = 100):
+                 clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
+                 resume_seconds: float = 30 * 60):
         if reader is None or numbered_reader is None or annotate is None:
             import vision
             reader = reader or vision.read_tray
@@ -193,6 +204,7 @@ class Controller:
         self._odds: dict[str, dict | None] = {}
         self._closed = False
         self._save_error: str | None = None     # why the last save failed (None: it worked)
+        self._take_up(resume_seconds)
 
     # --- the camera loop's side ------------------------------------------------
     def attach_camera(self, *, throw: Callable[[int | None], None] | None = None,
@@ -262,7 +274,7 @@ class Controller:
             log.warning("could not read the tray: %s", exc)
             with self._lock:
                 if wanted and self._generation == generation:
-                    self._set_state(resume, prompt=f"could not read the tray ({exc}): throw again")
+                    self._set_state(resume, prompt=f"could not read the tray ({exc}): {self._request()}")
             return
         with self._lock:
             self._frame, self._frame_reading = frame, reading_dict
@@ -330,9 +342,9 @@ class Controller:
                 raise ThrowUnsupported(Phrase("this camera cannot throw d{sides}s: enter them by hand on the page",
                                               sides=self._preset.sides))
             count = None
+            before = self._snapshot()
             if self._state == "resolved":
                 self.arm(self._preset.name, self._roller)
-            before = (self._state, self._prompt)
             if self._state in _TAKING:
                 count = self._open_step()[1]
                 self._set_state("waiting", prompt=self._prompt)
@@ -340,8 +352,8 @@ class Controller:
             throw(count)
         except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws
             with self._lock:
-                if self._state == "waiting":  # nothing was thrown: back to what it asked for
-                    self._set_state(*before)
+                if self._state == "waiting":  # nothing was thrown: back to what it was (a finished roll too)
+                    self._restore(before)
             if isinstance(exc, ThrowUnsupported):
                 raise
             raise ThrowUnsupported(f"the camera cannot throw these dice ({exc}): "
@@ -371,9 +383,8 @@ class Controller:
         with self._lock:
             if self._preset is None:
                 raise RollStateError(Phrase("no roll armed: choose a preset first"))
-            if self._state == "resolved":
-                self.arm(self._preset.name, roller or self._roller)
-            step, expected, sides = self._open_step()
+            again = self._state == "resolved"  # a new roll of the same preset, once the dice are right
+            step, expected, sides = (0, self._preset.count, self._preset.sides) if again else self._open_step()
             if not isinstance(values, (list, tuple)) or not all(
                     isinstance(v, int) and not isinstance(v, bool) for v in values):
                 raise ValueError("dice must be a list of whole numbers")
@@ -385,6 +396,8 @@ class Controller:
                                  Phrase("{count} dice needed here, got {got}", count=expected, got=len(values)))
             if not values:
                 raise ValueError(Phrase("no dice given"))
+            if again:  # only now: a refused request leaves the finished roll the current one
+                self.arm(self._preset.name, roller or self._roller)
             if roller:
                 self._roller = roller
             self._generation += 1
@@ -593,10 +606,9 @@ class Controller:
         new = dice if reference is None else _new_dice(dice, reference)
         taken = dice
         if not dice or (not new and not asked):
-            wanted = self._first_prompt() if step == 0 else self._prompt
             why = "no dice seen" if not dice else "no die has moved since the last reading"
             self._fresh_after = self._clock()  # no roll starts and no photo is replaced
-            self._set_state(self._state, prompt=f"{why}: {wanted}")
+            self._set_state(self._state, prompt=f"{why}: {self._request()}")
             return
         problem = _wrong_kinds(reading.dice, NUMBERED_KINDS.get(self._preset.sides))
         if problem is None and step > 0 and expected is not None and not (asked and len(dice) == expected):
@@ -632,6 +644,18 @@ class Controller:
             die["source"] = "camera"
         self._store_step(taken, step)
         self._advance(photos, principal_note=reading.principal_note)
+
+    def _request(self) -> str:
+        """What the roll asks for now, in the words of its prompt: the first throw, the dice
+        the rules want (RULES D6-4, P-3) or the problem of a throw to make again. A refusal
+        ("no die has moved…") names it after its reason, so no refusal loses it."""
+        roll = self._roll
+        if roll is None or not roll["dice"]:
+            return self._first_prompt()
+        walk = self._walk(roll)
+        if walk.problem is not None:
+            return walk.problem
+        return self._needs["reason"] if self._needs else self._first_prompt()
 
     def _open_step(self) -> tuple[int, int | None, int]:
         """The step the next dice are for: (number, dice expected or None for any, sides).
@@ -810,7 +834,7 @@ class Controller:
         waiting for dice is refused (ValueError, nothing saved)."""
         if roll is self._roll:
             self._generation += 1  # a reading in flight was for the roll before the edit
-            self._advance()
+            self._advance(self._redrawn(roll))
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
         waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
@@ -818,17 +842,81 @@ class Controller:
             raise ValueError(Phrase("roll {id} is finished and can take no more dice, but this change would "
                                     "leave it waiting for them ({waiting}): only the current roll can ask "
                                     "for dice", id=roll["id"], waiting=waiting))
-        if waiting is not None and not (roll.get("note") or "").startswith("abandoned"):
-            roll["note"] = f"it still waits for dice: {waiting}"
-        saved = self._history.save(roll)
+        note = roll.get("note") or ""
+        if waiting is None and note.startswith((ABANDONED_NOTE, WAITING_NOTE)):
+            roll["note"] = None  # complete now: no longer abandoned nor waiting
+        elif waiting is not None and not note.startswith(ABANDONED_NOTE):
+            roll["note"] = f"{WAITING_NOTE}{waiting}"
+        photo, annotated = self._redrawn(roll) or (None, None)
+        saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._publish_roll(saved)
         return saved
+
+    def _redrawn(self, roll: dict) -> tuple[bytes, bytes] | None:
+        """The roll's photo and its annotation drawn again with the values the rules use: a
+        corrected die labelled "4->6 red corrected" (read -> corrected), the principal die as
+        marked; None without a photo."""
+        path = self._history.photo_path(roll["id"], annotated=False) if roll.get("photo") else None
+        if path is None or not roll["readings"]:
+            return None
+        photo = path.read_bytes()
+        frame = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if frame is None:
+            return None
+        shown = roll["readings"][-1]  # the photo is the frame of the last reading
+        dice = {tuple(die["box"]): die for die in roll["dice"] if die.get("box")}
+        reading = TrayReading(dice=[DieReading(
+            value=d["value"], sides=d["sides"], box=tuple(d["box"]), center=(0.0, 0.0), color=d["color"],
+            confidence=d["confidence"], unreadable=d["unreadable"],
+            principal=dice[tuple(d["box"])]["principal"] if tuple(d["box"]) in dice else d["principal"])
+            for d in shown["dice"]], size=tuple(shown["size"]))
+        labels = []
+        for read in shown["dice"]:
+            die = dice.get(tuple(read["box"]))
+            if die is None or not die["corrected"]:
+                labels.append(None)
+                continue
+            before = "?" if read["value"] is None else read["value"]
+            now = "cocked" if die.get("unreadable") == "cocked" else "?" if die["natural"] is None else die["natural"]
+            labels.append(f"{before}->{now} {read['color']} corrected")  # the photo's font is ASCII
+        ok, annotated = cv2.imencode(".jpg", self._annotate(frame, reading, labels=labels),
+                                     [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        return (photo, annotated.tobytes()) if ok else None
+
+    def _take_up(self, resume_seconds: float) -> None:
+        """At start: the newest roll left waiting for dice is resumed when its last step
+        (a throw, a correction) is younger than ``resume_seconds`` and its preset still
+        exists; every other one left waiting is closed as abandoned, with a note."""
+        waiting = self._history.unfinished()
+        for roll in waiting:
+            for die in roll["dice"]:
+                die.setdefault("principal", die.get("role") == "principal")
+            idle = (datetime.now(timezone.utc) - _last_step(roll)).total_seconds()
+            preset = next((p for p in self._presets if p.name == roll["preset"]), None)
+            if roll is waiting[-1] and preset is not None and idle < resume_seconds:
+                self._preset, self._roller, self._roll = preset, roll["roller"], roll
+                walk = self._resolve(roll)
+                needs = walk.outcome.needs if walk.outcome is not None else None
+                self._needs = None if needs is None else needs.to_dict()
+                self._state = "prompting" if roll["dice"] else "armed"
+                self._prompt = self._request()
+                log.info("roll %d taken up again: %s", roll["id"], self._prompt)
+                continue
+            why = (f"its preset {roll['preset']} is no more" if preset is None else
+                   "a newer roll was started" if roll is not waiting[-1] else
+                   f"dicelens restarted {idle / 60:.0f} minutes after its last step "
+                   f"(a roll is taken up again within {resume_seconds / 60:g})")
+            roll.update(finished=_now(), note=ABANDONED_NOTE + why)
+            self._history.save(roll)
+            log.info("roll %d closed as abandoned: %s", roll["id"], why)
+        if waiting:
+            self._latest = self._history.latest()
 
     def _abandon(self, why: str) -> None:
         roll = self._roll
         if roll is None or roll.get("id") is None or roll["finished"] is not None:
             return
-        roll.update(finished=_now(), note=f"abandoned: {why}")
+        roll.update(finished=_now(), note=ABANDONED_NOTE + why)
         self._save()
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
@@ -841,6 +929,16 @@ class Controller:
         if self._latest is None or saved["id"] >= self._latest["id"]:
             self._latest = saved
         self._hub.publish("roll", copy.deepcopy(saved), seq=saved["seq"])
+
+    def _snapshot(self) -> tuple:
+        """What a refused request must leave as it was: the preset, the roll, the state."""
+        return (self._preset, self._roller, self._roll, self._needs, self._armed_before,
+                self._fresh_after, self._state, self._prompt)
+
+    def _restore(self, snapshot: tuple) -> None:
+        (self._preset, self._roller, self._roll, self._needs, self._armed_before,
+         self._fresh_after, state, prompt) = snapshot
+        self._set_state(state, prompt)
 
     def _set_state(self, state: str, prompt: str | None = None) -> None:
         self._state, self._prompt = state, prompt
@@ -970,6 +1068,12 @@ def _faces(sides: int) -> Phrase:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _last_step(roll: dict) -> datetime:
+    """When a roll last changed: its start, its last reading or its last correction."""
+    times = [roll["started"], *(r.get("at") for r in roll["readings"]), *(c["at"] for c in roll["corrections"])]
+    return max(datetime.fromisoformat(at) for at in times if at)
 
 
 def _dice(count: int, adjective: str = "") -> str:

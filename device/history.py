@@ -294,6 +294,13 @@ class History:
                 "SELECT id FROM rolls WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
             return [self._load(roll_id) for roll_id in ids]
 
+    def unfinished(self) -> list[dict]:
+        """Rolls still waiting for dice (``finished`` None), oldest first: at most the one a
+        restart interrupted, or more left by an older version."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM rolls WHERE finished IS NULL ORDER BY id")]
+            return [self._load(roll_id) for roll_id in ids]
+
     def latest(self) -> dict | None:
         """The newest roll, or ``None``."""
         found = self.rolls(limit=1)

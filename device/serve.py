@@ -180,7 +180,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
-                            chain_limit=config.chain_limit, house_rules=config.house_rules)
+                            chain_limit=config.chain_limit, house_rules=config.house_rules,
+                            resume_seconds=config.resume_minutes * 60)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
 

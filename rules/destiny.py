@@ -49,12 +49,17 @@ def check_characteristic(sides: object, what: str) -> int:
 
 
 def check_face(value: object, sides: int, what: str) -> int:
-    """A natural value a die of ``sides`` can show (1 to ``sides``).
+    """A natural value a die of ``sides`` can show: 1 to ``sides``; a d10's printed 0 is
+    10, as everywhere (RULES P-1).
 
+    :returns: the value, 1 to ``sides`` (a d10's 0 as 10).
     :raises InvalidRoll: for anything else, in one sentence naming the die.
     """
+    if sides == 10 and _is_int(value) and value == 0:
+        return 10
     if not _is_int(value) or not 1 <= value <= sides:
-        raise InvalidRoll(f"{what} is a d{sides}: it shows 1 to {sides}, not {value!r}")
+        faces = "0 to 10 (0 is 10)" if sides == 10 else f"1 to {sides}"
+        raise InvalidRoll(f"{what} is a d{sides}: it shows {faces}, not {value!r}")
     return value
 
 
@@ -271,7 +276,7 @@ def damage_parts(spec: AttackSpec, die: int) -> DamageParts:
 
     :raises InvalidRoll: for a value the attacker's die does not show.
     """
-    check_face(die, spec.attacker_die, "the damage die")
+    die = check_face(die, spec.attacker_die, "the damage die")
     if spec.weapon == UNARMED:
         base = max(die - UNARMED_PENALTY, 1)
         minimum = die - UNARMED_PENALTY < 1
@@ -487,9 +492,7 @@ def _check_throw(values: Sequence[int], sides: int, name: str, role: str) -> tup
     if len(values) > 2:
         raise InvalidRoll(f"the {role} throws 2 dice ({name} d{sides} and the Destiny d20), not {len(values)}")
     dice = ((sides, f"the {role}'s {name} die"), (DESTINY_SIDES, f"the {role}'s Destiny die"))
-    for value, (die, what) in zip(values, dice):
-        check_face(value, die, what)
-    return values
+    return tuple(check_face(value, die, what) for value, (die, what) in zip(values, dice))
 
 
 def resolve_attack(
@@ -520,8 +523,7 @@ def resolve_attack(
     damage = tuple(damage)
     if len(damage) > 1:
         raise InvalidRoll(f"damage is one die (d{spec.attacker_die}), not {len(damage)}")
-    for value in damage:
-        check_face(value, spec.attacker_die, "the damage die")
+    damage = tuple(check_face(value, spec.attacker_die, "the damage die") for value in damage)
 
     if len(attack) < 2:
         if defence or damage:

@@ -525,7 +525,7 @@ class Encounter:
         if self.pending_poison is None:
             raise InvalidStep(Phrase("no poison die is awaited"))
         fighter = self.get(self.pending_poison["name"])
-        check_face(value, self.pending_poison["sides"], "the poison die")
+        value = check_face(value, self.pending_poison["sides"], "the poison die")
         self.pending_poison = None
         self._poison(fighter, value)
 

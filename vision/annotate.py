@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -12,7 +14,7 @@ _UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
 _PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
 
 
-def annotate(image: np.ndarray, reading: TrayReading) -> np.ndarray:
+def annotate(image: np.ndarray, reading: TrayReading, labels: Sequence[str | None] | None = None) -> np.ndarray:
     """A copy of ``image`` with every die of ``reading`` drawn on it.
 
     Each die gets its box and a label: the value and colour ("5 red"), or
@@ -20,13 +22,15 @@ def annotate(image: np.ndarray, reading: TrayReading) -> np.ndarray:
     second, gold frame and a "P". Line widths grow with the photo.
 
     :param image: H×W×3 uint8 BGR photo the reading was made from.
+    :param labels: per die of ``reading``, a label to draw instead (a corrected die's
+        "4->6 red corrected"), or None to keep its own.
     :returns: a new H×W×3 uint8 BGR image.
     """
     out = image.copy()
     height, width = out.shape[:2]
     thickness = max(1, round(max(height, width) / 500))
     font_scale = max(0.35, max(height, width) / 1400)
-    for die in reading.dice:
+    for number, die in enumerate(reading.dice):
         x0, y0, x1, y1 = (int(v) for v in die.box)
         colour = _READ if die.value is not None else _UNREADABLE
         cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, thickness)
@@ -34,6 +38,8 @@ def annotate(image: np.ndarray, reading: TrayReading) -> np.ndarray:
             pad = 2 * thickness + 1
             cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 - 1 + pad, y1 - 1 + pad), _PRINCIPAL, thickness)
         text = f"{die.value} {die.color}" if die.value is not None else f"? {die.unreadable}"
+        if labels is not None and labels[number] is not None:
+            text = labels[number]
         if die.principal:
             text = "P " + text
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)

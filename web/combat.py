@@ -160,7 +160,7 @@ def _sheet(value: Any) -> dict:
 
 
 def _initiative(body: dict) -> int | None:
-    return _number(body, "initiative", 1, 12)
+    return _number(body, "initiative", 0, 12)  # a d10's 0 (RULES P-1)
 
 
 # --- the page and the state ------------------------------------------------------------
@@ -236,7 +236,7 @@ def add_enemy():
     if initiatives is not None:
         if not isinstance(initiatives, list) or len(initiatives) != count:
             raise BadRequest(_("initiatives must be a list of one value per enemy"))
-        initiatives = [whole_number(v, "initiatives", 1, 12) for v in initiatives]
+        initiatives = [whole_number(v, "initiatives", 0, 12) for v in initiatives]  # a d10's 0 (RULES P-1)
     return _step(session().add_enemy, sheet, count, initiatives)
 
 
@@ -278,7 +278,7 @@ def initiative():
         raise BadRequest(_("values must be an object of fighter name: Mind die"))
     checked = {}
     for name, value in values.items():
-        checked[_fighter({"name": name})] = whole_number(value, "values", 1, 12)
+        checked[_fighter({"name": name})] = whole_number(value, "values", 0, 12)  # a d10's 0 (RULES P-1)
     return _step(session().roll_initiative, checked)
 
 
@@ -307,7 +307,7 @@ def next_turn():
 def poison():
     body = json_body()
     only_keys(body, {"value"})
-    return _step(session().poison_roll, whole_number(body.get("value"), "value", 1, 12))
+    return _step(session().poison_roll, whole_number(body.get("value"), "value", 0, 12))  # a d10's 0
 
 
 @bp.post("/api/combat/attack")
@@ -339,11 +339,15 @@ def attack_dice():
 
 
 def _face(value: Any, sides: int) -> int:
-    """A die's face as thrown: 1 to ``sides`` (RULES §3 dice show no 0).
+    """A die's face as thrown: 1 to ``sides``; a d10 also takes its printed 0, which is 10
+    as everywhere (RULES P-1). The session's rules read the 0 as 10.
 
     :raises BadRequest: naming the die and its faces.
     """
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+    low = 0 if sides == 10 else 1
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= sides:
+        if sides == 10:
+            raise BadRequest(_("a d10 shows 0 to 10 (0 is 10)"))
         raise BadRequest(_("a d%(sides)d shows 1 to %(sides)d", sides=sides))
     return value
 

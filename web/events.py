@@ -18,7 +18,12 @@ Wire format (``text/event-stream``)::
 
 The id is the roll ``seq``. A page that reconnects sends it back (the browser's
 ``Last-Event-ID`` header, which wins, or ``?last_event_id=`` for a fresh EventSource) and gets
-every roll it missed. Without one, the stream starts from the latest roll.
+every roll it missed. Without one, the stream starts from the newest seq of the history
+(a correction of an older roll is not sent again on every page load). An id above every
+seq of the history is one of another history (started anew after a damaged database):
+instead of the state the page gets ``event: reload`` with the state and the newest id, and
+loads its rolls again. Events queued for a slow stream are sent coalesced: every roll,
+then only the newest state and camera status.
 
 Each stream holds one server thread and one controller subscription; both are
 freed within a second of the client going away (waitress's ``client_disconnected``,
@@ -116,6 +121,28 @@ def _catch_up(controller, seq: int) -> Generator[str, None, int]:
         seq = max(roll["seq"] for roll in batch)
 
 
+def _newest_seq(controller, state: dict) -> int:
+    """The highest seq in the history: the latest roll's, or a later correction's of an older roll."""
+    latest = state.get("latest_roll")
+    seq = latest["seq"] if latest else 0
+    while True:
+        later = [roll["seq"] for roll in controller.rolls_since(seq) if roll["seq"] > seq]
+        if not later:
+            return seq
+        seq = max(later)
+
+
+def _coalesced(first, subscription) -> list:
+    """``first`` and every event already queued behind it, in order, with only the newest
+    state and the newest camera status kept (a phone that slept gets the latest state once,
+    not every one it missed); every roll is kept."""
+    events = [first]
+    while (event := subscription.get(timeout=0)) is not None:
+        events.append(event)
+    last = {event.kind: number for number, event in enumerate(events)}
+    return [event for number, event in enumerate(events) if event.kind == "roll" or last[event.kind] == number]
+
+
 def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
            clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
@@ -133,10 +160,15 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
     try:
         yield f"retry: {retry_ms}\n\n"
         state = controller.state()
-        if last_id is None:
-            latest = state.get("latest_roll")
-            last_id = latest["seq"] if latest else 0
-        yield format_event("state", state, last_id)
+        latest = state.get("latest_roll")
+        reload = False
+        if last_id is None or last_id > (latest["seq"] if latest else 0):
+            newest = _newest_seq(controller, state)
+            # A fresh page has the history as it is now: nothing to replay. An id above
+            # every seq is one of another history (a new one, after a damaged database).
+            reload = last_id is not None and last_id > newest
+            last_id = newest if last_id is None or reload else last_id
+        yield format_event("reload" if reload else "state", state, last_id)
         sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
         started = written = clock()
@@ -152,13 +184,16 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
                 if clock() - written < heartbeat:  # a tick, not yet a heartbeat
                     continue
                 yield ": heartbeat\n\n"
-            elif event.kind == "roll":
-                # Rolls up to ``sent`` went out already (with the state or a catch-up).
-                if event.seq is not None and event.seq > sent:
-                    yield format_event("roll", event.data, event.seq)
-                    sent = event.seq
-            else:
-                yield format_event(event.kind, event.data)
+                written = clock()
+                continue
+            for event in _coalesced(event, subscription):
+                if event.kind == "roll":
+                    # Rolls up to ``sent`` went out already (with the state or a catch-up).
+                    if event.seq is not None and event.seq > sent:
+                        yield format_event("roll", event.data, event.seq)
+                        sent = event.seq
+                else:
+                    yield format_event(event.kind, event.data)
             written = clock()
     finally:
         subscription.close()

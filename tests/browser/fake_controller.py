@@ -102,6 +102,17 @@ class FakeController:
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
 
     # --- what the tests drive -------------------------------------------------
+    def new_history(self) -> None:
+        """The README's procedure for a damaged database: a new, empty history, whose ids and
+        seqs start again from 1 (the server restarted: the tests reopen the pages' streams)."""
+        with self._lock:
+            self._rolls.clear()
+            self._throws.clear()
+            self._pending = None
+            self._ids = itertools.count(1)
+            self._seq = 0
+            self._state.update(state="idle", preset=None, latest_roll=None, prompt=None, needs=None)
+
     def throw_dice(self, values: list[int], source: str = "camera",
                    principal_seen: bool = True) -> dict:
         """The tray settled showing these natural values (d6: principal first); a text
@@ -338,7 +349,7 @@ class FakeController:
             d["principal"] for d in roll["dice"] if d["step"] == 0)
         if no_principal or any(v is None for throw in throws for v in throw):
             roll.update(complete=False, total=None, successes=None, outcome=None, result=None,
-                        perfect=False, botch=False)
+                        perfect=False, botch=False, finished=None)  # in progress again, as the real one
             return
         # The rules take the principal die first (RULES D6-2); the dice keep their order.
         ordered = sorted(roll["dice"], key=lambda d: (d["step"], not d["principal"]))

@@ -214,3 +214,24 @@ def test_a_cocked_die_marked_on_the_page(phone, controller):
     expect(page.locator("#big")).to_have_text("…")
     expect(page.locator("#dice .die").nth(1)).to_contain_text("?")
     expect(page.locator("#dice .die").nth(1)).to_contain_text("cocked")
+
+
+def test_a_page_of_an_old_history_reloads_its_rolls(phone, controller):
+    """A new, empty history (the README's procedure for a damaged database) starts its seqs
+    again: an open page is told to reload, and takes the new rolls (issue #24 item 7; the
+    table: tests/device/test_table_failures.py)."""
+    controller.arm("2d6")
+    for value in (3, 4, 5):
+        controller.throw_dice([value, 1])
+    page = live(phone("/"))
+    expect(page.locator("#recent li")).to_have_count(3)
+    page.evaluate("() => window.dicelens.stream.close('offline')")  # the server stops
+    controller.new_history()
+    controller.arm("2d6")
+    controller.throw_dice([5, 1])  # roll 1 of the new history
+    page.evaluate("() => window.dicelens.stream.open()")  # the restarted server: the stream again
+    expect(page.locator("#recent li")).to_have_count(1)
+    expect(page.locator("#big")).to_have_text("6")
+    controller.throw_dice([1, 1])  # a new roll, live
+    expect(page.locator("#big")).to_have_text("2")
+    expect(page.locator("#recent li")).to_have_count(2)

@@ -268,3 +268,22 @@ def test_a_face_out_of_range_names_the_die_asked_for(client):
     response = post(client, "/attack/correct", {"throw": "defence", "index": 0, "value": 7},
                     headers={"Accept-Language": "pt-BR"})
     assert response.status_code == 400 and response.get_json()["error"] == "um d6 mostra de 1 a 6"
+
+
+def test_a_d10_shows_0_as_10(client):
+    """One rule for a d10's printed 0 (RULES P-1), as the pool's dice by hand take it (issue #24 item 8;
+    the table: tests/device/test_table_failures.py)."""
+    tall = {"name": "Ivo", "body": 10, "mind": 10, "soul": 6, "pv": 12}
+    ok(post(client, "/participants", {"sheet": tall, "side": "hero"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador"}))
+    state = ok(post(client, "/initiative", {"values": {"Ivo": 0, "Saqueador": 4}}))
+    ivo = next(p for p in state["encounter"]["participants"] if p["name"] == "Ivo")
+    assert ivo["initiative"] == 10 and state["encounter"]["order"][0] == "Ivo"
+    ok(post(client, "/attack", {"attacker": "Ivo", "defender": "Saqueador"}))
+    refused = post(client, "/attack/dice", {"values": [11, 14]})
+    assert refused.status_code == 400 and refused.get_json()["error"] == "a d10 shows 0 to 10 (0 is 10)"
+    state = ok(post(client, "/attack/dice", {"values": [0, 14]}))
+    assert state["attack"]["attack"]["natural"] == 10
+    ok(post(client, "/attack/correct", {"throw": "attack", "index": 0, "value": 3}))
+    state = ok(post(client, "/attack/correct", {"throw": "attack", "index": 0, "value": 0}))
+    assert state["attack"]["attack"]["natural"] == 10

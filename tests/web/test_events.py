@@ -235,3 +235,18 @@ def test_head_opens_no_stream(client, controller):
     response = client.head("/api/events")
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     assert controller.subscribers == 0 and client.application.extensions["dicelens.streams"].open == 0
+
+
+def test_a_slow_streams_queued_states_are_sent_once_the_newest(client, controller):
+    """A phone that slept gets every roll it missed, then the newest state once, not every
+    state queued meanwhile (issue #24 item 6; the table: tests/device/test_table_failures.py)."""
+    stream = Stream(client)
+    stream.next(), stream.next_event()
+    made = [_hand_roll(controller, (v, 1)) for v in (2, 3, 4, 5, 6)]  # each a roll and states, queued
+    controller.arm("2d6", roller="Lia")
+    events = [stream.next_event() for _ in range(len(made) + 1)]
+    assert [e["event"] for e in events] == ["roll"] * len(made) + ["state"]
+    assert [e["data"]["id"] for e in events[:-1]] == [r["id"] for r in made]
+    assert events[-1]["data"]["roller"] == "Lia"  # the newest state
+    assert "comment" in stream.next()  # and no older state after it: a heartbeat
+    stream.close()

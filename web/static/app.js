@@ -140,6 +140,10 @@
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
   function describeRoll(roll) {
     const result = roll.result || {};
+    if (!roll.complete && roll.finished) {
+      // Closed before it was complete (another preset armed, a restart): no result, nothing awaited.
+      return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
+    }
     if (!roll.complete) {
       // A perfect roll is known before its extra dice are: say so while waiting.
       return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
@@ -184,6 +188,11 @@
   function promptText(state) {
     const prompt = state.prompt || "";
     let match;
+    for (const [pattern, text] of REFUSALS) {
+      if ((match = pattern.exec(prompt))) {
+        return t(text, { why: match[1] }) + " " + promptText({ ...state, prompt: prompt.slice(match[0].length) });
+      }
+    }
     if (asksForDice(state)) return needsText(state.needs);
     if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
     // device/history.py SaveFailed, as the controller's prompt: "the history could not be saved (…): … — then throw again"
@@ -207,10 +216,28 @@
     return prompt;
   }
 
+  // device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
+  // then what the roll still asks for.
+  const REFUSALS = [
+    [/^no dice seen: /, "No dice seen."],
+    [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
+    [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
+  ];
+
+  /** The prompt without the refusal before it: what the roll asks for. */
+  function askedFor(prompt) {
+    for (const [pattern] of REFUSALS) {
+      const match = pattern.exec(prompt || "");
+      if (match) return prompt.slice(match[0].length);
+    }
+    return prompt;
+  }
+
   /** Whether the controller's prompt only asks for the dice the roll still needs (else it
    *  names a problem to fix: an unread die, no principal die, dice of another kind…). */
   function asksForDice(state) {
-    return Boolean(state.needs) && (!state.prompt || state.prompt === state.needs.reason);
+    const wanted = askedFor(state.prompt);
+    return Boolean(state.needs) && (!wanted || wanted === state.needs.reason);
   }
 
   function throwPrompt(state) {
@@ -358,11 +385,14 @@
       if (done) following = false;
     }
 
+    let announcing = null;
     function announce(text) {
-      // Re-setting the same text would be silent; clear first so readers speak it.
+      // Re-setting the same text would be silent; clear first so readers speak it. Events
+      // that come at once (a phone waking with a minute of them) say only the newest.
       const box = $("#announce");
       box.textContent = "";
-      setTimeout(() => { box.textContent = text; }, 50);
+      clearTimeout(announcing);
+      announcing = setTimeout(() => { box.textContent = text; }, 50);
     }
 
     function presetOf(name) {
@@ -474,7 +504,7 @@
       const d = describeRoll(roll);
       big.textContent = d.big;
       big.dataset.rollId = roll.id;
-      big.dataset.waiting = String(!roll.complete);
+      big.dataset.waiting = String(!roll.complete && !roll.finished);
       $("#current").dataset.tone = d.tone || "plain";
       $("#big-unit").textContent = d.unit;
       $("#outcome").textContent = d.outcome;
@@ -503,7 +533,7 @@
       } else photoBox.hidden = true;
       // The controller could not tell the principal die (RULES D6-2): the player points at it.
       const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = roll.system === "d6" && !roll.complete && first.length > 1 &&
+      const askPrincipal = roll.system === "d6" && !roll.complete && !roll.finished && first.length > 1 &&
         !first.some((die) => die.principal || die.role === "principal");
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
@@ -672,18 +702,27 @@
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
     // --- live updates ------------------------------------------------------------
+    function onState(state) {
+      store.state = state;
+      if (state.latest_roll) receive(state.latest_roll, true);
+      else if (store.rolls.size) {  // the history was cleared: its rolls go from every page
+        store.rolls.clear();
+        store.shownId = null;
+        render();
+      }
+      renderState();
+    }
+
     const stream = liveStream({
       roll: (roll) => receive(roll, true),
-      state: (state) => {
-        store.state = state;
-        if (state.latest_roll) receive(state.latest_roll, true);
-        else if (store.rolls.size) {  // the history was cleared: its rolls go from every page
-          store.rolls.clear();
-          store.shownId = null;
-          render();
-        }
-        renderState();
+      // The server's history is not the one this page knew (a new one, after a damaged database).
+      reload: (state) => {
+        store.rolls.clear();
+        store.shownId = null;
+        onState(state);
+        loadRecent();
       },
+      state: onState,
       camera: (camera) => { if (store.state) store.state.camera = camera; renderCamera(camera); },
       reopened: () => loadRecent(),
     });
@@ -754,7 +793,8 @@
     function parse(event) {
       if (event.lastEventId) {
         const seq = Number(event.lastEventId);
-        if (!Number.isNaN(seq)) lastSeq = lastSeq === null ? seq : Math.max(lastSeq, seq);
+        // A reload's id is the new history's: lower than the old one's, and it wins.
+        if (!Number.isNaN(seq)) lastSeq = lastSeq === null || event.type === "reload" ? seq : Math.max(lastSeq, seq);
       }
       try { return JSON.parse(event.data); } catch (err) { return null; }
     }
@@ -775,7 +815,7 @@
         setLink("reconnecting");
         if (source.readyState === EventSource.CLOSED) schedule();
       });
-      for (const kind of ["roll", "state", "camera"]) {
+      for (const kind of ["roll", "state", "reload", "camera"]) {
         source.addEventListener(kind, (event) => {
           const data = parse(event);
           if (kind === "state" && pollTimer !== null) { stopPolling(); setLink("live"); }  // a stream at last
