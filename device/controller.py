@@ -110,12 +110,10 @@ def _all_or_nothing(method):
         with self._lock:
             before = self._snapshot()
             try:
-                result = method(self, *args, **kwargs)
+                return method(self, *args, **kwargs)
             except SaveFailed as exc:
                 self._restore(before, exc)
                 raise
-            self._save_error = None
-            return result
 
     return change
 
@@ -285,7 +283,6 @@ class Controller:
             before = self._snapshot()
             try:
                 self._take_frame(reading, reading_dict, photos)
-                self._save_error = None
             except SaveFailed as exc:  # say so where the players look; the next throw tries again
                 self._restore(before, exc)
                 self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]))
@@ -526,7 +523,12 @@ class Controller:
                                                "file (or pin_from_page = true)"))
                 if changes["pin"] is not None and not isinstance(changes["pin"], str):
                     raise ValueError("pin must be the stored PIN hash or null")
-            self._history.set_settings(changes)  # first: a failed save changes nothing
+            try:
+                self._history.set_settings(changes)  # first: a failed save changes nothing
+            except SaveFailed as exc:
+                self._save_error = str(exc)
+                raise
+            self._save_error = None
             if "principal_color" in changes:
                 self._principal_color = changes["principal_color"]
             if "presets" in changes:
@@ -545,6 +547,7 @@ class Controller:
         """Remove every saved roll and photo (seq keeps counting up)."""
         with self._lock:
             self._history.clear()
+            self._save_error = None
             self._latest = None
             if self._roll is not None and self._roll.get("id") is not None:
                 self._roll = None
@@ -849,6 +852,7 @@ class Controller:
             roll["note"] = f"{WAITING_NOTE}{waiting}"
         photo, annotated = self._redrawn(roll) or (None, None)
         saved = self._history.save(roll, photo=photo, annotated=annotated)
+        self._save_error = None
         self._publish_roll(saved)
         return saved
 
@@ -922,6 +926,7 @@ class Controller:
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)
         saved = self._history.save(self._roll, photo=photo, annotated=annotated)
+        self._save_error = None  # saving works again
         self._roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
         self._publish_roll(saved)
 

@@ -153,4 +153,6 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> Non
     limits per client address, request deadline and body cap). ``options`` go to waitress."""
     from .server import make_server  # only the server needs waitress, not the tests
 
-    make_server(app, host=host, port=port, **options).run()
+    server = make_server(app, host=host, port=port, **options)
+    server.print_listen("Serving on http://{}:{}")  # as waitress.serve says it
+    server.run()

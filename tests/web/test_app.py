@@ -40,5 +40,8 @@ def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
 class Idle:
     """A server that returns at once."""
 
+    def print_listen(self, form: str) -> None:
+        pass
+
     def run(self) -> None:
         pass

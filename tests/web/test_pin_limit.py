@@ -51,11 +51,11 @@ def test_32_parallel_logins_check_at_most_5_pins(controller, slow_checks):
     controller.update_settings(pin=hash_pin("2468"))
     # 31 wrong guesses and the right PIN last, all at once from one address.
     statuses = _fire(app, 32, lambda n: {"pin": "2468" if n == 31 else f"{1000 + n}"})
-    assert len(slow_checks) <= 5
-    assert statuses.count(401) + statuses.count(200) == len(slow_checks)
+    wrong = [pin for pin in slow_checks if pin != "2468"]
+    assert len(wrong) <= 5  # a right PIN, when it came in time, gave its attempt back
+    assert statuses.count(401) == len(wrong)
+    assert statuses.count(200) == slow_checks.count("2468") <= 1
     assert statuses.count(429) == 32 - len(slow_checks)
-    if "2468" not in slow_checks:
-        assert statuses[31] == 429
 
 
 def test_parallel_header_pins_check_at_most_5(controller, slow_checks):
