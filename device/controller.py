@@ -95,7 +95,8 @@ class RollStateError(DeviceError, RuntimeError):
     """The call does not fit the controller's state (dice by hand with no preset armed...)."""
 
 
-#: What a failed save puts back: the roll being made and where the controller is with it.
+#: What a failed save or a refused request puts back: the roll being made and where the
+#: controller is with it.
 _ROLL_STATE = ("_state", "_prompt", "_needs", "_roll", "_latest", "_preset", "_roller", "_fresh_after",
                "_generation", "_before", "_read_requested", "_armed_before")
 
@@ -812,14 +813,18 @@ class Controller:
 
     # --- inside: edits, saving, state ------------------------------------------------
     def _snapshot(self) -> dict:
+        """What a refused request or a failed save must leave as it was (:data:`_ROLL_STATE`)."""
         values = {name: getattr(self, name) for name in _ROLL_STATE}
         return {name: copy.deepcopy(v) if isinstance(v, (dict, list)) else v for name, v in values.items()}
 
-    def _restore(self, snapshot: dict, failure: SaveFailed) -> None:
+    def _restore(self, snapshot: dict, failure: SaveFailed | None = None) -> None:
+        """Put back a :meth:`_snapshot`; ``failure``: the failed save that is why (logged, and
+        shown on /healthz until a save works)."""
         for name, value in snapshot.items():
             setattr(self, name, value)
-        self._save_error = str(failure)
-        log.error("%s", failure)
+        if failure is not None:
+            self._save_error = str(failure)
+            log.error("%s", failure)
         self._publish_state()
 
     def _editable(self, roll_id: int) -> dict:
@@ -934,16 +939,6 @@ class Controller:
         if self._latest is None or saved["id"] >= self._latest["id"]:
             self._latest = saved
         self._hub.publish("roll", copy.deepcopy(saved), seq=saved["seq"])
-
-    def _snapshot(self) -> tuple:
-        """What a refused request must leave as it was: the preset, the roll, the state."""
-        return (self._preset, self._roller, self._roll, self._needs, self._armed_before,
-                self._fresh_after, self._state, self._prompt)
-
-    def _restore(self, snapshot: tuple) -> None:
-        (self._preset, self._roller, self._roll, self._needs, self._armed_before,
-         self._fresh_after, state, prompt) = snapshot
-        self._set_state(state, prompt)
 
     def _set_state(self, state: str, prompt: str | None = None) -> None:
         self._state, self._prompt = state, prompt
