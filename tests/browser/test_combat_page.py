@@ -7,6 +7,8 @@ not use. Dice read from the tray come from a fake numbered reader.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -267,3 +269,32 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
     finally:
         context.close()
     assert errors == []
+
+
+NO_VALUE_WORDS = re.compile(r"null|undefined|NaN")  # glued to the text before it: no \b
+
+
+def test_no_null_or_undefined_reaches_the_page_as_text(phone, fight):
+    """A resolved attack's card has no correction chips and no counter-attack: both
+    are left out, not written as "null" (after Next turn and a reload too)."""
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+    page = live(phone("/combat"))
+    page.click("#attack")
+    for pad, value in (("8", 7), ("20", 14)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    for pad, value in (("6", 2), ("20", 9)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
+    page.click("#attack-send")
+    expect(page.locator("#last-attack .verdict")).to_contain_text("Hit")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
+    page.click("#next-turn")
+    expect(page.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
+    page.reload()
+    expect(live(page).locator("#last-attack .verdict")).to_contain_text("Hit")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)

@@ -214,3 +214,19 @@ def test_a_cocked_die_marked_on_the_page(phone, controller):
     expect(page.locator("#big")).to_have_text("…")
     expect(page.locator("#dice .die").nth(1)).to_contain_text("?")
     expect(page.locator("#dice .die").nth(1)).to_contain_text("cocked")
+
+
+def test_a_value_that_is_not_there_is_never_written_as_null(phone, controller):
+    """The page's helpers leave out a missing child and fill a missing value with "–"
+    (replaceChildren and String() write "null"); a pool roll waiting for dice shows none."""
+    page = live(phone("/"))
+    assert page.evaluate("""() => {
+        const box = document.createElement("div");
+        window.dicelensDom.setChildren(box, [null, "a", undefined]);
+        const t = window.dicelensDom.translator({});
+        return [box.textContent, t("Die {n}: {from}", { n: null, from: undefined })];
+    }""") == ["a", "Die –: –"]
+    controller.arm("pool5")
+    controller.throw_dice([10, 3, 4, 1, 6])
+    expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
+    expect(page.locator("main")).not_to_contain_text(re.compile(r"null|undefined|NaN"))

@@ -8,7 +8,7 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
-  const { $, el } = window.dicelensDom;
+  const { $, el, setChildren } = window.dicelensDom;
   const t = window.dicelensDom.translator(CATALOGUE);
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
@@ -136,6 +136,11 @@
     return roll.system === "pool" ? 10 : 6;
   }
 
+  /** A number as text; "–" when there is none (never "null"). */
+  function shown(value) {
+    return value === null || value === undefined ? "–" : String(value);
+  }
+
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
   function describeRoll(roll) {
     const result = roll.result || {};
@@ -145,7 +150,7 @@
         detail: "", tone: roll.perfect ? "good" : "plain" };
     }
     if (roll.system === "pool") {
-      const out = { big: String(roll.successes), unit: t("successes"), outcome: "", detail: "" };
+      const out = { big: shown(roll.successes), unit: t("successes"), outcome: "", detail: "" };
       const details = [];
       if (result.difficulty) {
         details.push(t("difficulty {n}", { n: result.difficulty }) +
@@ -164,7 +169,7 @@
       out.tone = roll.botch ? "bad" : roll.outcome === "success" ? "good" : "plain";
       return out;
     }
-    const out = { big: String(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
+    const out = { big: shown(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
     if (roll.perfect) { out.outcome = SEED_WORDS.perfect; out.tone = "good"; }
     const details = [];
     if (result.modifier) details.push(t("modifier {n}", { n: (result.modifier > 0 ? "+" : "") + result.modifier }));
@@ -428,7 +433,7 @@
       }
       $("#odds-figures").textContent = figures.join(" · ");
       const top = Math.max(...bars.map(([, p]) => p), 0.0001);
-      $("#odds-bars").replaceChildren(...bars.slice(0, 24).map(([label, p]) =>
+      setChildren($("#odds-bars"), bars.slice(0, 24).map(([label, p]) =>
         el("div", { class: "bar", title: label + ": " + percent(p) }, [
           el("span", { class: "fill", style: "height:" + Math.round((p / top) * 100) + "%" }),
           el("span", { class: "tick", text: label }),
@@ -437,7 +442,7 @@
 
     function renderPresets() {
       const list = $("#presets");
-      list.replaceChildren(...store.presets.map((preset) => el("li", {}, el("button", {
+      setChildren(list, store.presets.map((preset) => el("li", {}, el("button", {
         type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
         text: labelText(preset.label || preset.name),
         onclick: () => arm(preset.name),
@@ -461,8 +466,8 @@
         $("#roll-meta").textContent = "";
         $("#summary").textContent = "";
         $("#roll-note").hidden = true;
-        $("#dice").replaceChildren();
-        $("#corrections").replaceChildren();
+        setChildren($("#dice"), []);
+        setChildren($("#corrections"), []);
         $("#photo-box").hidden = true;
         return;
       }
@@ -485,7 +490,7 @@
       const note = $("#roll-note");
       note.hidden = !roll.note;
       note.textContent = roll.note || "";
-      $("#corrections").replaceChildren(...(roll.corrections || []).map((c) => el("li", {
+      setChildren($("#corrections"), (roll.corrections || []).map((c) => el("li", {
         text: [correctionText(c), c.who, when(c.at)].filter(Boolean).join(" · "),
       })));
       const photoBox = $("#photo-box");
@@ -507,7 +512,7 @@
 
     function renderDice(roll) {
       const list = $("#dice");
-      list.replaceChildren(...roll.dice.map((die, index) => {
+      setChildren(list, roll.dice.map((die, index) => {
         const tags = dieTags(roll, die, index);
         const unread = die.natural === null || die.natural === undefined;
         const counted = !unread && die.value !== undefined && die.value !== null && die.value !== die.natural
@@ -529,7 +534,7 @@
 
     function renderRecent() {
       const rolls = [...store.rolls.values()].sort((a, b) => b.id - a.id).slice(0, 12);
-      $("#recent").replaceChildren(...rolls.map((roll) => {
+      setChildren($("#recent"), rolls.map((roll) => {
         const d = describeRoll(roll);
         return el("li", { dataset: { rollId: String(roll.id) } }, el("button", {
           type: "button", class: "recent-roll", "aria-current": roll.id === (shownRoll() || {}).id ? "true" : null,
@@ -543,7 +548,7 @@
         ]));
       }));
       const names = new Set([...store.rolls.values()].map((r) => r.roller).filter(Boolean));
-      $("#players").replaceChildren(...[...names].map((name) => el("option", { value: name })));
+      setChildren($("#players"), [...names].map((name) => el("option", { value: name })));
     }
 
     function render() {
@@ -587,11 +592,11 @@
     function renderKeypad() {
       const pad = $("#keypad");
       pad.dataset.sides = keypadSides;
-      pad.replaceChildren(...keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
+      setChildren(pad, keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
       for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
         chip.setAttribute("aria-checked", String(Number(chip.dataset.sides) === keypadSides));
       }
-      $("#keypad-values").replaceChildren(...keypadValues.map((value, i) => el("li", {}, el("button", {
+      setChildren($("#keypad-values"), keypadValues.map((value, i) => el("li", {}, el("button", {
         type: "button", class: "chip", text: String(value), "aria-label": t("Remove") + " " + value,
         onclick: () => { keypadValues.splice(i, 1); renderKeypad(); },
       }))));
@@ -645,7 +650,7 @@
       const read = die.natural === null || die.natural === undefined
         ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
       $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
-      $("#fix-keypad").replaceChildren(...keypadButtons(sidesOf(roll), (value) => fix({ value })));
+      setChildren($("#fix-keypad"), keypadButtons(sidesOf(roll), (value) => fix({ value })));
       $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
         die.principal || die.role === "principal" || die.role === "extra";
       $("#fix-dialog").showModal();
@@ -816,7 +821,7 @@
       $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
-      list.replaceChildren(...(settings.presets || []).map(presetRow));
+      setChildren(list, (settings.presets || []).map(presetRow));
     }
 
     function presetRow(preset) {

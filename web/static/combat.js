@@ -9,7 +9,7 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
-  const { $, el } = window.dicelensDom;
+  const { $, el, setChildren } = window.dicelensDom;
   // base.html's catalogue too: the kinds of dice ("pip d6") and why a die cannot be read.
   const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
@@ -159,7 +159,7 @@
       : started ? t("{name}'s turn", { name: enc.current })
       : t("Set up the fight: add heroes and enemies, then roll initiative.");
     const effects = $("#turn-effects");
-    effects.replaceChildren(...(started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
+    setChildren(effects, (started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
     const prompt = $("#turn-prompt");
     const pad = $("#poison-keypad");
     if (enc.pending_poison) {
@@ -182,7 +182,7 @@
 
   function fill(select, names, keep) {
     const previous = keep ? select.value : null;
-    select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    setChildren(select, names.map((n) => el("option", { value: n, text: n })));
     if (previous && names.includes(previous)) select.value = previous;
   }
 
@@ -305,7 +305,7 @@
     $("#attack-tray-read").hidden = !!waiting;
     $("#attack-tray-stop").hidden = !waiting;
     if (!attack) { throwValues = []; card.dataset.step = ""; return; }
-    $("#attack-dice").replaceChildren(...[thrownDice(attack)].filter(Boolean));
+    setChildren($("#attack-dice"), thrownDice(attack));
     const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
     if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
     $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
@@ -320,7 +320,7 @@
       box.append(keypad(sides, throwValues[i], (v) => { throwValues[i] = v; renderAttack(); }, "d" + sides));
       return box;
     });
-    $("#attack-pads").replaceChildren(...pads);
+    setChildren($("#attack-pads"), pads);
     $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
   }
 
@@ -357,12 +357,12 @@
       ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
         onclick: () => startAttack({ attacker: defender, defender: attacker }) })
       : null;
-    box.replaceChildren(
+    setChildren(box, [
       el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
       el("p", { class: "verdict", text: first }),
       ...rest.map((text) => el("p", { class: "detail", text })),
       state.last_attack_correctable ? thrownDice(outcome) : null,
-      counter);
+      counter]);
   }
 
   function renderInitiative() {
@@ -377,7 +377,7 @@
     }
     const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
     const list = $("#initiative-list");
-    list.replaceChildren(...fighters().map((p) => {
+    setChildren(list, fighters().map((p) => {
       const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
       const status = el("p", { class: "tray-status", role: "status" });
       const mine = !!waiting && waiting.name === p.name;
@@ -419,7 +419,7 @@
     const groups = state.groups;
     const groupOf = (name) => groups.find((g) => g.includes(name)) || [name];
     const list = $("#fighters");
-    list.replaceChildren(...order.map((name) => {
+    setChildren(list, order.map((name) => {
       const p = fighter(name);
       const group = groupOf(name);
       const at = group.indexOf(name);
@@ -461,7 +461,7 @@
 
   function renderLog() {
     const entries = state.encounter.log.slice().reverse();
-    $("#log").replaceChildren(...entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
+    setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
       entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : sentence(entry.text))));
   }
 
@@ -485,7 +485,7 @@
     const select = $("#condition-name");
     if (select.options.length !== names.length) fill(select, names, true);
     $("#poison-x").hidden = select.value !== "Envenenado";
-    $("#fighter-conditions").replaceChildren(...p.conditions.map((c) => el("li", { class: "condition cure" }, [
+    setChildren($("#fighter-conditions"), p.conditions.map((c) => el("li", { class: "condition cure" }, [
       conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
     ])));
     $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);

@@ -2,11 +2,15 @@
 window.dicelensDom = (function () {
   "use strict";
 
-  /** A translator over a catalogue: t("Hello {name}", {name}) → the translated string, filled in. */
+  /** A value that is there: null and undefined are nothing to show (never the words "null", "undefined"). */
+  const present = (value) => value !== null && value !== undefined;
+
+  /** A translator over a catalogue: t("Hello {name}", {name}) → the translated string, filled in;
+   *  a value that is not there shows as "–". */
   function translator(catalogue) {
     return function t(text, params) {
       const found = catalogue[text] || text;
-      return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
+      return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? (present(params[k]) ? params[k] : "–") : "{" + k + "}"));
     };
   }
 
@@ -23,11 +27,16 @@ window.dicelensDom = (function () {
       else if (k === "dataset") Object.assign(node.dataset, v);
       else node.setAttribute(k, v === true ? "" : v);
     }
-    for (const child of [].concat(children || [])) {
-      if (child !== null && child !== undefined) node.append(child);
-    }
+    node.append(...[].concat(children || []).filter(present));
     return node;
   }
 
-  return { translator, $, el };
+  /** Replace a node's children; a child that is not there (null, undefined) is left out,
+   *  where replaceChildren would write it as the text "null". */
+  function setChildren(node, children) {
+    node.replaceChildren(...[].concat(children || []).filter(present));
+    return node;
+  }
+
+  return { translator, $, el, setChildren };
 })();
