@@ -230,3 +230,33 @@ def test_a_value_that_is_not_there_is_never_written_as_null(phone, controller):
     controller.throw_dice([10, 3, 4, 1, 6])
     expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
     expect(page.locator("main")).not_to_contain_text(re.compile(r"null|undefined|NaN"))
+
+
+def topmost_at_centre(page: Page, selector: str) -> bool:
+    """Whether the element is what a tap at its centre reaches: above every backdrop, not inert."""
+    return page.locator(selector).evaluate("""node => {
+        const box = node.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return node.contains(hit);
+    }""")
+
+
+def test_a_refusal_while_a_dialog_is_open_shows_above_it(phone, controller, monkeypatch):
+    """The by-hand keypad stays open when Send is refused: the toast is above its backdrop,
+    heard (an alert outside an open modal dialog is inert), and stays after the dialog closes."""
+    def refuse(values, roller=None):
+        raise ValueError("the tray is busy")
+    monkeypatch.setattr(controller, "enter_dice", refuse)
+    page = live(phone("/"))
+    controller.arm("2d6")
+    page.get_by_role("button", name="By hand", exact=True).click()
+    for face in ("3", "4"):
+        page.locator("#keypad .key", has_text=face).click()
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_role("alert").filter(has_text="the tray is busy")).to_have_text("Error: the tray is busy")
+    expect(page.locator("#keypad-dialog")).to_be_visible()
+    assert topmost_at_centre(page, "#toast")
+    page.locator("#keypad-dialog").get_by_role("button", name="Cancel").click()
+    expect(page.locator("#keypad-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_be_visible()
+    assert topmost_at_centre(page, "#toast")

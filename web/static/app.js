@@ -8,7 +8,7 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
-  const { $, el, setChildren } = window.dicelensDom;
+  const { $, el, setChildren, toast } = window.dicelensDom;
   const t = window.dicelensDom.translator(CATALOGUE);
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
@@ -30,16 +30,6 @@
     const date = new Date(iso);
     return date.toLocaleString(document.documentElement.lang, {
       day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
-  }
-
-  // --- toasts -------------------------------------------------------------
-  let toastTimer = null;
-  function toast(message) {
-    const box = $("#toast");
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
   }
 
   // --- API ----------------------------------------------------------------

@@ -9,20 +9,11 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
-  const { $, el, setChildren } = window.dicelensDom;
+  const { $, el, setChildren, toast } = window.dicelensDom;
   // base.html's catalogue too: the kinds of dice ("pip d6") and why a die cannot be read.
   const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
   const API = INITIAL.api;
-
-  let toastTimer = null;
-  function toast(message) {
-    const box = $("#toast");
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-  }
 
   // --- API: JSON, with the PIN asked once on a 401 (base.html's dialog) ---------
   function askPin(wrong) {

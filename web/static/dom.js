@@ -38,5 +38,34 @@ window.dicelensDom = (function () {
     return node;
   }
 
-  return { translator, $, el, setChildren };
+  // --- toasts: a refusal or a "Saved", over everything -------------------------
+  // A modal dialog makes the rest of the page inert and covers it with its backdrop:
+  // a toast outside it would be greyed out and unheard. It is shown inside the open
+  // modal dialog (the last one in the page is the one opened over the others), and
+  // goes back to the page when that dialog closes.
+  let toastTimer = null;
+
+  function toastHost() {
+    const modal = [...document.querySelectorAll("dialog[open]")].filter((d) => d.matches(":modal"));
+    return modal.length ? modal[modal.length - 1] : document.body;
+  }
+
+  /** Show a message for 4 s in #toast (role="alert": screen readers read it out). */
+  function toast(message) {
+    const box = $("#toast");
+    const host = toastHost();
+    if (box.parentNode !== host) host.append(box);
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // "close" does not bubble: caught on its way down.
+  document.addEventListener("close", (event) => {
+    const box = $("#toast");
+    if (box && event.target.contains(box)) toastHost().append(box);
+  }, true);
+
+  return { translator, $, el, setChildren, toast };
 })();
