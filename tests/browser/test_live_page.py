@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 def live(page: Page) -> Page:
@@ -260,3 +261,25 @@ def test_a_refusal_while_a_dialog_is_open_shows_above_it(phone, controller, monk
     expect(page.locator("#keypad-dialog")).to_be_hidden()
     expect(page.locator("#toast")).to_be_visible()
     assert topmost_at_centre(page, "#toast")
+
+
+@pytest.mark.parametrize(("locale", "header"), [
+    ("en-US", "Roll 1 · Resolved · 2D6 · by Nara"),
+    ("pt-BR", "Rolagem 1 · Resolvida · 2D6 · por Nara"),
+    ("es-ES", "Tirada 1 · Resuelta · 2D6 · de Nara"),
+])
+def test_an_earlier_roll_is_shown_under_its_own_header(phone, controller, locale, header):
+    """Not the armed preset's and player's: Zara's pool 5 is armed while Nara's 2D6 is looked at."""
+    page = live(phone("/", locale=locale))
+    controller.arm("2d6", "Nara")
+    controller.throw_dice([3, 4])
+    controller.arm("pool5", "Zara")
+    controller.throw_dice([10, 3, 4, 1, 6])          # waits for the ten's reroll: a prompt
+    expect(page.locator("#prompt")).to_be_visible()
+    page.locator('#recent li[data-roll-id="1"] button').click()
+    expect(page.locator("#big")).to_have_text("7")
+    expect(page.locator("#machine-state")).to_have_text(header)
+    expect(page.locator("#prompt")).to_be_hidden()   # the live roll's prompt is not this roll's
+    page.locator('#recent li[data-roll-id="2"] button').click()
+    expect(page.locator("#machine-state")).to_contain_text("Zara")
+    expect(page.locator("#prompt")).to_be_visible()

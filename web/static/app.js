@@ -384,10 +384,12 @@
       const line = [words[state.state] || state.state];
       if (state.preset) line.push(presetLabel(state.preset));
       if (state.roller) line.push(t("by {name}", { name: state.roller }));
-      $("#machine-state").textContent = line.join(" · ");
-      $("#machine-state").dataset.state = state.state;
+      const past = pastRoll();
+      // An earlier roll the player tapped is shown under its own header, without the live prompt.
+      $("#machine-state").textContent = past ? pastHeader(past) : line.join(" · ");
+      $("#machine-state").dataset.state = past ? "past" : state.state;
       const prompt = $("#prompt");
-      const text = state.prompt || state.needs || state.state === "armed" ? promptText(state) : "";
+      const text = !past && (state.prompt || state.needs || state.state === "armed") ? promptText(state) : "";
       const asks = Boolean(text) && text !== throwPrompt(state) && (prompt.hidden || prompt.textContent !== text);
       prompt.hidden = !text;
       prompt.textContent = text;
@@ -402,6 +404,18 @@
         keypadSides = sidesWanted(state);
         renderKeypad();
       }
+    }
+
+    /** The roll the player tapped in the recent list, unless it is the newest. */
+    function pastRoll() {
+      return store.shownId !== null && store.shownId !== newestId() ? store.rolls.get(store.shownId) || null : null;
+    }
+
+    /** "Roll 3 · Resolved · 2D6 · by Nara": an earlier roll's own preset and player. */
+    function pastHeader(roll) {
+      return [t("Roll {id}", { id: roll.id }), roll.complete ? t("Resolved") : t("waiting for dice"),
+        presetLabel(roll.preset, roll.label), roll.roller ? t("by {name}", { name: roll.roller }) : ""]
+        .filter(Boolean).join(" · ");
     }
 
     function renderOdds(odds, preset) {
@@ -544,6 +558,7 @@
     function render() {
       renderRoll();
       renderRecent();
+      renderState();
     }
 
     /** The state an action answered with. While the stream is open it brings the
