@@ -302,8 +302,8 @@
     $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
     $("#attack-prompt").textContent = attackPrompt(attack);
     const soFar = [];
-    if (attack.attack.total !== null) soFar.push(t(attack.attack.characteristic) + " " + attack.attack.total + " · d20 " + attack.attack.destiny);
-    if (attack.defence.total !== null) soFar.push((attack.spec.defender === "hero" ? t("Body") : t("Defence")) + " " + attack.defence.total + " · d20 " + attack.defence.destiny);
+    if (attack.attack.total !== null) soFar.push(throwTotal(attackName(attack), attack.attack) + " · d20 " + attack.attack.destiny);
+    if (attack.defence.total !== null) soFar.push(throwTotal(defenceName(attack), attack.defence) + " · d20 " + attack.defence.destiny);
     $("#attack-so-far").textContent = soFar.join(" — ");
     const dice = attack.needs.dice;
     const pads = dice.map((sides, i) => {
@@ -313,6 +313,22 @@
     });
     setChildren($("#attack-pads"), pads);
     $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
+  }
+
+  const attackName = (outcome) => t(outcome.attack.characteristic);
+  const defenceName = (outcome) => (outcome.spec.defender === "hero" ? t("Body") : t("Defence"));
+
+  /** "Defence 5 = d6 4 + armour 1": a throw's total and what makes it (RULES DD-4: armour and
+   *  shield add to the defence; help and modifiers to either). */
+  function throwTotal(name, side) {
+    let text = name + " " + side.total;
+    const extras = [["armour {n}", side.armour], ["shield {n}", side.shield], ["modifier {n}", side.bonus]]
+      .filter(([, n]) => n);
+    if (extras.length) {
+      text += " = d" + side.die + " " + side.natural +
+        extras.map(([words, n]) => (n > 0 ? " + " : " − ") + t(words, { n: Math.abs(n) })).join("");
+    }
+    return text;
   }
 
   function attackText(outcome) {
@@ -328,6 +344,9 @@
       lines.push(t("{name} earns {n} {points}", { name: spec.attacker_name, n: outcome.points, points: outcome.points_name }));
     } else {
       lines.push(t("Miss, {a} against {d}", { a: outcome.attack.total, d: outcome.defence.total }));
+    }
+    if (outcome.attack.total !== null && outcome.defence.total !== null) {
+      lines.push(throwTotal(attackName(outcome), outcome.attack) + " · " + throwTotal(defenceName(outcome), outcome.defence));
     }
     if (outcome.effects.includes("Defensa Perfecta")) lines.push(t("Defensa Perfecta: {name} may counter-attack at once or move to another zone", { name: spec.defender_name }));
     if (outcome.effects.includes("Fallo Defensivo")) lines.push(t("Fallo Defensivo: {name} still takes 1 damage", { name: spec.defender_name }));
@@ -470,7 +489,8 @@
     $("#fighter-title").textContent = p.name;
     const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
     if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
-    if (p.armour || p.shield) sheet.push("+" + (p.armour + p.shield));
+    if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
+    if (p.shield) sheet.push(t("shield {n}", { n: p.shield }));
     $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
     const names = state.conditions.map((c) => c.name);
     const select = $("#condition-name");
