@@ -194,7 +194,7 @@ class Controller:
             if camera == self._camera:
                 return
             self._camera = camera
-            self._hub.publish("camera", copy.deepcopy(camera))
+            self._hub.publish("camera", self._camera_dict(self._preset))
             self._publish_state()
 
     def on_settled(self, frame: np.ndarray, t: float) -> None:
@@ -781,12 +781,19 @@ class Controller:
             "roller": self._roller,
             "prompt": self._prompt,
             "needs": self._needs,
-            "camera": {**self._camera, "can_throw": bool(
-                self._throw_fn and self._can_throw()
-                and (preset is None or self._can_throw_dice(preset.sides)))},
+            "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
             "odds": self._preset_odds(preset) if preset else None,
         }
+
+    def _camera_dict(self, preset: Preset | None) -> dict:
+        """The camera's status, and what it can do for the armed roll: ``can_throw``, it
+        throws these dice itself; ``by_hand``, they can only be entered by hand (no camera,
+        or one that throws by itself but not dice of these sides, as the simulated one a pool)."""
+        throws = bool(self._throw_fn and self._can_throw())
+        these = preset is None or self._can_throw_dice(preset.sides)
+        return {**self._camera, "can_throw": throws and these,
+                "by_hand": self._camera["status"] == "no camera" or (throws and not these)}
 
     def _preset_odds(self, preset: Preset) -> dict | None:
         if preset.name not in self._odds:

@@ -130,9 +130,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     controller.arm("pool5")
     page.get_by_role("button", name="By hand", exact=True).click()
     keypad = page.locator("#keypad")
-    page.get_by_role("radio", name="d20").click()                  # a keypad for every die
-    expect(keypad.locator(".key")).to_have_text([str(face) for face in range(1, 21)])
-    page.get_by_role("radio", name="d10").click()
+    expect(page.get_by_role("radio")).to_have_text(["d10"])       # the kind of die the pool takes
     expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
     for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
         keypad.locator(".key", has_text=face).click()
@@ -150,6 +148,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
 def test_camera_status_and_throw_button(phone, controller):
     page = live(phone("/"))
     expect(page.locator("#camera")).to_have_text("Camera ok")
+    controller.arm("2d6")
     page.get_by_role("button", name="Throw").click()
     expect(page.locator("#machine-state")).to_contain_text("Waiting for the dice")
     assert controller.throws == 1
@@ -283,3 +282,34 @@ def test_an_earlier_roll_is_shown_under_its_own_header(phone, controller, locale
     page.locator('#recent li[data-roll-id="2"] button').click()
     expect(page.locator("#machine-state")).to_contain_text("Zara")
     expect(page.locator("#prompt")).to_be_visible()
+
+
+@pytest.mark.parametrize(("locale", "pool_prompt", "d6_prompt"), [
+    ("en-US", "pool 5 · difficulty 2: enter the dice by hand.", "2D6: throw the dice."),
+    ("pt-BR", "parada 5 · dificuldade 2: digite os dados à mão.", "2D6: jogue os dados."),
+    ("es-ES", "reserva 5 · dificultad 2: introduce los dados a mano.", "2D6: tira los dados."),
+])
+def test_by_hand_offers_what_the_armed_roll_takes(phone, controller, locale, pool_prompt, d6_prompt):
+    """The keypad offers the armed roll's die and sends its dice count only; a pool the
+    simulated camera cannot throw is asked for by hand; with nothing armed nothing is offered."""
+    controller.throw_sides = {6}                    # as the simulated camera: pip d6 only
+    page = live(phone("/", locale=locale))
+    expect(page.locator("#throw")).to_be_disabled()
+    expect(page.locator("#hand-open")).to_be_disabled()
+    controller.arm("pool5")
+    expect(page.locator("#prompt")).to_have_text(pool_prompt)
+    expect(page.locator("#throw")).to_be_hidden()
+    page.locator("#hand-open").click()
+    expect(page.get_by_role("radio")).to_have_text(["d10"])
+    for face in ("7", "3", "8"):
+        page.locator("#keypad .key", has_text=face).click()
+    expect(page.locator("#keypad-send")).to_be_disabled()       # 3 of the pool's 5 dice
+    for face in ("2", "4"):
+        page.locator("#keypad .key", has_text=face).click()
+    expect(page.locator("#keypad-send")).to_be_enabled()
+    page.locator("#keypad-dialog [data-close]").click()
+    controller.arm("2d6")
+    expect(page.locator("#prompt")).to_have_text(d6_prompt)
+    expect(page.locator("#throw")).to_be_enabled()
+    page.locator("#hand-open").click()
+    expect(page.get_by_role("radio")).to_have_text(["d6"])

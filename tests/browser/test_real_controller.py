@@ -45,6 +45,7 @@ def settle(controller, values, colors, seed=7):
 
 
 def test_perfect_roll_from_the_camera_extra_die_by_hand_then_corrected(real_page, controller):
+    controller.on_status("ok")    # a camera watches the tray: the dice are thrown into it
     page = real_page
     page.get_by_role("button", name="2D6", exact=True).click()
     expect(page.locator("#prompt")).to_have_text("2D6: throw the dice.")
@@ -159,14 +160,25 @@ def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_langua
     expect(prompt).to_contain_text("d6 de pontos")
 
 
-def test_throw_with_no_roll_armed_says_so(real_page, controller):
+def test_throw_with_no_roll_armed_is_not_offered(real_page, controller):
     thrown = []  # a camera that throws by itself, as the simulated one
     controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True)
     controller.on_status("ok")
     page = real_page
+    expect(page.get_by_role("button", name="Throw")).to_be_disabled()   # it would be refused
+    expect(page.get_by_role("button", name="By hand", exact=True)).to_be_disabled()
+    page.get_by_role("button", name="2D6", exact=True).click()
     page.get_by_role("button", name="Throw").click()
-    expect(page.locator("#toast")).to_have_text("Error: no roll armed: choose a preset first")
-    assert thrown == [] and controller.state()["state"] == "idle"
+    assert thrown == [2]
+
+
+def test_a_pool_the_simulated_camera_cannot_throw_is_asked_for_by_hand(real_page, controller):
+    controller.attach_camera(throw=lambda count: None, read_now=lambda: None, can_throw=True,
+                             can_throw_dice=lambda sides: sides == 6)
+    controller.on_status("ok")
+    real_page.get_by_role("button", name="pool 5", exact=False).click()
+    expect(real_page.locator("#prompt")).to_have_text(re.compile(r"^pool 5 .*: enter the dice by hand\.$"))
+    expect(real_page.get_by_role("button", name="Throw")).to_be_hidden()
 
 
 def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, controller):

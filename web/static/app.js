@@ -203,8 +203,12 @@
     return Boolean(state.needs) && (!state.prompt || state.prompt === state.needs.reason);
   }
 
+  /** What to do with an armed roll: throw its dice, or enter them by hand when no camera
+   *  can see them (none, or the simulated one, which throws d6 only). */
   function throwPrompt(state) {
-    return t("{label}: throw the dice.", { label: labelText(state.label || state.preset || "") });
+    const label = labelText(state.label || state.preset || "");
+    return (state.camera || {}).by_hand ? t("{label}: enter the dice by hand.", { label })
+      : t("{label}: throw the dice.", { label });
   }
 
   function needsText(needs) {
@@ -371,6 +375,10 @@
       note.hidden = !camera || camera.status === "ok" || !camera.message;
       note.textContent = note.hidden ? "" : camera.message;
       $("#throw").hidden = !(camera && camera.can_throw);
+      // With no roll armed there is nothing to throw or enter (the controller would refuse).
+      const armed = Boolean(store.state && store.state.preset);
+      $("#throw").disabled = !armed;
+      $("#hand-open").disabled = !armed;
     }
 
     function renderState() {
@@ -597,6 +605,10 @@
     function renderKeypad() {
       const pad = $("#keypad");
       pad.dataset.sides = keypadSides;
+      // Only the kind of die the armed roll takes is offered.
+      for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
+        chip.hidden = Number(chip.dataset.sides) !== sidesWanted(store.state || {});
+      }
       setChildren(pad, keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
       for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
         chip.setAttribute("aria-checked", String(Number(chip.dataset.sides) === keypadSides));
@@ -613,7 +625,8 @@
       if (count) hints.push(count === 1 ? t("Enter one die") : t("Enter {n} dice", { n: count }));
       if (keypadSides === 10) hints.push(t("0 = 10"));
       $("#keypad-hint").textContent = hints.join(" · ");
-      $("#keypad-send").disabled = keypadValues.length === 0;
+      // Send once the roll's dice are all there (any number when it takes any).
+      $("#keypad-send").disabled = count ? keypadValues.length !== count : keypadValues.length === 0;
     }
 
     function sidesWanted(state) {
