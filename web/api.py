@@ -302,7 +302,8 @@ def _spreadsheet_safe(text: object) -> object:
 def csv_row(roll: dict) -> list:
     """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated, ``-``
     where a die has none (an unread die's natural value, a die without a role: an empty item
-    would vanish between two spaces); a die a correction made surplus has the role
+    would vanish between two spaces), and roles, which may hold spaces ("one left over"),
+    separated by ``|``; a die a correction made surplus has the role
     ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
     page does (a 0 read as "not corrected")."""
     dice = roll.get("dice") or []
@@ -313,7 +314,7 @@ def csv_row(roll: dict) -> list:
         roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
         roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
         joined("natural"), joined("value"),
-        " ".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
+        "|".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
         joined("source"),
         " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
         _spreadsheet_safe(roll.get("note")),

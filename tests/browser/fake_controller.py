@@ -233,7 +233,7 @@ class FakeController:
               preset: str | None = None) -> list[dict]:
         with self._lock:
             rows = [r for r in sorted(self._rolls.values(), key=lambda r: -r["id"])
-                    if (player is None or r["roller"] == player)
+                    if (player is None or (r["roller"] or "").casefold() == player.casefold())
                     and (preset is None or r["preset"] == preset)]
             return copy.deepcopy(rows[offset:offset + limit])
 

@@ -111,6 +111,6 @@ def test_the_csv_names_a_die_kept_aside_surplus(client):
     roll = perfect_roll_with_a_cocked_extra_die(client)
     client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 3})
     line = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[1]
-    assert ",principal secondary surplus," in line and ",3 4 -," in line  # the surplus die counts nothing
+    assert ",principal|secondary|surplus," in line and ",3 4 -," in line  # the surplus die counts nothing
     row = next(csv.DictReader(io.StringIO(client.get("/api/rolls.csv").get_data(as_text=True))))
     assert row["corrected"] == "1 3"  # dice 0 and 2 of the API were corrected: numbered from 1, as on the page

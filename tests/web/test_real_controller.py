@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import tempfile
@@ -262,3 +264,15 @@ def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path)
         thrown = client.post("/api/throw")
         assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
         assert client.get("/api/state").get_json()["state"] == "armed"
+
+
+def test_the_csv_roles_split_back_per_die_and_the_player_filter_ignores_case(client, real):
+    real.arm("pool5", roller="Nara")
+    real.enter_dice([1, 1, 3, 4, 5])          # no success, two ones left over: a botch
+    real.arm("2d6", roller="Zara")
+    real.enter_dice([3, 4])
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/rolls.csv?player=nara").get_data(as_text=True))))
+    assert [row["roller"] for row in rows] == ["Nara"]
+    roles = rows[0]["roles"].split("|")        # a role may hold spaces ("one left over")
+    assert len(roles) == len(rows[0]["naturals"].split(" ")) == 5 and roles.count("one left over") == 2
+    assert [r["roller"] for r in client.get("/api/rolls?player=NARA").get_json()["rolls"]] == ["Nara"]
