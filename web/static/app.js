@@ -722,6 +722,12 @@
       render();
       stream.open();
       await loadRecent();
+      // A roll opened from the history (/?roll=ID): shown, its dice ready to correct.
+      const asked = new URLSearchParams(window.location.search).get("roll");
+      if (asked && /^[0-9]+$/.test(asked)) {
+        const roll = await act(api.get(API.rolls + "/" + asked));
+        if (roll) { upsert(roll); store.shownId = roll.id; render(); }
+      }
     }
     start();
     window.dicelens = { store, stream };
