@@ -188,7 +188,8 @@ def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, con
 
     page.locator("#dice .die").nth(1).click()        # the 5 is the principal die
     expect(page.locator("#big")).to_have_text("7")
-    expect(page.locator("#dice .die").nth(1)).to_contain_text("principal")
+    expect(page.locator("#dice .die").first).to_contain_text("principal")   # shown first once known
+    expect(page.locator("#dice .die").first).to_have_attribute("data-index", "1")
     expect(page.locator("#pick-principal")).to_be_hidden()
     assert controller.roll(roll["id"])["complete"]
 
@@ -313,3 +314,26 @@ def test_by_hand_offers_what_the_armed_roll_takes(phone, controller, locale, poo
     expect(page.locator("#throw")).to_be_enabled()
     page.locator("#hand-open").click()
     expect(page.get_by_role("radio")).to_have_text(["d6"])
+
+
+def test_the_principal_die_is_shown_first_and_the_photo_opens_full_screen(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    roll = controller.throw_dice([3, 5])
+    controller.set_principal(roll["id"], 1)          # the principal die lay second in the tray
+    first = page.locator("#dice .die").first
+    expect(first).to_contain_text("principal")
+    expect(first).to_have_attribute("data-index", "1")
+    expect(first).to_have_attribute("aria-label", "Die 2, 5, principal")   # its number stays the API's
+    expect(page.locator("#dice .die").nth(1)).to_have_attribute("aria-label", "Die 1, 3, secondary")
+
+    card_width = page.locator("#photo").evaluate("img => img.decode().then(() => img.clientWidth)")
+    page.get_by_role("button", name="Open the photo full screen").click()
+    full = page.locator("#photo-full")
+    expect(page.locator("#photo-dialog")).to_be_visible()
+    full.evaluate("img => img.decode()")
+    # vision/annotate.py draws labels max(width, height) / 64 px tall: read at 12 CSS px or more.
+    label = full.evaluate("img => Math.max(img.naturalWidth, img.naturalHeight) / 64 * img.clientWidth / img.naturalWidth")
+    assert label >= 12 and full.evaluate("img => img.clientWidth") > 2 * card_width
+    page.locator("#photo-dialog").get_by_role("button", name="Close").click()
+    expect(page.locator("#photo-dialog")).to_be_hidden()

@@ -522,9 +522,18 @@
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
     }
 
+    /** The dice in the order players read them: the principal die first (RULES D6-2), then the
+     *  rest as the tray had them. Each keeps its number (the API's index + 1), which prompts
+     *  and corrections name. */
+    function readingOrder(roll) {
+      const isPrincipal = (die) => !die.step && (die.principal || die.role === "principal");
+      return roll.dice.map((die, index) => ({ die, index: die.index !== undefined ? die.index : index }))
+        .sort((a, b) => Number(isPrincipal(b.die)) - Number(isPrincipal(a.die)) || a.index - b.index);
+    }
+
     function renderDice(roll) {
       const list = $("#dice");
-      setChildren(list, roll.dice.map((die, index) => {
+      setChildren(list, readingOrder(roll).map(({ die, index }) => {
         const tags = dieTags(roll, die, index);
         const unread = die.natural === null || die.natural === undefined;
         const counted = !unread && die.value !== undefined && die.value !== null && die.value !== die.natural
@@ -534,7 +543,7 @@
           .concat(tags.map((tag) => t(tag))).join(", ");
         return el("li", {}, el("button", {
           type: "button", class: "die", "aria-label": label,
-          dataset: { index: String(die.index !== undefined ? die.index : index), role: tags[0] || "", color: die.color || "" },
+          dataset: { index: String(index), role: tags[0] || "", color: die.color || "" },
           onclick: () => openFix(roll, die, index),
         }, [
           el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
@@ -685,6 +694,13 @@
       const updated = await act(api.post(API.rolls + "/" + roll.id + "/principal", { index, who: player() }));
       if (updated) { $("#fix-dialog").close(); receive(updated, false); }
     }
+
+    $("#photo-open").addEventListener("click", () => {
+      const full = $("#photo-full");
+      full.src = $("#photo").src;
+      full.alt = $("#photo").alt;
+      $("#photo-dialog").showModal();
+    });
 
     $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
