@@ -186,3 +186,29 @@ def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, cont
     roll = controller.enter_dice([3, 4])["latest_roll"]
     controller.correct(roll["id"], 1, cocked=True)   # a hand die has no colour: "die 2: it is cocked — …"
     expect(real_page.locator("#prompt")).to_have_text("Die 2: it is cocked — throw it again, or tap it to correct it.")
+
+
+@pytest.mark.parametrize(("locale", "dice", "difficulty", "save", "saved"), [
+    ("en-US", "Dice", "Difficulty", "Save the rolls", "Saved"),
+    ("pt-BR", "Dados", "Dificuldade", "Salvar as rolagens", "Salvo"),
+    ("es-ES", "Dados", "Dificultad", "Guardar las tiradas", "Guardado"),
+])
+def test_the_pool_preset_s_numbers_are_steppers(phone, controller, locale, dice, difficulty, save, saved):
+    """Dice, difficulty, penalty and bonus without editing JSON; the label the rules made follows."""
+    page = phone("/settings", locale=locale)
+    pool = page.locator("#preset-editor .preset-row").filter(has=page.locator(".p-pool:visible"))
+    expect(pool).to_have_count(1)
+    for n, value in enumerate(["5", "1", "0", "0"]):
+        expect(pool.locator(".p-number").nth(n)).to_have_value(value)
+    for _ in range(2):
+        pool.get_by_role("button", name=f"{dice} +1").click()
+    pool.get_by_role("button", name=f"{difficulty} +1").click()
+    pool.get_by_role("button", name=f"{difficulty} −1").click()
+    pool.get_by_role("button", name=f"{difficulty} −1").click()        # not below 1
+    pool.get_by_role("button", name=f"{difficulty} +1").click()
+    for n, value in enumerate(["7", "2", "0", "0"]):
+        expect(pool.locator(".p-number").nth(n)).to_have_value(value)
+    page.get_by_role("button", name=save).click()
+    expect(page.locator("#toast")).to_have_text(saved)
+    preset = next(p for p in controller.presets() if p["system"] == "pool")
+    assert (preset["spec"]["size"], preset["spec"]["difficulty"], preset["label"]) == (7, 2, "pool 7 · difficulty 2")

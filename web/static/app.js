@@ -873,7 +873,37 @@
       $(".p-label", row).value = preset.label || "";
       $(".p-spec", row).value = JSON.stringify(rest);
       $(".p-remove", row).addEventListener("click", () => row.remove());
+      if (preset.system === "pool") poolSteppers(row, preset);
       return row;
+    }
+
+    /** The pool's dice, difficulty, penalty and bonus as steppers; each change is written into
+     *  the row's JSON. A label the rules made ("pool 5 · difficulty 2") is dropped then, so that
+     *  the server makes the new one. */
+    function poolSteppers(row, preset) {
+      const box = $(".p-pool", row);
+      box.hidden = false;
+      const spec = () => { try { return JSON.parse($(".p-spec", row).value || "{}"); } catch (err) { return null; } };
+      for (const stepper of box.querySelectorAll(".stepper")) {
+        const key = stepper.dataset.key;
+        const low = Number(stepper.dataset.min);
+        const input = $(".p-number", stepper);
+        input.value = ((spec() || {}).spec || {})[key] ?? low;
+        const write = (value) => {
+          const rest = spec();
+          if (!rest) { toast(t("The rule settings are not valid JSON: fix them first.")); $(".p-spec", row).focus(); return; }
+          input.value = Math.min(100, Math.max(low, value));
+          rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
+          $(".p-spec", row).value = JSON.stringify(rest);
+          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+            $(".p-label", row).value = "";
+          }
+        };
+        input.addEventListener("change", () => write(/^[0-9]+$/.test(input.value) ? Number(input.value) : low));
+        for (const button of stepper.querySelectorAll(".step")) {
+          button.addEventListener("click", () => write(Number(input.value) + Number(button.dataset.by)));
+        }
+      }
     }
 
     async function loadFrame() {
@@ -910,7 +940,10 @@
           $(".p-spec", row).focus();
           return;
         }
-        presets.push(Object.assign(rest, { name: $(".p-name", row).value.trim(), label: $(".p-label", row).value.trim() }));
+        const label = $(".p-label", row).value.trim();
+        Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
+        if (!label) delete rest.label;   // the rules make one (an empty label is refused)
+        presets.push(rest);
       }
       const settings = await act(api.post(API.settings, { presets }));
       if (settings) { showSettings(settings); toast(t("Saved")); }
