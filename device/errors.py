@@ -17,3 +17,13 @@ class ThrowUnsupported(DeviceError, RuntimeError):
 
 class RollNotFound(DeviceError, KeyError):
     """No roll with that id in the history."""
+
+
+class RollNeedsDice(DeviceError, ValueError):
+    """A correction would leave a finished past roll waiting for dice (a 6 on an extra die
+    asks for the next one, RULES D6-4): ``needs`` (``{"count", "sides", "kind", "reason"}``)
+    says which, to give with the correction (``Controller.correct(..., more=[...])``)."""
+
+    def __init__(self, message: object, needs: dict):
+        super().__init__(message)
+        self.needs = needs

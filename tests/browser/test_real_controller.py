@@ -212,3 +212,28 @@ def test_the_pool_preset_s_numbers_are_steppers(phone, controller, locale, dice,
     expect(page.locator("#toast")).to_have_text(saved)
     preset = next(p for p in controller.presets() if p["system"] == "pool")
     assert (preset["spec"]["size"], preset["spec"]["difficulty"], preset["label"]) == (7, 2, "pool 7 · difficulty 2")
+
+
+@pytest.mark.parametrize(("locale", "asks", "hint"), [
+    ("en-US", "Roll the principal die again (counts as D3).", "This correction needs more dice: enter them."),
+    ("pt-BR", "Role o dado principal de novo (conta como D3).", "Esta correção precisa de mais dados: digite-os."),
+    ("es-ES", "Tira el dado principal otra vez (cuenta como D3).", "Esta corrección necesita más dados: introdúcelos."),
+])
+def test_a_past_roll_s_extra_die_corrected_to_6_takes_the_next_die_by_hand(phone, controller, locale, asks, hint):
+    """RULES D6-4: the extra die misread as 2 was a 6, so the roll asks for one more (it was refused)."""
+    controller.arm("2d6", roller="Nara")
+    controller.enter_dice([6, 3])
+    first = controller.enter_dice([2])["latest_roll"]         # 6 + 3 + 2 counted 1 = 10
+    controller.arm("2d6", roller="Zara")
+    controller.enter_dice([2, 3])                               # a newer roll: the first is a past one
+    page = phone(f"/?roll={first['id']}", locale=locale)
+    expect(page.locator("#big")).to_have_text("10")
+    page.locator('#dice .die[data-index="2"]').click()
+    page.locator("#fix-keypad").get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#fix-title")).to_have_text(asks)
+    expect(page.locator("#fix-hint")).to_have_text(hint)
+    page.locator("#fix-keypad").get_by_role("button", name="4", exact=True).click()   # counts 2
+    expect(page.locator("#fix-dialog")).to_be_hidden()
+    expect(page.locator("#big")).to_have_text("14")            # 6 + 3 + 6 counted 3 + 4 counted 2
+    roll = controller.roll(first["id"])
+    assert roll["total"] == 14 and [d["natural"] for d in roll["dice"]] == [6, 3, 6, 4]

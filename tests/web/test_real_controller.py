@@ -276,3 +276,24 @@ def test_the_csv_roles_split_back_per_die_and_the_player_filter_ignores_case(cli
     roles = rows[0]["roles"].split("|")        # a role may hold spaces ("one left over")
     assert len(roles) == len(rows[0]["naturals"].split(" ")) == 5 and roles.count("one left over") == 2
     assert [r["roller"] for r in client.get("/api/rolls?player=NARA").get_json()["rolls"]] == ["Nara"]
+
+
+def test_a_past_roll_s_correction_that_needs_a_die_says_which_and_takes_it(client, real):
+    """RULES D6-4: a finished roll's extra die corrected 2 → 6 asks for the next extra die:
+    409 naming it, then the same correction with ``more`` resolves the roll."""
+    real.arm("2d6")
+    real.enter_dice([6, 3])
+    first = real.enter_dice([2])["latest_roll"]
+    real.arm("2d6")
+    real.enter_dice([2, 3])
+    url = f"/api/rolls/{first['id']}/dice/2"
+    refused = client.post(url, json={"value": 6})
+    assert refused.status_code == 409
+    assert refused.get_json()["needs"] == {"count": 1, "sides": 6, "kind": "D3",
+                                           "reason": "the extra die showed 6: roll the principal die again (counts as D3)"}
+    assert client.post(url, json={"value": 6, "more": [9]}).status_code == 400     # a d6 shows 1 to 6
+    done = client.post(url, json={"value": 6, "more": [4]})
+    assert done.status_code == 200 and done.get_json()["total"] == 6 + 3 + 3 + 2
+    assert done.get_json()["corrections"][-1]["from"] is None    # the die the correction added
+    too_many = client.post(f"/api/rolls/{first['id']}/dice/3", json={"value": 1, "more": [5]})
+    assert too_many.status_code == 400 and "needs no more dice" in too_many.get_json()["error"]

@@ -34,7 +34,7 @@
 
   // --- API ----------------------------------------------------------------
   class ApiError extends Error {
-    constructor(status, reason) { super(reason); this.status = status; }
+    constructor(status, reason, needs) { super(reason); this.status = status; this.needs = needs || null; }
   }
 
   function askPin(wrong) {
@@ -76,7 +76,7 @@
       }
       ({ response, data } = await send(method, url, body));
     }
-    if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText);
+    if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText, data && data.needs);
     return data;
   }
 
@@ -673,10 +673,12 @@
       const dieIndex = die.index !== undefined ? die.index : index;
       const askPrincipal = !$("#pick-principal").hidden;
       if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
-      fixing = { roll, index: dieIndex };
+      fixing = { roll, index: dieIndex, more: [] };
       const read = die.natural === null || die.natural === undefined
         ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
       $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
+      $("#fix-hint").textContent = t("Set the value");
+      $("#fix-cocked").hidden = false;
       setChildren($("#fix-keypad"), keypadButtons(sidesOf(roll), (value) => fix({ value })));
       $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
         die.principal || die.role === "principal" || die.role === "extra";
@@ -684,10 +686,30 @@
     }
 
     async function fix(change) {
-      const { roll, index } = fixing;
-      const updated = await act(api.post(API.rolls + "/" + roll.id + "/dice/" + index,
-        Object.assign({ who: player() }, change)));
-      if (updated) { $("#fix-dialog").close(); receive(updated, false); }
+      const { roll, index, more } = fixing;
+      const body = Object.assign({ who: player() }, change, more.length ? { more } : {});
+      try {
+        const updated = await api.post(API.rolls + "/" + roll.id + "/dice/" + index, body);
+        $("#fix-dialog").close();
+        receive(updated, false);
+      } catch (err) {
+        if (err.needs) askMore(change, err.needs);
+        else toast(t("Error: {reason}", { reason: err.message }));
+      }
+    }
+
+    /** A finished roll the correction leaves waiting for dice (an extra die corrected to 6
+     *  asks for the next, RULES D6-4): its next dice are entered here and sent with it. */
+    function askMore(change, needs) {
+      const wanted = fixing.more.length + needs.count;
+      $("#fix-title").textContent = needsText(needs);
+      $("#fix-hint").textContent = t("This correction needs more dice: enter them.");
+      $("#fix-cocked").hidden = true;
+      $("#fix-principal").hidden = true;
+      setChildren($("#fix-keypad"), keypadButtons(needs.sides === 10 ? 10 : 6, (value) => {
+        fixing.more.push(value);
+        if (fixing.more.length >= wanted) fix(change);
+      }));
     }
 
     async function setPrincipal(roll, index) {
