@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 import rules
-from device.errors import CameraUnavailable, DeviceError, SaveFailed, ThrowUnsupported
+from device.errors import CameraUnavailable, DeviceError, RollNeedsDice, SaveFailed, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
@@ -243,7 +243,7 @@ class Controller:
             if camera == self._camera:
                 return
             self._camera = camera
-            self._hub.publish("camera", copy.deepcopy(camera))
+            self._hub.publish("camera", self._camera_dict(self._preset))
             self._publish_state()
 
     def on_settled(self, frame: np.ndarray, t: float) -> None:
@@ -412,14 +412,19 @@ class Controller:
 
     @_all_or_nothing
     def correct(self, roll_id: int, index: int, *, value: int | None = None,
-                cocked: bool = False, who: str | None = None) -> dict:
+                cocked: bool = False, who: str | None = None, more: list[int] | None = None) -> dict:
         """Correct one die of a roll (a misread face, or a cocked die) and resolve again.
 
+        :param more: for a finished past roll the correction leaves waiting for dice (an
+            extra die corrected to 6 asks for the next, RULES D6-4): their natural values, by
+            hand, in the order asked; each is kept as a die added by a correction.
         :returns: the roll as saved (new seq).
         :raises RollNotFound: no such roll.
+        :raises RollNeedsDice: a finished past roll this would leave waiting for dice, and
+            ``more`` does not give them all (see :meth:`_after_edit`).
         :raises ValueError: no such die, or a face the die does not have, or neither
             or both of ``value`` and ``cocked``, or no change (the die already shows it), or
-            a finished past roll this would leave waiting for dice (see :meth:`_after_edit`).
+            ``more`` for the current roll or beyond what the roll asks for.
         """
         with self._lock:
             roll = self._editable(roll_id)
@@ -440,7 +445,32 @@ class Controller:
                                         "to": new if not cocked else "cocked",
                                         "who": who, "at": _now()})
             die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
+            if more:
+                if roll is self._roll:
+                    raise ValueError(Phrase("the current roll asks for its dice itself: throw them or enter them by hand"))
+                self._add_dice(roll, list(more), who)
             return self._after_edit(roll, was_complete)
+
+    def _add_dice(self, roll: dict, values: list[int], who: str | None) -> None:
+        """Add to a past roll, step by step, the dice its outcome asks for, by hand."""
+        sides = 10 if roll["system"] == "pool" else 6
+        while values:
+            walk = self._resolve(roll)
+            if walk.problem is not None or roll["complete"]:
+                raise ValueError(Phrase("this roll needs no more dice"))
+            count = walk.outcome.needs.count
+            if len(values) < count:
+                return  # _after_edit says what is still needed
+            step = max(die["step"] for die in roll["dice"]) + 1
+            for value in values[:count]:
+                if isinstance(value, bool) or not isinstance(value, int) or not (0 if sides == 10 else 1) <= value <= sides:
+                    raise ValueError(Phrase("a die of this roll shows {faces}", faces=_faces(sides)))
+                die = _die(value or 10, "hand")
+                die.update(step=step, index=len(roll["dice"]), corrected=True)
+                roll["dice"].append(die)
+                roll["corrections"].append({"index": die["index"], "from": None, "to": value or 10,
+                                            "who": who, "at": _now()})
+            values = values[count:]
 
     @_all_or_nothing
     def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
@@ -847,9 +877,12 @@ class Controller:
         walk = self._resolve(roll)
         waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
         if waiting is not None and was_complete:
-            raise ValueError(Phrase("roll {id} is finished and can take no more dice, but this change would "
-                                    "leave it waiting for them ({waiting}): only the current roll can ask "
-                                    "for dice", id=roll["id"], waiting=waiting))
+            refusal = Phrase("roll {id} is finished and can take no more dice, but this change would "
+                             "leave it waiting for them ({waiting}): only the current roll can ask "
+                             "for dice", id=roll["id"], waiting=waiting)
+            if walk.problem is not None:
+                raise ValueError(refusal)
+            raise RollNeedsDice(refusal, walk.outcome.needs.to_dict())  # given with ``more``, it takes them
         note = roll.get("note") or ""
         if waiting is None and note.startswith((ABANDONED_NOTE, WAITING_NOTE)):
             roll["note"] = None  # complete now: no longer abandoned nor waiting
@@ -958,12 +991,19 @@ class Controller:
             "roller": self._roller,
             "prompt": self._prompt,
             "needs": self._needs,
-            "camera": {**self._camera, "can_throw": bool(
-                self._throw_fn and self._can_throw()
-                and (preset is None or self._can_throw_dice(preset.sides)))},
+            "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
             "odds": self._preset_odds(preset) if preset else None,
         }
+
+    def _camera_dict(self, preset: Preset | None) -> dict:
+        """The camera's status, and what it can do for the armed roll: ``can_throw``, it
+        throws these dice itself; ``by_hand``, they can only be entered by hand (no camera,
+        or one that throws by itself but not dice of these sides, as the simulated one a pool)."""
+        throws = bool(self._throw_fn and self._can_throw())
+        these = preset is None or self._can_throw_dice(preset.sides)
+        return {**self._camera, "can_throw": throws and these,
+                "by_hand": self._camera["status"] == "no camera" or (throws and not these)}
 
     def _preset_odds(self, preset: Preset) -> dict | None:
         if preset.name not in self._odds:

@@ -27,3 +27,13 @@ class SaveFailed(DeviceError, OSError):
 class HistoryDamaged(DeviceError, OSError):
     """The history database cannot be read as a history (damaged pages, a foreign schema,
     a row that is not JSON); the message names the file and, where known, the row."""
+
+
+class RollNeedsDice(DeviceError, ValueError):
+    """A correction would leave a finished past roll waiting for dice (a 6 on an extra die
+    asks for the next one, RULES D6-4): ``needs`` (``{"count", "sides", "kind", "reason"}``)
+    says which, to give with the correction (``Controller.correct(..., more=[...])``)."""
+
+    def __init__(self, message: object, needs: dict):
+        super().__init__(message)
+        self.needs = needs

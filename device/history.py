@@ -154,6 +154,9 @@ class History:
         self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
+        # SQLite's own lower() and NOCASE fold ASCII only: "ágata" would not find "Ágata".
+        self._db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
+                                 deterministic=True)
         try:
             self._check_at_start()
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -268,7 +271,8 @@ class History:
     @_reading
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:
-        """Rolls, newest first, optionally of one player (roller) or preset.
+        """Rolls, newest first, optionally of one player (roller, in any case: "nara" finds
+        Nara's) or preset.
 
         :raises ValueError: for a limit outside 1..:data:`MAX_PAGE` or a negative offset.
         """
@@ -276,8 +280,8 @@ class History:
             raise ValueError(f"limit must be 1 to {MAX_PAGE} and offset at least 0")
         where, args = ["1"], []
         if player is not None:
-            where.append("roller = ?")
-            args.append(player)
+            where.append("casefold(roller) = ?")
+            args.append(player.casefold())
         if preset is not None:
             where.append("preset = ?")
             args.append(preset)

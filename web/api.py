@@ -232,7 +232,7 @@ def _die_index(roll: dict, index: int) -> int:
 @security.requires_pin
 def correct_die(roll_id: int, index: int):
     body = json_body()
-    only_keys(body, {"value", "cocked", "who"})
+    only_keys(body, {"value", "cocked", "who", "more"})
     roll = _roll_or_404(roll_id)
     index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
@@ -241,9 +241,23 @@ def correct_die(roll_id: int, index: int):
         raise BadRequest(_("cocked must be true or false"))
     if cocked == ("value" in body and body["value"] is not None):
         raise BadRequest(_("give either a value or cocked: true"))
-    value = None if cocked else face_value(body["value"], 10 if roll["system"] == "pool" else 6)
+    sides = 10 if roll["system"] == "pool" else 6
+    value = None if cocked else face_value(body["value"], sides)
+    # The dice a finished roll asks for after this correction (an extra die corrected to 6, RULES D6-4).
+    more = body.get("more")
+    if more is not None:
+        if not isinstance(more, list) or not 1 <= len(more) <= MAX_DICE:
+            raise BadRequest(_("more must be a list of 1 to %(count)d face values", count=MAX_DICE))
+        more = [face_value(v, sides) for v in more]
     with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
-        return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who))
+        try:
+            extra = {"more": more} if more else {}
+            return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
+        except ValueError as exc:
+            if not isinstance(getattr(exc, "needs", None), dict):
+                raise
+            # 409 with what it needs: the page asks for those dice and sends them with the correction
+            return jsonify(error=reason(exc), needs=exc.needs), 409
 
 
 @bp.post("/rolls/<int:roll_id>/principal")
@@ -305,7 +319,8 @@ def _spreadsheet_safe(text: object) -> object:
 def csv_row(roll: dict) -> list:
     """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated, ``-``
     where a die has none (an unread die's natural value, a die without a role: an empty item
-    would vanish between two spaces); a die a correction made surplus has the role
+    would vanish between two spaces), and roles, which may hold spaces ("one left over"),
+    separated by ``|``; a die a correction made surplus has the role
     ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
     page does (a 0 read as "not corrected")."""
     dice = roll.get("dice") or []
@@ -316,7 +331,7 @@ def csv_row(roll: dict) -> list:
         roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
         roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
         joined("natural"), joined("value"),
-        " ".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
+        "|".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
         joined("source"),
         " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
         _spreadsheet_safe(roll.get("note")),

@@ -96,8 +96,10 @@ class FakeController:
         self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "needs": None,
-                       "camera": {"status": camera_status, "message": None, "can_throw": True},
+                       "camera": {"status": camera_status, "message": None, "can_throw": True,
+                                  "by_hand": False},
                        "latest_roll": None, "odds": None}
+        self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
 
@@ -140,9 +142,17 @@ class FakeController:
 
     def set_camera(self, status: str, message: str | None = None) -> None:
         with self._lock:
-            self._state["camera"] = {"status": status, "message": message,
-                                     "can_throw": status == "ok"}
+            self._state["camera"] = {"status": status, "message": message}
+            self._update_camera()
             self._publish(Event("camera", None, copy.deepcopy(self._state["camera"])))
+
+    def _update_camera(self) -> None:
+        """can_throw and by_hand for the armed preset, as device.controller works them out."""
+        camera = self._state["camera"]
+        preset = self._state["preset"]
+        these = preset is None or self.throw_sides is None or self._preset(preset)["sides"] in self.throw_sides
+        camera.update(can_throw=camera["status"] == "ok" and these,
+                      by_hand=camera["status"] == "no camera" or (camera["status"] == "ok" and not these))
 
     def drop_subscribers(self) -> None:
         """End every open event stream, as a network drop does; new ones are unaffected."""
@@ -166,8 +176,10 @@ class FakeController:
     def arm(self, preset: str, roller: str | None = None) -> dict:
         with self._lock:
             self._pending = None
-            self._state.update(state="armed", preset=preset, roller=roller, prompt=None,
+            self._state.update(state="armed", preset=preset, label=self._preset(preset)["label"],
+                               roller=roller, prompt=None,
                                needs=None, odds=rules.odds(_spec(self._preset(preset))))
+            self._update_camera()
             self._publish_state()
             return copy.deepcopy(self._state)
 
@@ -232,7 +244,7 @@ class FakeController:
               preset: str | None = None) -> list[dict]:
         with self._lock:
             rows = [r for r in sorted(self._rolls.values(), key=lambda r: -r["id"])
-                    if (player is None or r["roller"] == player)
+                    if (player is None or (r["roller"] or "").casefold() == player.casefold())
                     and (preset is None or r["preset"] == preset)]
             return copy.deepcopy(rows[offset:offset + limit])
 

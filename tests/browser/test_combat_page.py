@@ -7,6 +7,8 @@ not use. Dice read from the tray come from a fake numbered reader.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -145,7 +147,7 @@ def test_defensa_perfecta_offers_the_counter_attack_and_energy_is_spent(phone, f
     tap(page, '#attack-pads .keypad[data-sides="6"]', 6)
     tap(page, '#attack-pads .keypad[data-sides="20"]', 5)
     page.click("#attack-send")
-    expect(page.locator("#attack-so-far")).to_have_text("Body 4 · d20 5")
+    expect(page.locator("#attack-so-far")).to_have_text("Body 4 = d6 6 − modifier 2 · d20 5")
     tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
     tap(page, '#attack-pads .keypad[data-sides="20"]', 20)
     page.click("#attack-send")
@@ -267,3 +269,67 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
     finally:
         context.close()
     assert errors == []
+
+
+NO_VALUE_WORDS = re.compile(r"null|undefined|NaN")  # glued to the text before it: no \b
+
+
+def test_no_null_or_undefined_reaches_the_page_as_text(phone, fight):
+    """A resolved attack's card has no correction chips and no counter-attack: both
+    are left out, not written as "null" (after Next turn and a reload too)."""
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+    page = live(phone("/combat"))
+    page.click("#attack")
+    for pad, value in (("8", 7), ("20", 14)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    for pad, value in (("6", 2), ("20", 9)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
+    page.click("#attack-send")
+    expect(page.locator("#last-attack .verdict")).to_contain_text("Hit")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
+    page.click("#next-turn")
+    expect(page.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
+    page.reload()
+    expect(live(page).locator("#last-attack .verdict")).to_contain_text("Hit")
+    expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
+
+
+@pytest.mark.parametrize(("locale", "legend", "defence", "verdict_line"), [
+    ("en-US", ["PV: hit points", "PC, PM: points a hit earns (Body, Mind attack)", "EC, EM, EA: energy of Body, Mind, Soul"],
+     "Defence 5 = d6 4 + armour 1 · d20 9", "Body 7 · Defence 5 = d6 4 + armour 1"),
+    ("pt-BR", ["PV: pontos de vida", "PC, PM: pontos que um acerto rende (ataque de Corpo, de Mente)",
+               "EC, EM, EA: energia de Corpo, Mente, Alma"],
+     "Defesa 5 = d6 4 + armadura 1 · d20 9", "Corpo 7 · Defesa 5 = d6 4 + armadura 1"),
+    ("es-ES", ["PV: puntos de vida", "PC, PM: puntos que gana un impacto (ataque de Cuerpo, de Mente)",
+               "EC, EM, EA: energía de Cuerpo, Mente, Alma"],
+     "Defensa 5 = d6 4 + armadura 1 · d20 9", "Cuerpo 7 · Defensa 5 = d6 4 + armadura 1"),
+])
+def test_the_abbreviations_the_armour_and_the_ranged_box_are_plain(phone, fight, locale, legend, defence, verdict_line):
+    """PV, PC/PM and EC/EM/EA are explained; the armour behind a defence total is shown
+    (RULES DD-4: Brann d8 7 against Saqueador d6 4 + 1 armour); Ranged is a box to tick."""
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+    page = live(phone("/combat", locale=locale))
+    expect(page.locator("#legend li")).to_have_text(legend)
+    box = page.locator("#ranged").bounding_box()
+    assert box["width"] <= 32 and abs(box["width"] - box["height"]) < 2   # was a field the card's width
+    page.click("#attack")
+    for pad, value in (("8", 7), ("20", 14)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    for pad, value in (("6", 4), ("20", 9)):
+        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
+    page.click("#attack-send")
+    expect(page.locator("#attack-so-far")).to_contain_text(defence)
+    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
+    page.click("#attack-send")
+    expect(page.locator("#last-attack .detail").filter(has_text=verdict_line)).to_have_text(verdict_line)
+    fighter(page, "Saqueador").locator(".fighter-open").click()
+    expect(page.locator("#fighter-detail")).to_contain_text(defence.split(" ")[0] + " d6 · " + verdict_line.split("+ ")[1])

@@ -145,3 +145,23 @@ def test_clear_the_history_after_confirming(phone, controller):
     expect(live.locator("#outcome")).to_have_text("No roll yet")
     page.goto("/history")
     expect(page.locator("#history li")).to_have_text(["Nothing here yet"])
+
+
+def test_a_history_row_opens_the_roll_to_correct_it_and_the_player_filter_ignores_case(phone, controller):
+    controller.arm("2d6", "Nara")
+    first = controller.throw_dice([3, 4])
+    controller.arm("2d6", "Zara")
+    for _ in range(13):                               # the first roll is no longer among the 12 recent
+        controller.throw_dice([1, 1])
+    page = phone("/history")
+    page.fill("#filter-player", "nara")
+    page.get_by_role("button", name="Filter").click()
+    rows = page.locator("#history li")
+    expect(rows).to_have_count(1)
+    rows.first.get_by_role("link").click()
+    expect(page.locator("#big")).to_have_text("7")
+    expect(page.locator("#machine-state")).to_have_text(f"Roll {first['id']} · Resolved · 2D6 · by Nara")
+    page.locator("#dice .die").nth(1).click()
+    page.locator("#fix-keypad").get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#big")).to_have_text("9")
+    assert controller.roll(first["id"])["corrections"][0]["to"] == 6

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 def live(page: Page) -> Page:
@@ -129,9 +130,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
     controller.arm("pool5")
     page.get_by_role("button", name="By hand", exact=True).click()
     keypad = page.locator("#keypad")
-    page.get_by_role("radio", name="d20").click()                  # a keypad for every die
-    expect(keypad.locator(".key")).to_have_text([str(face) for face in range(1, 21)])
-    page.get_by_role("radio", name="d10").click()
+    expect(page.get_by_role("radio")).to_have_text(["d10"])       # the kind of die the pool takes
     expect(keypad.locator(".key")).to_have_text(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"])
     for face in ("7", "0", "3", "8", "2"):           # 0 is a ten
         keypad.locator(".key", has_text=face).click()
@@ -149,6 +148,7 @@ def test_dice_by_hand_on_a_d10_keypad(phone, controller):
 def test_camera_status_and_throw_button(phone, controller):
     page = live(phone("/"))
     expect(page.locator("#camera")).to_have_text("Camera ok")
+    controller.arm("2d6")
     page.get_by_role("button", name="Throw").click()
     expect(page.locator("#machine-state")).to_contain_text("Waiting for the dice")
     assert controller.throws == 1
@@ -188,7 +188,8 @@ def test_principal_die_picked_on_the_page_when_the_camera_cannot_tell(phone, con
 
     page.locator("#dice .die").nth(1).click()        # the 5 is the principal die
     expect(page.locator("#big")).to_have_text("7")
-    expect(page.locator("#dice .die").nth(1)).to_contain_text("principal")
+    expect(page.locator("#dice .die").first).to_contain_text("principal")   # shown first once known
+    expect(page.locator("#dice .die").first).to_have_attribute("data-index", "1")
     expect(page.locator("#pick-principal")).to_be_hidden()
     assert controller.roll(roll["id"])["complete"]
 
@@ -235,3 +236,125 @@ def test_a_page_of_an_old_history_reloads_its_rolls(phone, controller):
     controller.throw_dice([1, 1])  # a new roll, live
     expect(page.locator("#big")).to_have_text("2")
     expect(page.locator("#recent li")).to_have_count(2)
+
+
+def test_a_value_that_is_not_there_is_never_written_as_null(phone, controller):
+    """The page's helpers leave out a missing child and fill a missing value with "–"
+    (replaceChildren and String() write "null"); a pool roll waiting for dice shows none."""
+    page = live(phone("/"))
+    assert page.evaluate("""() => {
+        const box = document.createElement("div");
+        window.dicelensDom.setChildren(box, [null, "a", undefined]);
+        const t = window.dicelensDom.translator({});
+        return [box.textContent, t("Die {n}: {from}", { n: null, from: undefined })];
+    }""") == ["a", "Die –: –"]
+    controller.arm("pool5")
+    controller.throw_dice([10, 3, 4, 1, 6])
+    expect(page.locator("#prompt")).to_have_text("Reroll your 10: one more die.")
+    expect(page.locator("main")).not_to_contain_text(re.compile(r"null|undefined|NaN"))
+
+
+def topmost_at_centre(page: Page, selector: str) -> bool:
+    """Whether the element is what a tap at its centre reaches: above every backdrop, not inert."""
+    return page.locator(selector).evaluate("""node => {
+        const box = node.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return node.contains(hit);
+    }""")
+
+
+def test_a_refusal_while_a_dialog_is_open_shows_above_it(phone, controller, monkeypatch):
+    """The by-hand keypad stays open when Send is refused: the toast is above its backdrop,
+    heard (an alert outside an open modal dialog is inert), and stays after the dialog closes."""
+    def refuse(values, roller=None):
+        raise ValueError("the tray is busy")
+    monkeypatch.setattr(controller, "enter_dice", refuse)
+    page = live(phone("/"))
+    controller.arm("2d6")
+    page.get_by_role("button", name="By hand", exact=True).click()
+    for face in ("3", "4"):
+        page.locator("#keypad .key", has_text=face).click()
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_role("alert").filter(has_text="the tray is busy")).to_have_text("Error: the tray is busy")
+    expect(page.locator("#keypad-dialog")).to_be_visible()
+    assert topmost_at_centre(page, "#toast")
+    page.locator("#keypad-dialog").get_by_role("button", name="Cancel").click()
+    expect(page.locator("#keypad-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_be_visible()
+    assert topmost_at_centre(page, "#toast")
+
+
+@pytest.mark.parametrize(("locale", "header"), [
+    ("en-US", "Roll 1 · Resolved · 2D6 · by Nara"),
+    ("pt-BR", "Rolagem 1 · Resolvida · 2D6 · por Nara"),
+    ("es-ES", "Tirada 1 · Resuelta · 2D6 · de Nara"),
+])
+def test_an_earlier_roll_is_shown_under_its_own_header(phone, controller, locale, header):
+    """Not the armed preset's and player's: Zara's pool 5 is armed while Nara's 2D6 is looked at."""
+    page = live(phone("/", locale=locale))
+    controller.arm("2d6", "Nara")
+    controller.throw_dice([3, 4])
+    controller.arm("pool5", "Zara")
+    controller.throw_dice([10, 3, 4, 1, 6])          # waits for the ten's reroll: a prompt
+    expect(page.locator("#prompt")).to_be_visible()
+    page.locator('#recent li[data-roll-id="1"] button').click()
+    expect(page.locator("#big")).to_have_text("7")
+    expect(page.locator("#machine-state")).to_have_text(header)
+    expect(page.locator("#prompt")).to_be_hidden()   # the live roll's prompt is not this roll's
+    page.locator('#recent li[data-roll-id="2"] button').click()
+    expect(page.locator("#machine-state")).to_contain_text("Zara")
+    expect(page.locator("#prompt")).to_be_visible()
+
+
+@pytest.mark.parametrize(("locale", "pool_prompt", "d6_prompt"), [
+    ("en-US", "pool 5 · difficulty 2: enter the dice by hand.", "2D6: throw the dice."),
+    ("pt-BR", "parada 5 · dificuldade 2: digite os dados à mão.", "2D6: jogue os dados."),
+    ("es-ES", "reserva 5 · dificultad 2: introduce los dados a mano.", "2D6: tira los dados."),
+])
+def test_by_hand_offers_what_the_armed_roll_takes(phone, controller, locale, pool_prompt, d6_prompt):
+    """The keypad offers the armed roll's die and sends its dice count only; a pool the
+    simulated camera cannot throw is asked for by hand; with nothing armed nothing is offered."""
+    controller.throw_sides = {6}                    # as the simulated camera: pip d6 only
+    page = live(phone("/", locale=locale))
+    expect(page.locator("#throw")).to_be_disabled()
+    expect(page.locator("#hand-open")).to_be_disabled()
+    controller.arm("pool5")
+    expect(page.locator("#prompt")).to_have_text(pool_prompt)
+    expect(page.locator("#throw")).to_be_hidden()
+    page.locator("#hand-open").click()
+    expect(page.get_by_role("radio")).to_have_text(["d10"])
+    for face in ("7", "3", "8"):
+        page.locator("#keypad .key", has_text=face).click()
+    expect(page.locator("#keypad-send")).to_be_disabled()       # 3 of the pool's 5 dice
+    for face in ("2", "4"):
+        page.locator("#keypad .key", has_text=face).click()
+    expect(page.locator("#keypad-send")).to_be_enabled()
+    page.locator("#keypad-dialog [data-close]").click()
+    controller.arm("2d6")
+    expect(page.locator("#prompt")).to_have_text(d6_prompt)
+    expect(page.locator("#throw")).to_be_enabled()
+    page.locator("#hand-open").click()
+    expect(page.get_by_role("radio")).to_have_text(["d6"])
+
+
+def test_the_principal_die_is_shown_first_and_the_photo_opens_full_screen(phone, controller):
+    page = live(phone("/"))
+    controller.arm("2d6")
+    roll = controller.throw_dice([3, 5])
+    controller.set_principal(roll["id"], 1)          # the principal die lay second in the tray
+    first = page.locator("#dice .die").first
+    expect(first).to_contain_text("principal")
+    expect(first).to_have_attribute("data-index", "1")
+    expect(first).to_have_attribute("aria-label", "Die 2, 5, principal")   # its number stays the API's
+    expect(page.locator("#dice .die").nth(1)).to_have_attribute("aria-label", "Die 1, 3, secondary")
+
+    card_width = page.locator("#photo").evaluate("img => img.decode().then(() => img.clientWidth)")
+    page.get_by_role("button", name="Open the photo full screen").click()
+    full = page.locator("#photo-full")
+    expect(page.locator("#photo-dialog")).to_be_visible()
+    full.evaluate("img => img.decode()")
+    # vision/annotate.py draws labels max(width, height) / 64 px tall: read at 12 CSS px or more.
+    label = full.evaluate("img => Math.max(img.naturalWidth, img.naturalHeight) / 64 * img.clientWidth / img.naturalWidth")
+    assert label >= 12 and full.evaluate("img => img.clientWidth") > 2 * card_width
+    page.locator("#photo-dialog").get_by_role("button", name="Close").click()
+    expect(page.locator("#photo-dialog")).to_be_hidden()

@@ -45,6 +45,7 @@ def settle(controller, values, colors, seed=7):
 
 
 def test_perfect_roll_from_the_camera_extra_die_by_hand_then_corrected(real_page, controller):
+    controller.on_status("ok")    # a camera watches the tray: the dice are thrown into it
     page = real_page
     page.get_by_role("button", name="2D6", exact=True).click()
     expect(page.locator("#prompt")).to_have_text("2D6: throw the dice.")
@@ -158,14 +159,25 @@ def test_dice_of_another_kind_among_the_pools_d10s_are_named_in_the_pages_langua
     expect(prompt).to_contain_text("d6 de pontos")
 
 
-def test_throw_with_no_roll_armed_says_so(real_page, controller):
+def test_throw_with_no_roll_armed_is_not_offered(real_page, controller):
     thrown = []  # a camera that throws by itself, as the simulated one
     controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True)
     controller.on_status("ok")
     page = real_page
+    expect(page.get_by_role("button", name="Throw")).to_be_disabled()   # it would be refused
+    expect(page.get_by_role("button", name="By hand", exact=True)).to_be_disabled()
+    page.get_by_role("button", name="2D6", exact=True).click()
     page.get_by_role("button", name="Throw").click()
-    expect(page.locator("#toast")).to_have_text("Error: no roll armed: choose a preset first")
-    assert thrown == [] and controller.state()["state"] == "idle"
+    assert thrown == [2]
+
+
+def test_a_pool_the_simulated_camera_cannot_throw_is_asked_for_by_hand(real_page, controller):
+    controller.attach_camera(throw=lambda count: None, read_now=lambda: None, can_throw=True,
+                             can_throw_dice=lambda sides: sides == 6)
+    controller.on_status("ok")
+    real_page.get_by_role("button", name="pool 5", exact=False).click()
+    expect(real_page.locator("#prompt")).to_have_text(re.compile(r"^pool 5 .*: enter the dice by hand\.$"))
+    expect(real_page.get_by_role("button", name="Throw")).to_be_hidden()
 
 
 def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, controller):
@@ -173,3 +185,54 @@ def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, cont
     roll = controller.enter_dice([3, 4])["latest_roll"]
     controller.correct(roll["id"], 1, cocked=True)   # a hand die has no colour: "die 2: it is cocked — …"
     expect(real_page.locator("#prompt")).to_have_text("Die 2: it is cocked — throw it again, or tap it to correct it.")
+
+
+@pytest.mark.parametrize(("locale", "dice", "difficulty", "save", "saved"), [
+    ("en-US", "Dice", "Difficulty", "Save the rolls", "Saved"),
+    ("pt-BR", "Dados", "Dificuldade", "Salvar as rolagens", "Salvo"),
+    ("es-ES", "Dados", "Dificultad", "Guardar las tiradas", "Guardado"),
+])
+def test_the_pool_preset_s_numbers_are_steppers(phone, controller, locale, dice, difficulty, save, saved):
+    """Dice, difficulty, penalty and bonus without editing JSON; the label the rules made follows."""
+    page = phone("/settings", locale=locale)
+    pool = page.locator("#preset-editor .preset-row").filter(has=page.locator(".p-pool:visible"))
+    expect(pool).to_have_count(1)
+    for n, value in enumerate(["5", "1", "0", "0"]):
+        expect(pool.locator(".p-number").nth(n)).to_have_value(value)
+    for _ in range(2):
+        pool.get_by_role("button", name=f"{dice} +1").click()
+    pool.get_by_role("button", name=f"{difficulty} +1").click()
+    pool.get_by_role("button", name=f"{difficulty} −1").click()
+    pool.get_by_role("button", name=f"{difficulty} −1").click()        # not below 1
+    pool.get_by_role("button", name=f"{difficulty} +1").click()
+    for n, value in enumerate(["7", "2", "0", "0"]):
+        expect(pool.locator(".p-number").nth(n)).to_have_value(value)
+    page.get_by_role("button", name=save).click()
+    expect(page.locator("#toast")).to_have_text(saved)
+    preset = next(p for p in controller.presets() if p["system"] == "pool")
+    assert (preset["spec"]["size"], preset["spec"]["difficulty"], preset["label"]) == (7, 2, "pool 7 · difficulty 2")
+
+
+@pytest.mark.parametrize(("locale", "asks", "hint"), [
+    ("en-US", "Roll the principal die again (counts as D3).", "This correction needs more dice: enter them."),
+    ("pt-BR", "Role o dado principal de novo (conta como D3).", "Esta correção precisa de mais dados: digite-os."),
+    ("es-ES", "Tira el dado principal otra vez (cuenta como D3).", "Esta corrección necesita más dados: introdúcelos."),
+])
+def test_a_past_roll_s_extra_die_corrected_to_6_takes_the_next_die_by_hand(phone, controller, locale, asks, hint):
+    """RULES D6-4: the extra die misread as 2 was a 6, so the roll asks for one more (it was refused)."""
+    controller.arm("2d6", roller="Nara")
+    controller.enter_dice([6, 3])
+    first = controller.enter_dice([2])["latest_roll"]         # 6 + 3 + 2 counted 1 = 10
+    controller.arm("2d6", roller="Zara")
+    controller.enter_dice([2, 3])                               # a newer roll: the first is a past one
+    page = phone(f"/?roll={first['id']}", locale=locale)
+    expect(page.locator("#big")).to_have_text("10")
+    page.locator('#dice .die[data-index="2"]').click()
+    page.locator("#fix-keypad").get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#fix-title")).to_have_text(asks)
+    expect(page.locator("#fix-hint")).to_have_text(hint)
+    page.locator("#fix-keypad").get_by_role("button", name="4", exact=True).click()   # counts 2
+    expect(page.locator("#fix-dialog")).to_be_hidden()
+    expect(page.locator("#big")).to_have_text("14")            # 6 + 3 + 6 counted 3 + 4 counted 2
+    roll = controller.roll(first["id"])
+    assert roll["total"] == 14 and [d["natural"] for d in roll["dice"]] == [6, 3, 6, 4]

@@ -262,7 +262,7 @@ def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
     controller.arm("2d6")
     controller.throw()
     assert thrown == [2] and controller.state()["state"] == "waiting"
-    assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True}
+    assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True, "by_hand": False}
     controller.arm("pool5")
     controller.throw()  # the pool's d10s
     controller.arm("1d6")
@@ -388,11 +388,13 @@ def test_a_camera_throwing_only_d6_offers_no_throw_for_d10s_and_says_why(control
     controller.attach_camera(throw=thrown.append, read_now=lambda: None, can_throw=True,
                              can_throw_dice=lambda sides: sides == 6)
     controller.on_status("ok")
-    assert controller.arm("pool5")["camera"]["can_throw"] is False
+    camera = controller.arm("pool5")["camera"]
+    assert camera["can_throw"] is False and camera["by_hand"] is True  # the page asks for them by hand
     with pytest.raises(ThrowUnsupported, match="cannot throw d10s: enter them by hand on the page"):
         controller.throw()
     assert thrown == [] and controller.state()["state"] == "armed"
-    assert controller.arm("2d6")["camera"]["can_throw"] is True
+    camera = controller.arm("2d6")["camera"]
+    assert camera["can_throw"] is True and camera["by_hand"] is False
     controller.throw()
     assert thrown == [2]
 

@@ -48,6 +48,7 @@ def test_paging_and_filters_newest_first(history):
     assert [r["total"] for r in history.rolls(limit=3)] == [6, 5, 4]
     assert [r["total"] for r in history.rolls(limit=3, offset=3)] == [3, 2, 1]
     assert [r["total"] for r in history.rolls(player="bo")] == [5, 3, 1]
+    assert [r["total"] for r in history.rolls(player="BO", limit=1)] == [5]   # any case
     assert [r["total"] for r in history.rolls(preset="1d6", limit=2)] == [6, 4]
     with pytest.raises(ValueError):
         history.rolls(limit=0)
@@ -117,3 +118,11 @@ def test_settings_survive_reopening(tmp_path):
     with History(tmp_path) as history:
         assert history.setting("principal_color") == "gold"
         assert history.setting("pin", "none") == "none"
+
+
+def test_the_player_filter_folds_case_beyond_ascii(history):
+    for roller in ("Nara", "Ágata", "nara", "Zara"):
+        history.save(make_roll(roller=roller))
+    assert [r["roller"] for r in history.rolls(player="nara")] == ["nara", "Nara"]
+    assert [r["roller"] for r in history.rolls(player="ÁGATA")] == ["Ágata"]
+    assert [r["roller"] for r in history.rolls(player="ágata")] == ["Ágata"]

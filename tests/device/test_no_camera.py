@@ -145,7 +145,7 @@ def test_no_camera_keeps_serving_and_says_why_once(tmp_path, camera, cause):
     try:
         status, state = serve.call("/api/state")
         assert status == 200
-        assert state["camera"] == {"status": "no camera", "message": cause, "can_throw": False}
+        assert state["camera"] == {"status": "no camera", "message": cause, "can_throw": False, "by_hand": True}
         status, health = serve.call("/healthz")
         assert status == 503 and health["reasons"] == [f"camera unavailable (no camera): {cause}"]
         with urllib.request.urlopen(serve.base + "/", timeout=10) as page:

@@ -56,13 +56,13 @@ def test_a_correction_of_the_principal_die_re_resolves_the_roll(client):
     assert [d["role"] for d in fixed["dice"]] == ["principal", "secondary", None]
 
 
-def test_a_change_that_would_leave_a_past_roll_waiting_for_dice_is_400_with_the_reason(client):
+def test_a_change_that_would_leave_a_past_roll_waiting_for_dice_is_409_with_what_it_needs(client):
     client.post("/api/arm", json={"preset": "2d6"})
     old = client.post("/api/dice", json={"values": [3, 4]}).get_json()["latest_roll"]
     client.post("/api/arm", json={"preset": "1d6"})
     client.post("/api/dice", json={"values": [2]})
     response = client.post(f"/api/rolls/{old['id']}/dice/0", json={"value": 6})
-    assert response.status_code == 400
+    assert response.status_code == 409 and response.get_json()["needs"]["kind"] == "D3"  # given as "more"
     assert response.get_json()["error"].startswith(f"roll {old['id']} is finished and can take no more dice")
     assert "perfect roll" in response.get_json()["error"]
     assert client.get(f"/api/rolls/{old['id']}").get_json() == old
@@ -111,6 +111,6 @@ def test_the_csv_names_a_die_kept_aside_surplus(client):
     roll = perfect_roll_with_a_cocked_extra_die(client)
     client.post(f"/api/rolls/{roll['id']}/dice/0", json={"value": 3})
     line = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[1]
-    assert ",principal secondary surplus," in line and ",3 4 -," in line  # the surplus die counts nothing
+    assert ",principal|secondary|surplus," in line and ",3 4 -," in line  # the surplus die counts nothing
     row = next(csv.DictReader(io.StringIO(client.get("/api/rolls.csv").get_data(as_text=True))))
     assert row["corrected"] == "1 3"  # dice 0 and 2 of the API were corrected: numbered from 1, as on the page

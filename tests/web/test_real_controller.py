@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import tempfile
@@ -262,3 +264,36 @@ def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path)
         thrown = client.post("/api/throw")
         assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
         assert client.get("/api/state").get_json()["state"] == "armed"
+
+
+def test_the_csv_roles_split_back_per_die_and_the_player_filter_ignores_case(client, real):
+    real.arm("pool5", roller="Nara")
+    real.enter_dice([1, 1, 3, 4, 5])          # no success, two ones left over: a botch
+    real.arm("2d6", roller="Zara")
+    real.enter_dice([3, 4])
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/rolls.csv?player=nara").get_data(as_text=True))))
+    assert [row["roller"] for row in rows] == ["Nara"]
+    roles = rows[0]["roles"].split("|")        # a role may hold spaces ("one left over")
+    assert len(roles) == len(rows[0]["naturals"].split(" ")) == 5 and roles.count("one left over") == 2
+    assert [r["roller"] for r in client.get("/api/rolls?player=NARA").get_json()["rolls"]] == ["Nara"]
+
+
+def test_a_past_roll_s_correction_that_needs_a_die_says_which_and_takes_it(client, real):
+    """RULES D6-4: a finished roll's extra die corrected 2 → 6 asks for the next extra die:
+    409 naming it, then the same correction with ``more`` resolves the roll."""
+    real.arm("2d6")
+    real.enter_dice([6, 3])
+    first = real.enter_dice([2])["latest_roll"]
+    real.arm("2d6")
+    real.enter_dice([2, 3])
+    url = f"/api/rolls/{first['id']}/dice/2"
+    refused = client.post(url, json={"value": 6})
+    assert refused.status_code == 409
+    assert refused.get_json()["needs"] == {"count": 1, "sides": 6, "kind": "D3",
+                                           "reason": "the extra die showed 6: roll the principal die again (counts as D3)"}
+    assert client.post(url, json={"value": 6, "more": [9]}).status_code == 400     # a d6 shows 1 to 6
+    done = client.post(url, json={"value": 6, "more": [4]})
+    assert done.status_code == 200 and done.get_json()["total"] == 6 + 3 + 3 + 2
+    assert done.get_json()["corrections"][-1]["from"] is None    # the die the correction added
+    too_many = client.post(f"/api/rolls/{first['id']}/dice/3", json={"value": 1, "more": [5]})
+    assert too_many.status_code == 400 and "needs no more dice" in too_many.get_json()["error"]

@@ -8,7 +8,7 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("i18n").textContent);
-  const { $, el } = window.dicelensDom;
+  const { $, el, setChildren, toast } = window.dicelensDom;
   const t = window.dicelensDom.translator(CATALOGUE);
   const API = JSON.parse(document.getElementById("api").textContent);
   const PLAYER_KEY = "dicelens.player";
@@ -33,19 +33,9 @@
       day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
   }
 
-  // --- toasts -------------------------------------------------------------
-  let toastTimer = null;
-  function toast(message) {
-    const box = $("#toast");
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-  }
-
   // --- API ----------------------------------------------------------------
   class ApiError extends Error {
-    constructor(status, reason) { super(reason); this.status = status; }
+    constructor(status, reason, needs) { super(reason); this.status = status; this.needs = needs || null; }
   }
 
   function askPin(wrong) {
@@ -87,7 +77,7 @@
       }
       ({ response, data } = await send(method, url, body));
     }
-    if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText);
+    if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText, data && data.needs);
     return data;
   }
 
@@ -137,6 +127,11 @@
     return roll.system === "pool" ? 10 : 6;
   }
 
+  /** A number as text; "–" when there is none (never "null"). */
+  function shown(value) {
+    return value === null || value === undefined ? "–" : String(value);
+  }
+
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
   function describeRoll(roll) {
     const result = roll.result || {};
@@ -150,7 +145,7 @@
         detail: "", tone: roll.perfect ? "good" : "plain" };
     }
     if (roll.system === "pool") {
-      const out = { big: String(roll.successes), unit: t("successes"), outcome: "", detail: "" };
+      const out = { big: shown(roll.successes), unit: t("successes"), outcome: "", detail: "" };
       const details = [];
       if (result.difficulty) {
         details.push(t("difficulty {n}", { n: result.difficulty }) +
@@ -169,7 +164,7 @@
       out.tone = roll.botch ? "bad" : roll.outcome === "success" ? "good" : "plain";
       return out;
     }
-    const out = { big: String(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
+    const out = { big: shown(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
     if (roll.perfect) { out.outcome = SEED_WORDS.perfect; out.tone = "good"; }
     const details = [];
     if (result.modifier) details.push(t("modifier {n}", { n: (result.modifier > 0 ? "+" : "") + result.modifier }));
@@ -240,8 +235,12 @@
     return Boolean(state.needs) && (!wanted || wanted === state.needs.reason);
   }
 
+  /** What to do with an armed roll: throw its dice, or enter them by hand when no camera
+   *  can see them (none, or the simulated one, which throws d6 only). */
   function throwPrompt(state) {
-    return t("{label}: throw the dice.", { label: labelText(state.label || state.preset || "") });
+    const label = labelText(state.label || state.preset || "");
+    return (state.camera || {}).by_hand ? t("{label}: enter the dice by hand.", { label })
+      : t("{label}: throw the dice.", { label });
   }
 
   function needsText(needs) {
@@ -411,6 +410,10 @@
       note.hidden = !camera || camera.status === "ok" || !camera.message;
       note.textContent = note.hidden ? "" : camera.message;
       $("#throw").hidden = !(camera && camera.can_throw);
+      // With no roll armed there is nothing to throw or enter (the controller would refuse).
+      const armed = Boolean(store.state && store.state.preset);
+      $("#throw").disabled = !armed;
+      $("#hand-open").disabled = !armed;
     }
 
     function renderState() {
@@ -424,10 +427,12 @@
       const line = [words[state.state] || state.state];
       if (state.preset) line.push(presetLabel(state.preset));
       if (state.roller) line.push(t("by {name}", { name: state.roller }));
-      $("#machine-state").textContent = line.join(" · ");
-      $("#machine-state").dataset.state = state.state;
+      const past = pastRoll();
+      // An earlier roll the player tapped is shown under its own header, without the live prompt.
+      $("#machine-state").textContent = past ? pastHeader(past) : line.join(" · ");
+      $("#machine-state").dataset.state = past ? "past" : state.state;
       const prompt = $("#prompt");
-      const text = state.prompt || state.needs || state.state === "armed" ? promptText(state) : "";
+      const text = !past && (state.prompt || state.needs || state.state === "armed") ? promptText(state) : "";
       const asks = Boolean(text) && text !== throwPrompt(state) && (prompt.hidden || prompt.textContent !== text);
       prompt.hidden = !text;
       prompt.textContent = text;
@@ -442,6 +447,18 @@
         keypadSides = sidesWanted(state);
         renderKeypad();
       }
+    }
+
+    /** The roll the player tapped in the recent list, unless it is the newest. */
+    function pastRoll() {
+      return store.shownId !== null && store.shownId !== newestId() ? store.rolls.get(store.shownId) || null : null;
+    }
+
+    /** "Roll 3 · Resolved · 2D6 · by Nara": an earlier roll's own preset and player. */
+    function pastHeader(roll) {
+      return [t("Roll {id}", { id: roll.id }), roll.complete ? t("Resolved") : t("waiting for dice"),
+        presetLabel(roll.preset, roll.label), roll.roller ? t("by {name}", { name: roll.roller }) : ""]
+        .filter(Boolean).join(" · ");
     }
 
     function renderOdds(odds, preset) {
@@ -463,7 +480,7 @@
       }
       $("#odds-figures").textContent = figures.join(" · ");
       const top = Math.max(...bars.map(([, p]) => p), 0.0001);
-      $("#odds-bars").replaceChildren(...bars.slice(0, 24).map(([label, p]) =>
+      setChildren($("#odds-bars"), bars.slice(0, 24).map(([label, p]) =>
         el("div", { class: "bar", title: label + ": " + percent(p) }, [
           el("span", { class: "fill", style: "height:" + Math.round((p / top) * 100) + "%" }),
           el("span", { class: "tick", text: label }),
@@ -472,7 +489,7 @@
 
     function renderPresets() {
       const list = $("#presets");
-      list.replaceChildren(...store.presets.map((preset) => el("li", {}, el("button", {
+      setChildren(list, store.presets.map((preset) => el("li", {}, el("button", {
         type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
         text: labelText(preset.label || preset.name),
         onclick: () => arm(preset.name),
@@ -496,8 +513,8 @@
         $("#roll-meta").textContent = "";
         $("#summary").textContent = "";
         $("#roll-note").hidden = true;
-        $("#dice").replaceChildren();
-        $("#corrections").replaceChildren();
+        setChildren($("#dice"), []);
+        setChildren($("#corrections"), []);
         $("#photo-box").hidden = true;
         return;
       }
@@ -520,7 +537,7 @@
       const note = $("#roll-note");
       note.hidden = !roll.note;
       note.textContent = roll.note || "";
-      $("#corrections").replaceChildren(...(roll.corrections || []).map((c) => el("li", {
+      setChildren($("#corrections"), (roll.corrections || []).map((c) => el("li", {
         text: [correctionText(c), c.who, when(c.at)].filter(Boolean).join(" · "),
       })));
       const photoBox = $("#photo-box");
@@ -540,9 +557,18 @@
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
     }
 
+    /** The dice in the order players read them: the principal die first (RULES D6-2), then the
+     *  rest as the tray had them. Each keeps its number (the API's index + 1), which prompts
+     *  and corrections name. */
+    function readingOrder(roll) {
+      const isPrincipal = (die) => !die.step && (die.principal || die.role === "principal");
+      return roll.dice.map((die, index) => ({ die, index: die.index !== undefined ? die.index : index }))
+        .sort((a, b) => Number(isPrincipal(b.die)) - Number(isPrincipal(a.die)) || a.index - b.index);
+    }
+
     function renderDice(roll) {
       const list = $("#dice");
-      list.replaceChildren(...roll.dice.map((die, index) => {
+      setChildren(list, readingOrder(roll).map(({ die, index }) => {
         const tags = dieTags(roll, die, index);
         const unread = die.natural === null || die.natural === undefined;
         const counted = !unread && die.value !== undefined && die.value !== null && die.value !== die.natural
@@ -552,7 +578,7 @@
           .concat(tags.map((tag) => t(tag))).join(", ");
         return el("li", {}, el("button", {
           type: "button", class: "die", "aria-label": label,
-          dataset: { index: String(die.index !== undefined ? die.index : index), role: tags[0] || "", color: die.color || "" },
+          dataset: { index: String(index), role: tags[0] || "", color: die.color || "" },
           onclick: () => openFix(roll, die, index),
         }, [
           el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
@@ -564,7 +590,7 @@
 
     function renderRecent() {
       const rolls = [...store.rolls.values()].sort((a, b) => b.id - a.id).slice(0, 12);
-      $("#recent").replaceChildren(...rolls.map((roll) => {
+      setChildren($("#recent"), rolls.map((roll) => {
         const d = describeRoll(roll);
         return el("li", { dataset: { rollId: String(roll.id) } }, el("button", {
           type: "button", class: "recent-roll", "aria-current": roll.id === (shownRoll() || {}).id ? "true" : null,
@@ -578,12 +604,13 @@
         ]));
       }));
       const names = new Set([...store.rolls.values()].map((r) => r.roller).filter(Boolean));
-      $("#players").replaceChildren(...[...names].map((name) => el("option", { value: name })));
+      setChildren($("#players"), [...names].map((name) => el("option", { value: name })));
     }
 
     function render() {
       renderRoll();
       renderRecent();
+      renderState();
     }
 
     /** The state an action answered with. While the stream is open it brings the
@@ -622,11 +649,15 @@
     function renderKeypad() {
       const pad = $("#keypad");
       pad.dataset.sides = keypadSides;
-      pad.replaceChildren(...keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
+      // Only the kind of die the armed roll takes is offered.
+      for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
+        chip.hidden = Number(chip.dataset.sides) !== sidesWanted(store.state || {});
+      }
+      setChildren(pad, keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
       for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
         chip.setAttribute("aria-checked", String(Number(chip.dataset.sides) === keypadSides));
       }
-      $("#keypad-values").replaceChildren(...keypadValues.map((value, i) => el("li", {}, el("button", {
+      setChildren($("#keypad-values"), keypadValues.map((value, i) => el("li", {}, el("button", {
         type: "button", class: "chip", text: String(value), "aria-label": t("Remove") + " " + value,
         onclick: () => { keypadValues.splice(i, 1); renderKeypad(); },
       }))));
@@ -638,7 +669,8 @@
       if (count) hints.push(count === 1 ? t("Enter one die") : t("Enter {n} dice", { n: count }));
       if (keypadSides === 10) hints.push(t("0 = 10"));
       $("#keypad-hint").textContent = hints.join(" · ");
-      $("#keypad-send").disabled = keypadValues.length === 0;
+      // Send once the roll's dice are all there (any number when it takes any).
+      $("#keypad-send").disabled = count ? keypadValues.length !== count : keypadValues.length === 0;
     }
 
     function sidesWanted(state) {
@@ -676,27 +708,56 @@
       const dieIndex = die.index !== undefined ? die.index : index;
       const askPrincipal = !$("#pick-principal").hidden;
       if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
-      fixing = { roll, index: dieIndex };
+      fixing = { roll, index: dieIndex, more: [] };
       const read = die.natural === null || die.natural === undefined
         ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
       $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
-      $("#fix-keypad").replaceChildren(...keypadButtons(sidesOf(roll), (value) => fix({ value })));
+      $("#fix-hint").textContent = t("Set the value");
+      $("#fix-cocked").hidden = false;
+      setChildren($("#fix-keypad"), keypadButtons(sidesOf(roll), (value) => fix({ value })));
       $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
         die.principal || die.role === "principal" || die.role === "extra";
       $("#fix-dialog").showModal();
     }
 
     async function fix(change) {
-      const { roll, index } = fixing;
-      const updated = await act(api.post(API.rolls + "/" + roll.id + "/dice/" + index,
-        Object.assign({ who: player() }, change)));
-      if (updated) { $("#fix-dialog").close(); receive(updated, false); }
+      const { roll, index, more } = fixing;
+      const body = Object.assign({ who: player() }, change, more.length ? { more } : {});
+      try {
+        const updated = await api.post(API.rolls + "/" + roll.id + "/dice/" + index, body);
+        $("#fix-dialog").close();
+        receive(updated, false);
+      } catch (err) {
+        if (err.needs) askMore(change, err.needs);
+        else toast(t("Error: {reason}", { reason: err.message }));
+      }
+    }
+
+    /** A finished roll the correction leaves waiting for dice (an extra die corrected to 6
+     *  asks for the next, RULES D6-4): its next dice are entered here and sent with it. */
+    function askMore(change, needs) {
+      const wanted = fixing.more.length + needs.count;
+      $("#fix-title").textContent = needsText(needs);
+      $("#fix-hint").textContent = t("This correction needs more dice: enter them.");
+      $("#fix-cocked").hidden = true;
+      $("#fix-principal").hidden = true;
+      setChildren($("#fix-keypad"), keypadButtons(needs.sides === 10 ? 10 : 6, (value) => {
+        fixing.more.push(value);
+        if (fixing.more.length >= wanted) fix(change);
+      }));
     }
 
     async function setPrincipal(roll, index) {
       const updated = await act(api.post(API.rolls + "/" + roll.id + "/principal", { index, who: player() }));
       if (updated) { $("#fix-dialog").close(); receive(updated, false); }
     }
+
+    $("#photo-open").addEventListener("click", () => {
+      const full = $("#photo-full");
+      full.src = $("#photo").src;
+      full.alt = $("#photo").alt;
+      $("#photo-dialog").showModal();
+    });
 
     $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
@@ -743,6 +804,12 @@
       render();
       stream.open();
       await loadRecent();
+      // A roll opened from the history (/?roll=ID): shown, its dice ready to correct.
+      const asked = new URLSearchParams(window.location.search).get("roll");
+      if (asked && /^[0-9]+$/.test(asked)) {
+        const roll = await act(api.get(API.rolls + "/" + asked));
+        if (roll) { upsert(roll); store.shownId = roll.id; render(); }
+      }
     }
     start();
     window.dicelens = { store, stream };
@@ -887,7 +954,7 @@
       $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
-      list.replaceChildren(...(settings.presets || []).map(presetRow));
+      setChildren(list, (settings.presets || []).map(presetRow));
     }
 
     function presetRow(preset) {
@@ -899,7 +966,37 @@
       $(".p-label", row).value = preset.label || "";
       $(".p-spec", row).value = JSON.stringify(rest);
       $(".p-remove", row).addEventListener("click", () => row.remove());
+      if (preset.system === "pool") poolSteppers(row, preset);
       return row;
+    }
+
+    /** The pool's dice, difficulty, penalty and bonus as steppers; each change is written into
+     *  the row's JSON. A label the rules made ("pool 5 · difficulty 2") is dropped then, so that
+     *  the server makes the new one. */
+    function poolSteppers(row, preset) {
+      const box = $(".p-pool", row);
+      box.hidden = false;
+      const spec = () => { try { return JSON.parse($(".p-spec", row).value || "{}"); } catch (err) { return null; } };
+      for (const stepper of box.querySelectorAll(".stepper")) {
+        const key = stepper.dataset.key;
+        const low = Number(stepper.dataset.min);
+        const input = $(".p-number", stepper);
+        input.value = ((spec() || {}).spec || {})[key] ?? low;
+        const write = (value) => {
+          const rest = spec();
+          if (!rest) { toast(t("The rule settings are not valid JSON: fix them first.")); $(".p-spec", row).focus(); return; }
+          input.value = Math.min(100, Math.max(low, value));
+          rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
+          $(".p-spec", row).value = JSON.stringify(rest);
+          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+            $(".p-label", row).value = "";
+          }
+        };
+        input.addEventListener("change", () => write(/^[0-9]+$/.test(input.value) ? Number(input.value) : low));
+        for (const button of stepper.querySelectorAll(".step")) {
+          button.addEventListener("click", () => write(Number(input.value) + Number(button.dataset.by)));
+        }
+      }
     }
 
     async function loadFrame() {
@@ -936,7 +1033,10 @@
           $(".p-spec", row).focus();
           return;
         }
-        presets.push(Object.assign(rest, { name: $(".p-name", row).value.trim(), label: $(".p-label", row).value.trim() }));
+        const label = $(".p-label", row).value.trim();
+        Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
+        if (!label) delete rest.label;   // the rules make one (an empty label is refused)
+        presets.push(rest);
       }
       const settings = await act(api.post(API.settings, { presets }));
       if (settings) { showSettings(settings); toast(t("Saved")); }

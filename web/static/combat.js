@@ -9,20 +9,11 @@
   "use strict";
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
-  const { $, el } = window.dicelensDom;
+  const { $, el, setChildren, toast } = window.dicelensDom;
   // base.html's catalogue too: the kinds of dice ("pip d6") and why a die cannot be read.
   const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
   const API = INITIAL.api;
-
-  let toastTimer = null;
-  function toast(message) {
-    const box = $("#toast");
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-  }
 
   // --- API: JSON, with the PIN asked once on a 401 (base.html's dialog) ---------
   function askPin(wrong) {
@@ -159,7 +150,7 @@
       : started ? t("{name}'s turn", { name: enc.current })
       : t("Set up the fight: add heroes and enemies, then roll initiative.");
     const effects = $("#turn-effects");
-    effects.replaceChildren(...(started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
+    setChildren(effects, (started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
     const prompt = $("#turn-prompt");
     const pad = $("#poison-keypad");
     if (enc.pending_poison) {
@@ -182,7 +173,7 @@
 
   function fill(select, names, keep) {
     const previous = keep ? select.value : null;
-    select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    setChildren(select, names.map((n) => el("option", { value: n, text: n })));
     if (previous && names.includes(previous)) select.value = previous;
   }
 
@@ -305,14 +296,14 @@
     $("#attack-tray-read").hidden = !!waiting;
     $("#attack-tray-stop").hidden = !waiting;
     if (!attack) { throwValues = []; card.dataset.step = ""; return; }
-    $("#attack-dice").replaceChildren(...[thrownDice(attack)].filter(Boolean));
+    setChildren($("#attack-dice"), thrownDice(attack));
     const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
     if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
     $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
     $("#attack-prompt").textContent = attackPrompt(attack);
     const soFar = [];
-    if (attack.attack.total !== null) soFar.push(t(attack.attack.characteristic) + " " + attack.attack.total + " · d20 " + attack.attack.destiny);
-    if (attack.defence.total !== null) soFar.push((attack.spec.defender === "hero" ? t("Body") : t("Defence")) + " " + attack.defence.total + " · d20 " + attack.defence.destiny);
+    if (attack.attack.total !== null) soFar.push(throwTotal(attackName(attack), attack.attack) + " · d20 " + attack.attack.destiny);
+    if (attack.defence.total !== null) soFar.push(throwTotal(defenceName(attack), attack.defence) + " · d20 " + attack.defence.destiny);
     $("#attack-so-far").textContent = soFar.join(" — ");
     const dice = attack.needs.dice;
     const pads = dice.map((sides, i) => {
@@ -320,8 +311,24 @@
       box.append(keypad(sides, throwValues[i], (v) => { throwValues[i] = v; renderAttack(); }, "d" + sides));
       return box;
     });
-    $("#attack-pads").replaceChildren(...pads);
+    setChildren($("#attack-pads"), pads);
     $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
+  }
+
+  const attackName = (outcome) => t(outcome.attack.characteristic);
+  const defenceName = (outcome) => (outcome.spec.defender === "hero" ? t("Body") : t("Defence"));
+
+  /** "Defence 5 = d6 4 + armour 1": a throw's total and what makes it (RULES DD-4: armour and
+   *  shield add to the defence; help and modifiers to either). */
+  function throwTotal(name, side) {
+    let text = name + " " + side.total;
+    const extras = [["armour {n}", side.armour], ["shield {n}", side.shield], ["modifier {n}", side.bonus]]
+      .filter(([, n]) => n);
+    if (extras.length) {
+      text += " = d" + side.die + " " + side.natural +
+        extras.map(([words, n]) => (n > 0 ? " + " : " − ") + t(words, { n: Math.abs(n) })).join("");
+    }
+    return text;
   }
 
   function attackText(outcome) {
@@ -337,6 +344,9 @@
       lines.push(t("{name} earns {n} {points}", { name: spec.attacker_name, n: outcome.points, points: outcome.points_name }));
     } else {
       lines.push(t("Miss, {a} against {d}", { a: outcome.attack.total, d: outcome.defence.total }));
+    }
+    if (outcome.attack.total !== null && outcome.defence.total !== null) {
+      lines.push(throwTotal(attackName(outcome), outcome.attack) + " · " + throwTotal(defenceName(outcome), outcome.defence));
     }
     if (outcome.effects.includes("Defensa Perfecta")) lines.push(t("Defensa Perfecta: {name} may counter-attack at once or move to another zone", { name: spec.defender_name }));
     if (outcome.effects.includes("Fallo Defensivo")) lines.push(t("Fallo Defensivo: {name} still takes 1 damage", { name: spec.defender_name }));
@@ -357,12 +367,12 @@
       ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
         onclick: () => startAttack({ attacker: defender, defender: attacker }) })
       : null;
-    box.replaceChildren(
+    setChildren(box, [
       el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
       el("p", { class: "verdict", text: first }),
       ...rest.map((text) => el("p", { class: "detail", text })),
       state.last_attack_correctable ? thrownDice(outcome) : null,
-      counter);
+      counter]);
   }
 
   function renderInitiative() {
@@ -377,7 +387,7 @@
     }
     const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
     const list = $("#initiative-list");
-    list.replaceChildren(...fighters().map((p) => {
+    setChildren(list, fighters().map((p) => {
       const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
       const status = el("p", { class: "tray-status", role: "status" });
       const mine = !!waiting && waiting.name === p.name;
@@ -419,7 +429,7 @@
     const groups = state.groups;
     const groupOf = (name) => groups.find((g) => g.includes(name)) || [name];
     const list = $("#fighters");
-    list.replaceChildren(...order.map((name) => {
+    setChildren(list, order.map((name) => {
       const p = fighter(name);
       const group = groupOf(name);
       const at = group.indexOf(name);
@@ -461,7 +471,7 @@
 
   function renderLog() {
     const entries = state.encounter.log.slice().reverse();
-    $("#log").replaceChildren(...entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
+    setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
       entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : sentence(entry.text))));
   }
 
@@ -479,13 +489,14 @@
     $("#fighter-title").textContent = p.name;
     const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
     if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
-    if (p.armour || p.shield) sheet.push("+" + (p.armour + p.shield));
+    if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
+    if (p.shield) sheet.push(t("shield {n}", { n: p.shield }));
     $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
     const names = state.conditions.map((c) => c.name);
     const select = $("#condition-name");
     if (select.options.length !== names.length) fill(select, names, true);
     $("#poison-x").hidden = select.value !== "Envenenado";
-    $("#fighter-conditions").replaceChildren(...p.conditions.map((c) => el("li", { class: "condition cure" }, [
+    setChildren($("#fighter-conditions"), p.conditions.map((c) => el("li", { class: "condition cure" }, [
       conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
     ])));
     $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);

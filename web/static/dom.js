@@ -2,11 +2,15 @@
 window.dicelensDom = (function () {
   "use strict";
 
-  /** A translator over a catalogue: t("Hello {name}", {name}) → the translated string, filled in. */
+  /** A value that is there: null and undefined are nothing to show (never the words "null", "undefined"). */
+  const present = (value) => value !== null && value !== undefined;
+
+  /** A translator over a catalogue: t("Hello {name}", {name}) → the translated string, filled in;
+   *  a value that is not there shows as "–". */
   function translator(catalogue) {
     return function t(text, params) {
       const found = catalogue[text] || text;
-      return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : "{" + k + "}"));
+      return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? (present(params[k]) ? params[k] : "–") : "{" + k + "}"));
     };
   }
 
@@ -23,11 +27,45 @@ window.dicelensDom = (function () {
       else if (k === "dataset") Object.assign(node.dataset, v);
       else node.setAttribute(k, v === true ? "" : v);
     }
-    for (const child of [].concat(children || [])) {
-      if (child !== null && child !== undefined) node.append(child);
-    }
+    node.append(...[].concat(children || []).filter(present));
     return node;
   }
 
-  return { translator, $, el };
+  /** Replace a node's children; a child that is not there (null, undefined) is left out,
+   *  where replaceChildren would write it as the text "null". */
+  function setChildren(node, children) {
+    node.replaceChildren(...[].concat(children || []).filter(present));
+    return node;
+  }
+
+  // --- toasts: a refusal or a "Saved", over everything -------------------------
+  // A modal dialog makes the rest of the page inert and covers it with its backdrop:
+  // a toast outside it would be greyed out and unheard. It is shown inside the open
+  // modal dialog (the last one in the page is the one opened over the others), and
+  // goes back to the page when that dialog closes.
+  let toastTimer = null;
+
+  function toastHost() {
+    const modal = [...document.querySelectorAll("dialog[open]")].filter((d) => d.matches(":modal"));
+    return modal.length ? modal[modal.length - 1] : document.body;
+  }
+
+  /** Show a message for 4 s in #toast (role="alert": screen readers read it out). */
+  function toast(message) {
+    const box = $("#toast");
+    const host = toastHost();
+    if (box.parentNode !== host) host.append(box);
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // "close" does not bubble: caught on its way down.
+  document.addEventListener("close", (event) => {
+    const box = $("#toast");
+    if (box && event.target.contains(box)) toastHost().append(box);
+  }, true);
+
+  return { translator, $, el, setChildren, toast };
 })();

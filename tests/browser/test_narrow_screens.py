@@ -1,0 +1,88 @@
+"""Every page fits a phone from 320 px wide up, in the three languages: nothing scrolls
+sideways, no word is cut off (the document is never wider than the viewport)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from device.combat import CombatSession
+from web import combat, create_app
+
+from .conftest import LiveServer
+
+PAGES = ["/", "/history", "/settings", "/combat"]
+
+
+@pytest.fixture
+def fight(tmp_path):
+    fight = CombatSession(tmp_path / "data")
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 2, "Saqueador": 5, "Saqueador 2": 4})
+    fight.start_attack("Saqueador", "Brann")  # the attack card, its keypads and "Vez de Saqueador"
+    return fight
+
+
+@pytest.fixture
+def server(controller, fight):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
+    with LiveServer(combat.attach(app, fight)) as live:
+        yield live
+
+
+def overflow(page: Page) -> list[str]:
+    """The document's width beyond the viewport, and what sticks out (for the message)."""
+    return page.evaluate("""() => {
+        const width = document.documentElement.clientWidth;
+        const out = [...document.querySelectorAll("body *")].filter((node) => {
+            const box = node.getBoundingClientRect();
+            return box.width > 0 && box.right > width + 0.5 && !node.closest(".skip, .sr");
+        }).map((node) => node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") + "." + node.className);
+        return document.documentElement.scrollWidth > width ? out.slice(0, 12).concat(["scrollWidth " + document.documentElement.scrollWidth]) : [];
+    }""")
+
+
+def picker_cut(page: Page) -> bool:
+    """Whether the language picker is narrower than the name it shows ("Portugu")."""
+    return page.locator("#lang-select").evaluate("""select => {
+        const style = getComputedStyle(select);
+        const probe = document.createElement("span");
+        probe.style.font = style.font;
+        probe.style.whiteSpace = "pre";
+        probe.textContent = select.selectedOptions[0].textContent;
+        document.body.append(probe);
+        const text = probe.getBoundingClientRect().width;
+        probe.remove();
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return room < text + 12;   // and the arrow
+    }""")
+
+
+def broken_tabs(page: Page) -> list[str]:
+    """The page tabs whose word is broken over two lines ("Históric/o")."""
+    return page.locator(".tabs a").evaluate_all("""links => links.filter((a) => {
+        const range = document.createRange();
+        range.selectNodeContents(a);
+        const tops = [...range.getClientRects()].map((r) => r.top);
+        return Math.max(...tops) - Math.min(...tops) > 4 && !/\\s/.test(a.textContent.trim());
+    }).map((a) => a.textContent.trim())""")
+
+
+@pytest.mark.parametrize("width", [320, 390])
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
+    controller.arm("pool5", "Saqueadora")
+    controller.throw_dice([10, 3, 4, 1, 6])       # a roll waiting for its reroll: prompt, dice, photo
+    wide = {}
+    for path in PAGES:
+        page = phone(path, locale=locale, viewport={"width": width, "height": 700})
+        expect(page.locator("#camera")).not_to_have_text("…")
+        if path == "/combat":
+            expect(page.locator("#attack-card")).to_be_visible()
+        problems = overflow(page) + (["#lang-select cut"] if picker_cut(page) else []) + broken_tabs(page)
+        if problems:
+            wide[path] = problems
+        page.context.close()
+    assert wide == {}
