@@ -95,6 +95,7 @@ ROLLS_WHILE_ASLEEP = """() => {
 def test_a_phone_that_slept_announces_only_the_newest_roll(phone, controller):
     page = phone("/")
     expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    controller.on_status("ok")  # a camera is there: the prompt asks for a throw, not dice by hand
     controller.arm("1d6")
     expect(page.locator("#prompt")).to_have_text("1D6: throw the dice.")
     page.evaluate(RECORD_ANNOUNCEMENTS)

@@ -321,7 +321,9 @@
       return known ? "changed" : "new";
     }
 
-    function receive(roll, viaLive) {
+    /** tell: say the change to screen readers: a live event, or this phone's own correction
+     *  (its reply and the live event race; whichever comes first is told, the other is a copy). */
+    function receive(roll, tell) {
       const before = newestId();
       const known = store.rolls.get(roll.id) || {};
       const wasComplete = known.complete;
@@ -329,7 +331,7 @@
       const change = upsert(roll);
       if (!change) return;
       let arrived = false;
-      if (viaLive) {
+      if (tell) {
         if (change === "new" && (before === null || roll.id > before)) {
           arrived = true;
           store.shownId = null;
@@ -726,7 +728,7 @@
       try {
         const updated = await api.post(API.rolls + "/" + roll.id + "/dice/" + index, body);
         $("#fix-dialog").close();
-        receive(updated, false);
+        receive(updated, true);
       } catch (err) {
         if (err.needs) askMore(change, err.needs);
         else toast(t("Error: {reason}", { reason: err.message }));
@@ -749,7 +751,7 @@
 
     async function setPrincipal(roll, index) {
       const updated = await act(api.post(API.rolls + "/" + roll.id + "/principal", { index, who: player() }));
-      if (updated) { $("#fix-dialog").close(); receive(updated, false); }
+      if (updated) { $("#fix-dialog").close(); receive(updated, true); }
     }
 
     $("#photo-open").addEventListener("click", () => {
