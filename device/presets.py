@@ -21,9 +21,6 @@ from rules.pool import PoolOptions, PoolSpec
 
 #: The systems a preset may name: "free" (any number of six-sided dice), "d6", "pool".
 SYSTEMS = ("free", "d6", "pool")
-#: The most dice one throw of a preset may ask for: dice by hand take at most this many
-#: values (web/api.py MAX_DICE), and no table throws more into one tray.
-MAX_DICE = 100
 #: Sides of the physical dice each system throws.
 SIDES = {"free": 6, "d6": 6, "pool": 10}
 
@@ -153,10 +150,6 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
         raise PresetError(f"{where}: {exc}") from None
     if isinstance(spec, D6Spec) and not isinstance(spec.random, bool):
         raise PresetError(f"{where}.random must be true or false (got {spec.random!r})")
-    preset = Preset(name=name, label=label or "", system=system, spec=spec)
-    if preset.count is not None and preset.count > MAX_DICE:
-        what = "count" if system == "d6" else "size + bonus - penalty"
-        raise PresetError(f"{where}.{what} must be at most {MAX_DICE} dice (got {preset.count})")
     if label is None:
         label = "Free roll" if spec is None else rules.describe(spec)
     return Preset(name=name, label=label, system=system, spec=spec)

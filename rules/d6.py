@@ -19,6 +19,9 @@ Role = Literal["principal", "secondary", "extra"]
 
 KINDS: tuple[str, ...] = ("D6", "D3", "D2")
 FACES = range(1, 7)
+#: The most dice of one D6 roll: RULES P-11's bound of a pool, which the page, the
+#: presets and the exact odds keep for every roll (no table throws more into one tray).
+MAX_DICE = 100
 PERFECT_FACE = 6
 EXTRA_KIND = "D3"
 
@@ -58,7 +61,8 @@ class D6Spec:
         as the principal (no die of a distinct colour and no throw order): the
         companion's reading of RULES D6-2 is then that every die is secondary,
         there is no perfect roll and the total is the plain sum.
-    :raises InvalidRoll: for a count below 1, an unknown kind or a non-integer modifier.
+    :raises InvalidRoll: for a count below 1 or above :data:`MAX_DICE`, an unknown kind or a
+        non-integer modifier.
     """
 
     count: int
@@ -71,6 +75,8 @@ class D6Spec:
     def __post_init__(self) -> None:
         if not _is_int(self.count) or self.count < 1:
             raise InvalidRoll(f"a D6 roll needs at least 1 die, not {self.count!r}")
+        if self.count > MAX_DICE:
+            raise InvalidRoll(f"a D6 roll takes at most {MAX_DICE} dice, not {self.count}")
         _check_kind(self.kind)
         if not _is_int(self.modifier):
             raise InvalidRoll(f"the modifier must be a whole number, not {self.modifier!r}")

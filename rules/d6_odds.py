@@ -15,12 +15,8 @@ from fractions import Fraction
 import icepool
 
 from rules.d6 import EXTRA_KIND, FACES, PERFECT_FACE, D6Spec, counted_value
-from rules.errors import InvalidRoll
 
 CHAIN_DEPTH = 15
-# More dice than any table throws at once. icepool sums dice recursively (1000
-# dice exceed its recursion limit); 100 dice take about 0.1 s (benchmarks/rules_d6.py).
-MAX_DICE = 100
 TRUNCATED = Fraction(1, 6 ** (CHAIN_DEPTH + 2))
 
 # The extra dice of one perfect roll, as counted (RULES D6-4). A chain of n sixes
@@ -66,15 +62,15 @@ def p_perfect(spec: D6Spec) -> Fraction:
 def odds_d6(spec: D6Spec) -> dict:
     """Exact odds of ``spec`` as JSON-able data for the page and the CLI.
 
-    :raises InvalidRoll: for more than :data:`MAX_DICE` dice.
+    A spec holds at most :data:`rules.d6.MAX_DICE` dice: icepool sums dice recursively
+    (1000 dice exceed its recursion limit); 100 dice take about 0.1 s (benchmarks/rules_d6.py).
+
     :returns: ``{"system": "d6", "label", "count", "kind", "modifier", "random",
         "principal_known", "mean": float, "p_perfect": float,
         "distribution": {total (str): probability (float)} in ascending total,
         "chain_depth": int, "truncated": float}``. ``truncated`` is the
         probability of the rolls approximated by cutting the chain.
     """
-    if spec.count > MAX_DICE:
-        raise InvalidRoll(f"exact odds are computed for up to {MAX_DICE} dice, not {spec.count}")
     die = total_die(spec)
     return {
         "system": "d6",

@@ -27,6 +27,8 @@ ATTRIBUTE_GROUPS = {
 }
 
 SIDES = 10
+#: RULES P-11: the most dice a pool holds after bonuses and penalties.
+MAX_POOL = 100
 ROLES = ("success", "failure", "ten", "cancelled", "canceller", "one left over")
 OUTCOMES = ("success", "failure", "botch", "automatic failure")
 
@@ -74,7 +76,8 @@ class PoolSpec:
     :param bonus: dice added, e.g. carried from an assessment (RULES P-8, P-10).
     :param mismatch: ``None``, ``"same_group"`` (+1 difficulty) or ``"other_group"`` (+2) (RULES P-9).
     :param options: house rules, :class:`PoolOptions`.
-    :raises InvalidRoll: for a negative count, a difficulty below 1 or an unknown mismatch.
+    :raises InvalidRoll: for a negative count, a difficulty below 1, an unknown mismatch, or a
+        pool of more than :data:`MAX_POOL` dice after bonus and penalty (RULES P-11).
     """
 
     size: int
@@ -93,6 +96,9 @@ class PoolSpec:
             raise InvalidRoll(f"mismatch must be same_group or other_group, not {self.mismatch!r}")
         if not isinstance(self.options, PoolOptions):
             raise InvalidRoll("options must be PoolOptions")
+        if self.pool_size > MAX_POOL:  # RULES P-11: refused before any die is counted
+            raise InvalidRoll(f"a pool holds at most {MAX_POOL} dice after bonus and penalty, "
+                              f"not {self.pool_size}")
 
     @property
     def pool_size(self) -> int:
@@ -299,15 +305,18 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     :raises InvalidRoll: for a bad face, no dice or too many in the first roll, reroll
         dice before the first roll is complete, or more reroll dice than 10s.
     """
-    first = [normalise_natural(v) for v in first]
-    rerolls = [normalise_natural(v) for v in rerolls]
     pool = spec.pool_size
     if pool <= 0:
-        if first or rerolls:
+        if len(first) or len(rerolls):
             raise InvalidRoll(f"a pool of {pool} dice is an automatic failure: no dice are rolled")
         return PoolOutcome(spec, (), None, 0, False)
-    if not first or len(first) > pool:
+    # RULES P-11: the counts are checked before any die is looked at.
+    if not len(first) or len(first) > pool:
         raise InvalidRoll(f"a pool of {pool} dice needs {pool} values in the first roll, got {len(first)}")
+    if len(rerolls) > pool:
+        raise InvalidRoll(f"{len(rerolls)} reroll dice for a pool of {pool}: one reroll die per 10")
+    first = [normalise_natural(v) for v in first]
+    rerolls = [normalise_natural(v) for v in rerolls]
     missing = pool - len(first)
     if missing and rerolls:
         raise InvalidRoll(f"reroll dice given before the first roll is complete ({missing} still missing)")
@@ -318,7 +327,8 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     paired: list[int | None] = [None] * pool
     tens = [i for i, v in enumerate(first) if v == SIDES] if options.rule_of_ten else []
     ones = [i for i, v in enumerate(first) if v == 1] if options.rule_of_one else []
-    cancellable = sorted((i for i, v in enumerate(first) if v >= target and i not in tens),
+    ten_set = set(tens)
+    cancellable = sorted((i for i, v in enumerate(first) if v >= target and i not in ten_set),
                          key=lambda i: (-first[i], i))
 
     def pair(a: int, role_a: str, b: int, role_b: str) -> None:

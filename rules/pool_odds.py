@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from rules.errors import InvalidRoll
 from rules.pool import SIDES, PoolSpec
-
-MAX_ODDS_POOL = 100  # odds grow as pool³; no table rolls more dice
 
 
 @dataclass(frozen=True)
@@ -79,11 +76,10 @@ def pool_odds(spec: PoolSpec) -> PoolOdds:
     :param spec: the roll; its options choose the rule of ten, the rule of one and the
         target number.
     :returns: the distribution of net successes and the chance of a botch.
-    :raises InvalidRoll: for a pool of more than :data:`MAX_ODDS_POOL` dice.
+    Odds grow as pool³; RULES P-11 bounds a pool (:data:`rules.pool.MAX_POOL`) when
+    its spec is made, so every spec given here takes milliseconds.
     """
     n = spec.pool_size
-    if n > MAX_ODDS_POOL:
-        raise InvalidRoll(f"odds are computed for pools of up to {MAX_ODDS_POOL} dice, not {n}")
     if n <= 0:  # RULES P-8: automatic failure, no dice, no botch
         return PoolOdds(spec, (Fraction(1),), Fraction(0))
 

@@ -76,7 +76,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
-MAX_DICE = 100          # dice in one throw; a preset asks for no more (device/presets.py MAX_DICE)
+MAX_DICE = 100          # dice in one throw; no roll asks for more (rules MAX_DICE, MAX_POOL: RULES P-11)
 MAX_PRESETS = 100
 FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset

@@ -95,7 +95,7 @@ def test_odds_with_modifier_shifts_the_distribution():
          "argument --defender: invalid choice: 'ally' (choose from 'hero', 'enemy')"),
         (["resolve", "pool", "--dice"], "argument --dice: expected one argument"),
         (["odds", "d6", "--count", "0"], "argument --count: must be 1 or more, not 0"),
-        (["odds", "d6", "--count", "1000"], "up to 100 dice"),
+        (["odds", "d6", "--count", "1000"], "a D6 roll takes at most 100 dice, not 1000"),
         (["resolve", "d6", "--dice", "3", "--roller", "A\x01"],
          "argument --roller: 'A\\x01' is not a name: 1 to 40 printable characters"),
         (["resolve", "initiative", "--hero", "N" * 41 + "=3"], "is not a name: 1 to 40 printable characters"),

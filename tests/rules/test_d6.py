@@ -251,3 +251,10 @@ def test_to_dict_has_the_stable_keys():
     assert data["system"] == "d6"
     assert {"complete", "total", "perfect", "needs", "dice", "modifier", "kind", "random", "roller"} <= set(data)
     assert data["dice"][0] == {"natural": 6, "value": 6, "role": "principal"}
+
+
+def test_a_d6_roll_of_more_than_100_dice_is_refused():
+    # the bound RULES P-11 sets a pool, kept by the page, the presets and the odds
+    assert resolve_d6(D6Spec(100), [3] * 100).total == 300
+    with pytest.raises(InvalidRoll, match="a D6 roll takes at most 100 dice, not 101"):
+        D6Spec(101)

@@ -113,5 +113,5 @@ def test_odds_json_shape():
 
 
 def test_odds_refuse_more_than_100_dice():
-    with pytest.raises(InvalidRoll, match="up to 100 dice"):
+    with pytest.raises(InvalidRoll, match="at most 100 dice"):
         odds_d6(D6Spec(101))

@@ -8,7 +8,7 @@ import pytest
 
 from rules.errors import InvalidRoll
 from rules.pool import PoolOptions, PoolSpec, resolve_pool
-from rules.pool_odds import MAX_ODDS_POOL, pool_odds
+from rules.pool_odds import pool_odds
 
 FACES = range(1, 11)
 
@@ -150,5 +150,5 @@ def test_to_dict_is_json_ready():
 
 
 def test_too_big_a_pool_is_refused():
-    with pytest.raises(InvalidRoll, match="up to 100"):
-        pool_odds(PoolSpec(MAX_ODDS_POOL + 1))
+    with pytest.raises(InvalidRoll, match="at most 100 dice"):  # RULES P-11, before any odds
+        pool_odds(PoolSpec(101))
