@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from device.cli import UsageError, add_choice_of
+from device.cli import UsageError, add_choice_of, whole_number
 
 from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
@@ -29,21 +29,7 @@ def natural_values(text: str) -> tuple[int, ...]:
     parts = [part.strip() for part in text.split(",")]
     if parts == [""]:
         raise argparse.ArgumentTypeError("no dice given")
-    values = []
-    for part in parts:
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part!r} is not a whole number") from None
-    return tuple(values)
-
-
-def whole_number(text: str) -> int:
-    """Parse one integer (a modifier, a count); argparse reports a bad one in one line."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    return tuple(whole_number(part) for part in parts)
 
 
 def whole_number_in(lowest: int, highest: int | None = None) -> Callable[[str], int]:
@@ -229,10 +215,9 @@ def add_odds_pool(systems: argparse._SubParsersAction) -> None:
 def die_sides(text: str) -> int:
     """Parse a die as ``"d8"`` or ``"8"`` into its sides; the rules check which dice are allowed."""
     digits = text.strip().lower().removeprefix("d")
-    try:
-        return int(digits)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8") from None
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8")
+    return int(digits)
 
 
 def _attack_spec(args: argparse.Namespace) -> AttackSpec:

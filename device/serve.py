@@ -30,7 +30,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from device.cli import summary
+from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError
@@ -52,9 +52,9 @@ def register(subparsers) -> None:
     parser.add_argument("--camera", help="sim | file:PATH | usb:N | picamera2 (default: the config's, else sim)")
     parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
-    parser.add_argument("--port", type=int, help="port of the page (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=whole_number, help="port of the page (default 8000; 0 picks a free one)")
     parser.add_argument("--data", type=Path, help="data folder (default ~/.local/share/dicelens)")
-    parser.add_argument("--auto-throw", type=float, metavar="N",
+    parser.add_argument("--auto-throw", type=number, metavar="N",
                         help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
                              "roll's preset is armed again); 0: only on request")
     parser.set_defaults(func=run)

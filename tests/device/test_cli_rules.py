@@ -81,6 +81,21 @@ def test_odds_with_modifier_shifts_the_distribution():
         (["resolve", "d6"], "--dice"),
         (["resolve", "d6", "--kind", "D7", "--dice", "3"], "D7"),
         (["resolve", "d6", "--dice", "six"], "'six' is not a whole number"),
+        # ASCII digits only: int() reads "1_0" as 10 and "\u0663" (Arabic-Indic three) as 3
+        (["resolve", "pool", "--dice", "1_0"], "argument --dice: '1_0' is not a whole number"),
+        (["resolve", "pool", "--dice", "\u0663"], "argument --dice: '\u0663' is not a whole number"),
+        (["resolve", "d6", "--dice", "\uff16"], "argument --dice: '\uff16' is not a whole number"),
+        (["resolve", "d6", "--dice", "6", "--modifier", "1_0"], "argument --modifier: '1_0' is not a whole number"),
+        (["resolve", "pool", "--dice", "3", "--difficulty", "\u0662"], "argument --difficulty: '\u0662' is not"),
+        (["resolve", "attack", "--attacker-die", "d\u0668", "--defence-die", "d6"], "is not a die such as d8"),
+        (["resolve", "initiative", "--hero", "Nara=\u0666"], "'\u0666' is not a whole number"),
+        # an option given twice that conflicts is refused, not the last one winning
+        (["resolve", "pool", "--dice", "1,10", "--rule-of-ten", "--no-rule-of-ten"],
+         "argument --no-rule-of-ten: conflicts with --rule-of-ten given before it: give one"),
+        (["resolve", "pool", "--dice", "1", "--difficulty", "2", "--difficulty", "3"],
+         "argument --difficulty: conflicts with --difficulty given before it"),
+        (["resolve", "d6", "--dice", "6", "--dice", "3"], "argument --dice: conflicts with --dice given before it"),
+        (["odds", "d6", "--count", "2", "--kind", "D3", "--kind", "D2"], "argument --kind: conflicts with --kind"),
         (["resolve", "d6", "--dice", "3", "--modifier", "x"], "'x' is not a whole number"),
         (["resolve", "d6", "--dice", "3,4", "--extra", "2"], "no perfect roll"),
         (["resolve", "d6", "--dice", "1,2,3", "--count", "2"], "3 dice given"),
@@ -114,3 +129,9 @@ def test_bad_input_exits_2_with_one_plain_line(args, names):
 def test_choices_are_not_case_sensitive():
     assert dicelens_json("resolve", "d6", "--kind", "d3", "--dice", "5")["kind"] == "D3"
     assert dicelens_json("resolve", "pool", "--dice", "7", "--mismatch", "same-group")["spec"]["mismatch"] == "same_group"
+
+
+def test_an_option_given_twice_with_one_value_is_no_conflict():
+    result = dicelens_json("resolve", "pool", "--dice", "1,10", "--reroll", "3", "--rule-of-ten", "--rule-of-ten")
+    assert result["successes"] == 1 and result["spec"]["options"]["rule_of_ten"] is True
+    assert dicelens_json("resolve", "initiative", "--hero", "Nara=6", "--hero", "Zara=3")["order"] == ["Nara", "Zara"]

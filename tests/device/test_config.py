@@ -88,6 +88,8 @@ def test_full_file(tmp_path):
     ("settle_seconds = -1", "settle_seconds must be a number 0.05 to 10 (got -1)"),
     ("principal_color = 'mauve'", "principal_color must be one of white, black, red,"),
     ("pin = 12", "pin must be a string of 4 to 12 digits"),
+    ("pin = '\u0661\u0662\u0663\u0664'", "pin must be a string of 4 to 12 digits 0-9"),
+    ("[camera]\nsource = 'usb:\u0663'", "camera.source must be one of sim, file:PATH, usb:N, picamera2"),
     ("[house_rules]\nrule_of_ten = 'yes'", "house_rules.rule_of_ten must be true or false (got 'yes')"),
     ("[house_rules]\ntarget_number = 11", "house_rules.target_number must be a whole number 2 to 10"),
     ("[buttons]\npresets = { '2d6' = 40 }", "buttons.presets.2d6 must be a BCM pin number 2 to 27 (got 40)"),

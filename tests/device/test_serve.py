@@ -128,6 +128,12 @@ def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):
     (["--port", "99999"], "--port must be 0 to 65535"),
     (["--auto-throw", "0.2"], "--auto-throw must be 0 (off) or 1 to 3600 seconds (got 0.2)"),
     (["--camera", "file:/nonexistent/photos"], "/nonexistent/photos"),
+    # values are ASCII digits only: int() and float() take "80_00" and other scripts' digits
+    (["--port", "80_00"], "argument --port: '80_00' is not a whole number"),
+    (["--port", "\u0668\u0660\u0660\u0660"], "is not a whole number"),
+    (["--auto-throw", "1_0"], "argument --auto-throw: '1_0' is not a number"),
+    (["--camera", "usb:\u0661"], "--camera must be one of sim, file:PATH, usb:N, picamera2"),
+    (["--port", "8000", "--port", "8001"], "argument --port: conflicts with --port given before it"),
 ])
 def test_bad_options_exit_2_before_anything_starts(tmp_path, capsys, argv, message):
     assert main(["serve", "--data", str(tmp_path / "data"), *argv]) == 2
