@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from device.cli import UsageError, add_choice_of, whole_number
 
-from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
+from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
 from rules.destiny_odds import attack_odds
@@ -81,7 +81,7 @@ def _d6_spec(args: argparse.Namespace, count: int) -> D6Spec:
         modifier=args.modifier,
         random=args.random,
         roller=getattr(args, "roller", None),
-        principal_known=not args.no_principal,
+        principal_known=not getattr(args, "no_principal", False),
     )
 
 
@@ -89,17 +89,15 @@ def _add_d6_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", type=str.upper, choices=KINDS, default="D6", help="how each die is read (default D6)")
     parser.add_argument("--modifier", type=whole_number, default=0, help="added to the total, e.g. 2 or -1")
     parser.add_argument("--random", action="store_true", help="a random die: modifiers are ignored (RULES D6-6)")
-    parser.add_argument(
-        "--no-principal",
-        action="store_true",
-        help="no die can be told apart as the principal: all secondary, no perfect roll",
-    )
 
 
 def _resolve_d6(args: argparse.Namespace) -> int:
     count = len(args.dice) if args.count is None else args.count
     spec = _d6_spec(args, count)
-    return _print_json(resolve_d6(spec, args.dice, args.extra, max_links=args.max_links).to_dict())
+    outcome = resolve_d6(spec, args.dice, args.extra, max_links=args.max_links)
+    if outcome.needs is not None and outcome.needs.kind == PRINCIPAL_KIND:  # RULES D6-2a: how to say which
+        print("dicelens: give the principal die first in --dice, without --no-principal", file=sys.stderr)
+    return _print_json(outcome.to_dict())
 
 
 def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
@@ -113,6 +111,9 @@ def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
     parser.add_argument("--roller", type=player_name, help="who rolls (recorded only)")
     parser.add_argument("--max-links", type=whole_number_in(1),
                         help="stop a perfect-roll chain after this many extra dice")
+    parser.add_argument("--no-principal", action="store_true",
+                        help="no die stands out as the principal one: a lone die still is; of several, "
+                             "the result asks which (RULES D6-2a)")
     _add_d6_options(parser)
     parser.set_defaults(func=_resolve_d6)
 

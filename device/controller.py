@@ -342,7 +342,7 @@ class Controller:
             if roller:
                 self._roller = roller
             self._generation += 1
-            d6_principal = self._preset.system == "d6" and step == 0
+            d6_principal = self._preset.system in ("d6", "free") and step == 0  # RULES D6-2a: the first typed
             dice = [_die(v or 10, "hand", principal=d6_principal and i == 0)
                     for i, v in enumerate(values)]
             if self._roll is None:
@@ -547,7 +547,7 @@ class Controller:
                 problem = f"{_dice(len(dice))} seen, {label} takes {expected}: throw all {expected} again"
         if step == 0 and problem is None:
             principals = [die for die in taken if die["principal"]]
-            if len(taken) == 1 and self._preset.system == "d6":
+            if len(taken) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
                 taken[0]["principal"] = True
             elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
                 for die in taken:
@@ -698,7 +698,7 @@ class Controller:
         stored = roll["spec"]
         if roll["system"] == "pool":
             return PoolSpec.from_dict(stored)
-        if roll["system"] == "free":  # RULES D6-2: D6 rules only when a principal die is known
+        if roll["system"] == "free":  # RULES D6-2a: the D6 rules, once the principal die is known
             return D6Spec(count=max(first_count, 1), principal_known=principal_found,
                           roller=roll["roller"])
         return D6Spec(count=stored["count"], kind=stored["kind"], modifier=stored["modifier"],
@@ -848,7 +848,7 @@ UNREADABLE_PHRASES = {
 
 def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> str | None:
     """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
-    D6-2): an unreadable die, or in the first throw of a D6 roll of several dice no single
+    D6-2a): an unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
     principal die was marked. web/static/app.js translates these prompts: keep the wording."""
@@ -857,7 +857,8 @@ def throw_problem(system: str, step: int, dice: list[dict], principal_note: str 
             colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
             return (f"die {die['index'] + 1}{colour}: "
                     f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
-    if step == 0 and system == "d6" and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
+    # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
+    if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         why = f" ({principal_note})" if principal_note else ""
         return f"no principal die found{why}: tap the principal die on the page"
     return None

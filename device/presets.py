@@ -2,8 +2,8 @@
 
 A preset is a rules spec with a name and a label. "Free roll" has no fixed
 spec: it reads any number of six-sided dice and builds a D6 spec from what
-the camera saw (RULES D6-2: the D6 rules apply when a principal die is found,
-otherwise every die is secondary and the total is the sum).
+the camera saw, with the D6 rules whole (RULES D6-2a: a lone die or the first
+typed is the principal die; when the camera cannot tell, the page asks which).
 
 Presets come from the built-in list below, then from the config's
 ``[[presets]]`` tables (a table with a built-in name replaces it).
@@ -76,16 +76,14 @@ class Preset:
             return max(self.spec.pool_size, 0)
         return None
 
-    def make_spec(self, dice: int, *, principal_known: bool = True,
-                  roller: str | None = None) -> D6Spec | PoolSpec:
+    def make_spec(self, dice: int, *, roller: str | None = None) -> D6Spec | PoolSpec:
         """The spec to resolve a throw of ``dice`` dice with.
 
         :param dice: dice seen in the first throw (only a free roll uses it).
-        :param principal_known: a principal die was found (only a free roll uses it).
         :param roller: the player who rolls (D6 records it, RULES D6-7).
         """
         if self.spec is None:
-            return D6Spec(count=dice, principal_known=principal_known, roller=roller)
+            return D6Spec(count=dice, roller=roller)
         if isinstance(self.spec, D6Spec):
             return replace(self.spec, roller=roller)
         return self.spec

@@ -334,7 +334,7 @@ class FakeController:
         """Resolve with the real rules; a cocked die (no value) or a D6 roll without
         its principal die leaves the roll waiting."""
         throws = self._throws[roll["id"]]
-        no_principal = roll["system"] == "d6" and len(throws[0]) > 1 and not any(
+        no_principal = roll["system"] in ("d6", "free") and len(throws[0]) > 1 and not any(
             d["principal"] for d in roll["dice"] if d["step"] == 0)
         if no_principal or any(v is None for throw in throws for v in throw):
             roll.update(complete=False, total=None, successes=None, outcome=None, result=None,

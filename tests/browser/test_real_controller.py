@@ -174,3 +174,25 @@ def test_an_unread_die_entered_by_hand_is_named_without_a_colour(real_page, cont
     roll = controller.enter_dice([3, 4])["latest_roll"]
     controller.correct(roll["id"], 1, cocked=True)   # a hand die has no colour: "die 2: it is cocked — …"
     expect(real_page.locator("#prompt")).to_have_text("Die 2: it is cocked — throw it again, or tap it to correct it.")
+
+
+@pytest.mark.parametrize(("lang", "ask", "prompt", "again"), [
+    ("en", "Which die is the principal? Tap it.", "No principal die found: tap the principal die.",
+     "Roll the principal die again (counts as D3)."),
+    ("pt_BR", "Qual é o dado principal? Toque nele.", "Dado principal não encontrado: toque no dado principal.",
+     "Role o dado principal de novo (conta como D3)."),
+    ("es", "¿Cuál es el dado principal? Tócalo.", "No se encontró el dado principal: toca el dado principal.",
+     "Tira el dado principal otra vez (cuenta como D3)."),
+])
+def test_a_free_roll_with_no_die_standing_out_asks_which_is_the_principal(phone, controller, lang, ask, prompt, again):
+    # RULES D6-2a: the free roll of two white dice is not summed as all secondary: a tap names the principal
+    page = phone(f"/?lang={lang}")
+    controller.arm("free")
+    settle(controller, (6, 2), ("white", "white"))
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    expect(page.locator("#pick-principal")).to_have_text(ask)
+    six = next(die["index"] for die in controller.state()["latest_roll"]["dice"] if die["natural"] == 6)
+    page.locator(f".die[data-index='{six}']").click()
+    expect(page.locator("#prompt")).to_have_text(again)
+    expect(page.locator("#pick-principal")).to_be_hidden()
+    assert controller.state()["latest_roll"]["perfect"] is True

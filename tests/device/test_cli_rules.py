@@ -1,5 +1,6 @@
 """``dicelens resolve d6`` / ``dicelens odds d6`` through a real subprocess."""
 
+import json
 
 import pytest
 
@@ -42,9 +43,17 @@ def test_resolve_with_count_waits_for_missing_dice():
     assert result["needs"] == {"count": 2, "sides": 6, "kind": "D3", "reason": "2 dice still missing"}
 
 
-def test_resolve_without_principal():
-    result = dicelens_json("resolve", "d6", "--dice", "6,6", "--no-principal")
-    assert result["total"] == 12 and result["perfect"] is False
+def test_resolve_without_principal_asks_which_die_it_is():
+    # RULES D6-2a: never all secondary; the JSON waits, and one line says how to answer
+    done = dicelens("resolve", "d6", "--dice", "6,6", "--no-principal")
+    assert done.returncode == 0
+    assert done.stderr == "dicelens: give the principal die first in --dice, without --no-principal\n"
+    result = json.loads(done.stdout)
+    assert result["complete"] is False and result["total"] is None
+    assert result["needs"] == {"count": 0, "sides": 6, "kind": "principal",
+                               "reason": "no die stands out as the principal die: say which one it is"}
+    lone = dicelens_json("resolve", "d6", "--dice", "6", "--no-principal")  # a lone die is the principal
+    assert lone["perfect"] is True and lone["needs"]["kind"] == "D3"
 
 
 def test_resolve_negative_modifier_and_max_links():

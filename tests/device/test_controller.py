@@ -225,15 +225,34 @@ def test_correcting_the_latest_roll_to_a_six_asks_for_the_extra_die(controller, 
     assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 2
 
 
-def test_free_roll_sums_without_a_principal_and_applies_d6_rules_with_one(controller, reader, clock):
+def test_free_roll_asks_for_the_principal_die_when_none_stands_out(controller, reader, clock):
+    # RULES D6-2a: never all secondary; the page asks which die, as for a 2D6
     controller.arm("free")
-    state = settle(controller, clock, reader.frame(die(6, x=0), die(6, x=200), die(1, x=400)))
-    roll = state["latest_roll"]
-    assert state["state"] == "resolved" and roll["total"] == 13 and not roll["perfect"]
-    assert roll["result"]["principal_known"] is False
+    state = settle(controller, clock, reader.frame(die(6, x=0), die(6, x=200), die(1, x=400),
+                                                   note="no die of colour red"))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "no principal die found (no die of colour red): tap the principal die on the page"
+    roll = controller.set_principal(state["latest_roll"]["id"], 1)
+    assert roll["perfect"] and not roll["complete"] and controller.state()["needs"]["kind"] == "D3"
     controller.arm("free")
     state = settle(controller, clock, reader.frame(die(2, x=0), die(6, "red", 200, principal=True)))
     assert state["state"] == "prompting" and state["latest_roll"]["perfect"]
+
+
+def test_free_roll_of_a_lone_six_is_perfect_read_or_typed(controller, reader, clock):
+    # RULES D6-2a: a lone die is the principal die; dice typed in: the first one typed
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(6, x=0)))
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    assert state["latest_roll"]["perfect"] and state["latest_roll"]["dice"][0]["role"] == "principal"
+    controller.arm("free")
+    state = controller.enter_dice([6])
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3" and state["latest_roll"]["perfect"]
+    controller.arm("free")
+    state = controller.enter_dice([6, 3])
+    assert state["needs"]["kind"] == "D3" and state["latest_roll"]["dice"][0]["role"] == "principal"
+    state = controller.enter_dice([4])
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 3 + 2
 
 
 def test_arming_again_abandons_the_roll_in_progress(controller, reader, clock):

@@ -496,9 +496,9 @@
         img.alt = t("Photo of roll {id}", { id: roll.id });
         photoBox.hidden = false;
       } else photoBox.hidden = true;
-      // The controller could not tell the principal die (RULES D6-2): the player points at it.
+      // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
       const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = roll.system === "d6" && !roll.complete && first.length > 1 &&
+      const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && first.length > 1 &&
         !first.some((die) => die.principal || die.role === "principal");
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
