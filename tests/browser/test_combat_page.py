@@ -267,3 +267,19 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
     finally:
         context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "effect"), [
+    ("en", "Desarmado ends: taking the weapon back costs Saqueador's main action this turn"),
+    ("pt_BR", "Desarmado termina: pegar a arma de volta custa a ação principal de Saqueador neste turno"),
+    ("es", "Desarmado termina: recuperar el arma cuesta la acción principal de Saqueador en este turno"),
+])
+def test_the_end_of_desarmado_says_taking_the_weapon_back_costs_the_main_action(phone, fight, lang, effect):
+    # RULES DD-11: disarmed, the attacker strikes unarmed; when it ends, the weapon costs the main action
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+    fight.add_condition("Saqueador", {"name": "Desarmado"})
+    fight.next_turn()
+    page = live(phone(f"/combat?lang={lang}"))
+    expect(page.locator("#turn-effects li")).to_have_text([effect])

@@ -93,6 +93,8 @@
     [/^initiative: (.+)$/, "Initiative: {list}", ["list"]],
     [/^order: (.+)$/, "Order: {list}", ["list"]],
     [/^Derribado ends: standing up costs (.+)'s main action this turn$/, "Derribado ends: standing up costs {name}'s main action this turn", ["name"]],
+    [/^Desarmado ends: taking the weapon back costs (.+)'s main action this turn$/, "Desarmado ends: taking the weapon back costs {name}'s main action this turn", ["name"]],
+    [/^taking the weapon back costs (.+)'s next main action$/, "Taking the weapon back costs {name}'s next main action", ["name"]],
     [/^Paralizado: (.+) loses this turn \(still rolls defence\)$/, "Paralizado: {name} loses this turn (still rolls defence)", ["name"]],
     [/^Envenenado: (.+) takes (\d+) damage$/, "Envenenado: {name} takes {n} damage", ["name", "n"]],
     [/^(.+) helps (.+): \+(\d+) to (.+)'s next roll$/, "{helper} helps {ally}: +{n} to the next roll", ["helper", "ally", "n"]],
@@ -206,7 +208,10 @@
     $("#attack").disabled = targets.length === 0;
     $("#attack").title = targets.length ? "" : t("No one to attack");
     const ranged = $("#ranged");
-    if (ranged.dataset.for !== who.name) { ranged.checked = who.ranged; ranged.dataset.for = who.name; }
+    // RULES DD-11: a Desarmado fighter's weapon is on the ground: no shooting, an unarmed attack
+    const disarmed = who.conditions.some((c) => c.name === "Desarmado");
+    const key = who.name + (disarmed ? "/Desarmado" : "");
+    if (ranged.dataset.for !== key) { ranged.checked = who.ranged && !disarmed; ranged.dataset.for = key; }
   }
 
   /** The prompt of the attack's current throw, from its needs and what was thrown. */
