@@ -115,6 +115,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print the whole usage
         raise UsageError(message)
 
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        vars(namespace).pop("_options_given", None)  # _GivenOnce's notes, not an option
+        return namespace, extras
+
     def add_argument(self, *args, **kwargs) -> argparse.Action:
         action = super().add_argument(*args, **kwargs)
         if action.option_strings and not isinstance(action, _REPEATABLE):

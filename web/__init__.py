@@ -22,6 +22,7 @@ values, e.g. ``DICE_HEARTBEAT_SECONDS=5``), then ``config``. Serve it with
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -136,12 +137,16 @@ def _manifest():
     return response
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> None:
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, *,
+          listening: Callable[[int], None] | None = None, **options) -> None:
     """Serve ``app`` with waitress until interrupted.
 
     Each open page holds a thread for its event stream, so waitress gets
     ``MAX_STREAMS`` threads plus :data:`SPARE_THREADS` for page loads and API calls:
-    an open stream never blocks another phone. ``options`` go to ``waitress.serve``.
+    an open stream never blocks another phone. ``options`` go to ``waitress.create_server``.
+
+    :param listening: called with the port listened on (the one picked for port 0) once
+        the socket is bound, before the first request is taken.
     """
     import waitress  # only the server needs it, not the tests
 
@@ -153,4 +158,8 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> Non
         "ident": "dicelens",
     }
     settings.update(options)
-    waitress.serve(app, host=host, port=port, **settings)
+    server = waitress.create_server(app, host=host, port=port, **settings)
+    server.print_listen("Serving on http://{}:{}")  # what waitress.serve logs
+    if listening is not None:
+        listening(server.effective_port)
+    server.run()

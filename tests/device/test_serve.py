@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import queue
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from device.cli import main
+from device.serve import tell_addresses
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -259,3 +261,30 @@ def test_a_data_folder_this_user_cannot_write_is_named(tmp_path, monkeypatch):
     with pytest.raises(serve.StartupError, match=f"data folder {tmp_path} is not writable by this user"):
         serve.open_history(tmp_path, 2**20)
     assert not (tmp_path / "history.sqlite3").exists()
+
+
+def test_serve_on_the_network_tells_the_phones_address_and_that_no_pin_is_set(tmp_path):
+    process, lines = start(tmp_path, "--host", "0.0.0.0")
+    seen: list[str] = []
+    try:
+        port = wait_for(lines, r"Serving on http://0\.0\.0\.0:(\d+)", seen).group(1)
+        told = wait_for(lines, r"phones open (.+)$", seen).group(1).split(" or ")
+        assert f"http://{socket.gethostname().split('.')[0].lower()}.local:{port}/" in told
+        assert all(re.fullmatch(rf"http://[\w.-]+:{port}/", address) for address in told)
+        assert wait_for(lines, r"WARNING device.serve: (.+)$", seen).group(1) == (
+            "no PIN is set: anyone on this network may arm rolls, correct them, change the settings "
+            "and clear the history (set pin in the config)")
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+
+
+def test_serve_on_this_machine_only_says_phones_cannot_reach_it(caplog):
+    caplog.set_level(logging.INFO, "device.serve")
+    tell_addresses("127.0.0.1", 8000, pin_set=False)
+    assert caplog.messages == ["open http://127.0.0.1:8000/ on this machine; phones cannot reach it "
+                               "(--host 0.0.0.0 lets them in)"]
+    caplog.clear()
+    tell_addresses("192.0.2.7", 8001, pin_set=True)  # an address of its own: that one, no warning with a PIN
+    assert caplog.messages == ["phones open http://192.0.2.7:8001/"]
