@@ -43,7 +43,8 @@ class PoolOptions:
     """House rules a table may choose; the defaults are the seed's rules.
 
     :param rule_of_ten: RULES P-3; off, a 10 is a plain success (a 1 may cancel it, no reroll).
-    :param rule_of_one: RULES P-4/P-5; off, a 1 is a plain failure (cancels nothing, no botch).
+    :param rule_of_one: RULES P-4/P-5; off, a 1 cancels nothing, and a roll with no success
+        and at least one 1 is still a botch (RULES P-5b).
     :param target_number: lowest face that is a success, 2–10 (RULES P-2 says 6).
     :raises InvalidRoll: for a target number outside 2–10 or a non-boolean switch.
     """
@@ -326,6 +327,7 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     roles = ["success" if v >= target else "failure" for v in first]
     paired: list[int | None] = [None] * pool
     tens = [i for i, v in enumerate(first) if v == SIDES] if options.rule_of_ten else []
+    any_one = 1 in first
     ones = [i for i, v in enumerate(first) if v == 1] if options.rule_of_one else []
     ten_set = set(tens)
     cancellable = sorted((i for i, v in enumerate(first) if v >= target and i not in ten_set),
@@ -345,6 +347,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     for one in ones_left[len(cancellable):]:
         roles[one] = "one left over"
     first_successes = len(tens) + max(0, len(cancellable) - len(ones_left))
+    # RULES P-5; P-5b: without the rule of one, no success and any 1 is a botch
+    botch = first_successes == 0 and (len(ones_left) > len(cancellable) if options.rule_of_one else any_one)
+    if botch and not options.rule_of_one:
+        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles)]
 
     if len(rerolls) > len(tens):
         if not tens:
@@ -358,7 +364,6 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
         return PoolOutcome(spec, tuple(dice), _reroll_needs(len(tens) - len(rerolls)), None, False)
 
     successes = first_successes + sum(v >= target for v in rerolls)
-    botch = first_successes == 0 and len(ones_left) > len(cancellable)  # RULES P-5
     return PoolOutcome(spec, tuple(dice), None, successes, botch)
 
 

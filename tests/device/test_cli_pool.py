@@ -64,7 +64,8 @@ def test_odds():
     assert (odds["p_success"], odds["p_botch"]) == (0.67, 0.09)
     hard = dicelens_json("odds", "pool", "--dice", "4", "--difficulty", "2")
     assert hard["difficulty"] == 2 and hard["p_success"] == hard["p_at_least"][2] < 0.8303
-    assert dicelens_json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.0
+    # RULES P-5b: without the rule of one, no success and a 1 is still a botch: 0.5³ − 0.4³
+    assert dicelens_json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.061
 
 
 @pytest.mark.parametrize(("args", "message"), [

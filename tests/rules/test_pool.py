@@ -241,12 +241,16 @@ def test_rule_of_ten_off_makes_ten_a_plain_success():
     assert resolve_pool(PoolSpec(3, options=PoolOptions(rule_of_ten=False)), [1, 1, 10]).botch
 
 
-def test_rule_of_one_off_makes_one_a_plain_failure():
+def test_rule_of_one_off_cancels_nothing_but_still_botches():
     spec = PoolSpec(4, options=PoolOptions(rule_of_one=False))
     result = resolve_pool(spec, [1, 1, 4, 9])
     assert (result.successes, result.outcome, result.botch) == (1, "success", False)
     assert [d.role for d in result.dice] == ["failure", "failure", "failure", "success"]
-    assert resolve_pool(spec, [1, 1, 1, 1]).outcome == "failure"
+    # RULES P-5b: botch only on no success and at least one 1
+    botch = resolve_pool(spec, [1, 1, 1, 1])
+    assert botch.outcome == "botch" and {d.role for d in botch.dice} == {"one left over"}
+    assert resolve_pool(spec, [1, 2, 3, 5]).botch
+    assert resolve_pool(spec, [2, 3, 4, 5]).outcome == "failure"
 
 
 def test_target_number_option():
