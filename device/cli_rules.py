@@ -226,7 +226,8 @@ def _attack_spec(args: argparse.Namespace) -> AttackSpec:
         attacker_die=args.attacker_die, defence_die=args.defence_die, ranged=args.ranged, weapon=args.weapon,
         armour=args.armour, shield=args.shield, attack_bonus=args.attack_bonus, defence_bonus=args.defence_bonus,
         damage_bonus=args.damage_bonus, defender=args.defender,
-        options=DestinyOptions(ties_favour_defender=args.ties_favour_defender))
+        options=DestinyOptions(ties_favour_defender=args.ties_favour_defender,
+                               defensive_fumble_on_hit=args.defensive_fumble_on_hit))
 
 
 def _add_attack_options(parser: argparse.ArgumentParser) -> None:
@@ -245,6 +246,8 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
+    parser.add_argument("--defensive-fumble-on-hit", action="store_true",
+                        help="the defender's Destiny 1 costs 1 damage on a hit too (RULES DD-8 option)")
 
 
 def _throw(args: argparse.Namespace, die: str, d20: str) -> tuple[int, ...]:

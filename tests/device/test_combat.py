@@ -160,7 +160,10 @@ def test_roster_from_the_config_and_its_errors():
     roster = roster_from_config({"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "defence": 6,
                                                "pv": 5}], "ties_favour_defender": True})
     assert [s["name"] for s in roster.bestiary] == ["Lobo"] and roster.heroes == Roster().heroes
-    assert roster.options.ties_favour_defender
+    assert roster.options.ties_favour_defender and not roster.options.defensive_fumble_on_hit
+    assert roster_from_config({"defensive_fumble_on_hit": True}).options.defensive_fumble_on_hit  # RULES DD-8
+    with pytest.raises(ValueError, match="combat.defensive_fumble_on_hit must be true or false"):
+        roster_from_config({"defensive_fumble_on_hit": "yes"})
     assert config_from_dict({}).combat == Roster()
     with pytest.raises(ConfigError, match="combat.bestiary entry 1: .*Defence die"):
         config_from_dict({"combat": {"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "pv": 5}]}})
