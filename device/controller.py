@@ -44,6 +44,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import NamedTuple
 
@@ -105,7 +106,8 @@ class Controller:
     :param pin: the PIN hash (``web.security.hash_pin``) from the config, or None.
     :param chain_limit: extra dice before a perfect-roll chain is stopped with a
         note on the roll (RULES T-4).
-    :param house_rules: pool options applied to presets added on the page.
+    :param house_rules: the config's pool options (RULES P-5b), applied to every pool
+        preset until the settings page changes them (kept in the history database).
     :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
     """
 
@@ -124,10 +126,11 @@ class Controller:
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
-        self._house_rules = house_rules
+        stored_rules = history.setting("house_rules")
+        self._house_rules = PoolOptions(**stored_rules) if stored_rules else house_rules
         self._hub = EventHub(queue_size)
         self._lock = threading.RLock()
-        self._config_presets = list(presets)
+        self._config_presets = [_with_house_rules(preset, self._house_rules) for preset in presets]
         stored = history.setting("presets")
         self._presets = self._presets_from(stored) if stored else list(presets)
         self._principal_color = history.setting("principal_color", principal_color)
@@ -427,23 +430,43 @@ class Controller:
             return self._frame, copy.deepcopy(self._frame_reading)
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin"}`` (pin: the stored hash, or None)."""
+        """``{"principal_color", "presets", "pin", "house_rules"}`` (pin: the stored hash, or
+        None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``, RULES P-5b)."""
         with self._lock:
             return {"principal_color": self._principal_color, "presets": self.presets(),
-                    "pin": self._pin}
+                    "pin": self._pin, "house_rules": self._house_rules.to_dict()}
 
     def update_settings(self, **changes) -> dict:
-        """Change and keep (in the history database) ``principal_color``, ``presets`` or ``pin``.
+        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``
+        or ``house_rules``.
 
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets.
+        ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?, "target_number"?}`` (the keys
+        left out keep their value); every pool preset follows it (RULES P-5b).
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
         """
-        unknown = sorted(set(changes) - {"principal_color", "presets", "pin"})
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules"})
         if unknown:
-            raise ValueError(f"unknown setting {', '.join(unknown)}; settings: principal_color, presets, pin")
+            raise ValueError(f"unknown setting {', '.join(unknown)}; "
+                             "settings: principal_color, presets, pin, house_rules")
         with self._lock:
+            if "house_rules" in changes:
+                wanted = changes["house_rules"]
+                if not isinstance(wanted, dict) or set(wanted) - set(PoolOptions().to_dict()):
+                    raise ValueError("house_rules takes rule_of_ten, rule_of_one and target_number")
+                try:
+                    house_rules = PoolOptions(**{**self._house_rules.to_dict(), **wanted})
+                except InvalidRoll as exc:
+                    raise ValueError(str(exc)) from None
+                self._house_rules = house_rules
+                self._history.set_setting("house_rules", house_rules.to_dict())
+                self._config_presets = [_with_house_rules(p, house_rules) for p in self._config_presets]
+                self._presets = [_with_house_rules(p, house_rules) for p in self._presets]
+                if self._preset is not None:
+                    self._preset = self._find_preset(self._preset.name)
+                self._odds.clear()
             if "principal_color" in changes:
                 from vision.colors import PALETTE
                 color = changes["principal_color"]
@@ -944,6 +967,16 @@ def _spec_dict(spec) -> dict:
         return spec.to_dict()
     return {"system": "d6", "count": spec.count, "kind": spec.kind, "modifier": spec.modifier,
             "random": spec.random, "principal_known": spec.principal_known}
+
+
+def _with_house_rules(preset: Preset, options: PoolOptions) -> Preset:
+    """A pool preset under other house rules (RULES P-5b); its label follows when the rules
+    wrote it. Other presets as they are."""
+    if not isinstance(preset.spec, PoolSpec) or preset.spec.options == options:
+        return preset
+    spec = replace(preset.spec, options=options)
+    label = rules.describe(spec) if preset.label == rules.describe(preset.spec) else preset.label
+    return replace(preset, spec=spec, label=label)
 
 
 def _flatten_preset(table: dict) -> dict:

@@ -32,10 +32,12 @@ every POST must be same-origin.
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
                                          reading's boxes); the image is scaled to ≤ 1280 px
-``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
+``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
+                                         "house_rules": {"rule_of_ten", "rule_of_one", "target_number"}}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
-                                         to clear) → settings as in GET
+                                         to clear), ``house_rules`` (any of its keys, RULES P-5b)
+                                         → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
                                          after 5 wrong PINs in a minute
 ``POST /api/logout``                     → ``{"authorized": bool}``
@@ -417,8 +419,19 @@ def get_settings():
 @security.requires_pin
 def post_settings():
     body = json_body()
-    only_keys(body, {"principal_color", "presets", "pin"})
+    only_keys(body, {"principal_color", "presets", "pin", "house_rules"})
     changes: dict = {}
+    if "house_rules" in body:  # RULES P-5b
+        house = body["house_rules"]
+        if not isinstance(house, dict):
+            raise BadRequest(_("house_rules must be an object of rule_of_ten, rule_of_one and target_number"))
+        only_keys(house, {"rule_of_ten", "rule_of_one", "target_number"})
+        for key in ("rule_of_ten", "rule_of_one"):
+            if key in house and not isinstance(house[key], bool):
+                raise BadRequest(_("%(name)s must be true or false", name=key))
+        if "target_number" in house:
+            whole_number(house["target_number"], "target_number", 2, 10)
+        changes["house_rules"] = house
     if "principal_color" in body:
         color = body["principal_color"]
         if color is not None and (not isinstance(color, str) or not 0 < len(color) <= 20):

@@ -93,7 +93,8 @@ class FakeController:
         self._ids = itertools.count(1)
         self._seq = 0
         self._subs: list[Subscription] = []
-        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None}
+        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
+                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6}}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True},

@@ -499,3 +499,19 @@ def test_face_errors_name_the_faces_the_dice_show(controller):
     roll = controller.enter_dice([0, 1, 2, 3, 4])["latest_roll"]
     with pytest.raises(ValueError, match=r"a die of this roll shows 0 to 10 \(0 is 10\)"):
         controller.correct(roll["id"], 1, value=11)
+
+
+def test_house_rules_set_on_the_page_apply_to_every_pool_preset_and_are_kept(controller, history, reader, clock):
+    # RULES P-5b: the config's house rules until the settings page changes them
+    settings = controller.update_settings(house_rules={"rule_of_ten": False})
+    assert settings["house_rules"] == {"rule_of_ten": False, "rule_of_one": True, "target_number": 6}
+    pool = next(p for p in controller.presets() if p["name"] == "pool5")
+    assert pool["spec"]["options"]["rule_of_ten"] is False and pool["label"].endswith("no rule of ten")
+    controller.arm("pool5")
+    assert controller.enter_dice([10, 10, 3, 4, 5])["state"] == "resolved"  # no reroll of the 10s
+    again = Controller(build_presets(), history, **fakes(reader), clock=clock)  # a restart
+    assert again.settings()["house_rules"]["rule_of_ten"] is False
+    with pytest.raises(ValueError, match="target_number must be 2 to 10"):
+        controller.update_settings(house_rules={"target_number": 11})
+    with pytest.raises(ValueError, match="house_rules takes"):
+        controller.update_settings(house_rules={"rule_of_two": True})

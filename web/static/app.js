@@ -817,7 +817,19 @@
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
       list.replaceChildren(...(settings.presets || []).map(presetRow));
+      const house = settings.house_rules;  // RULES P-5b
+      $("#house-ten").checked = house.rule_of_ten;
+      $("#house-one").checked = house.rule_of_one;
+      $("#house-target").value = String(house.target_number);
     }
+
+    $("#house-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const house_rules = { rule_of_ten: $("#house-ten").checked, rule_of_one: $("#house-one").checked,
+        target_number: Number($("#house-target").value) };
+      const settings = await act(api.post(API.settings, { house_rules }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
 
     function presetRow(preset) {
       const row = $("#preset-row").content.firstElementChild.cloneNode(true);
