@@ -53,7 +53,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -405,9 +405,20 @@ class CombatSession:
 
     @_step
     def new_fight(self) -> None:
-        """Forget the fight and its log (the saved heroes stay)."""
-        self._encounter = Encounter(options=self.roster.options)
+        """Forget the fight and its log (the saved heroes and the house rules stay)."""
+        self._encounter = Encounter(options=self._encounter.options)
         self._attack = self._last_attack = None
+
+    @_step
+    def set_options(self, **changes: bool) -> None:
+        """Change the fight's house rules (RULES DD-5 ``ties_favour_defender``, DD-8
+        ``defensive_fumble_on_hit``); the config's are the defaults of a new file.
+
+        :raises InvalidStep: while an attack is under way.
+        :raises InvalidRoll: for a value that is not true or false (TypeError: an unknown option).
+        """
+        self._no_attack(Phrase("changing the house rules"))
+        self._encounter.options = replace(self._encounter.options, **changes)
 
     # ------------------------------------------------------------ attacks, step by step
 

@@ -261,3 +261,20 @@ def test_undo_after_corrections_during_and_after_an_attack_takes_back_only_the_c
     assert state["last_attack"]["damage"] == 7 and pv(state, "Saqueador") == 1
     state = session.undo()                               # back to the miss, not further
     assert state["last_attack"]["hit"] is False and pv(state, "Saqueador") == 8 and state["attack"] is None
+
+
+def test_the_fights_house_rules_change_and_stay_for_a_new_fight(tmp_path):  # RULES DD-5, DD-8 options
+    session = CombatSession(tmp_path)
+    assert session.state()["options"] == {"ties_favour_defender": False, "defensive_fumble_on_hit": False}
+    session.set_options(defensive_fumble_on_hit=True)
+    session.new_fight()
+    assert session.state()["options"]["defensive_fumble_on_hit"] is True
+    session.add_hero("Brann")
+    session.add_enemy("Saqueador")
+    session.roll_initiative({"Brann": 5, "Saqueador": 2})
+    session.start_attack("Brann", "Saqueador")
+    with pytest.raises(InvalidStep, match="finish or cancel the attack before changing the house rules"):
+        session.set_options(ties_favour_defender=True)
+    session.cancel_attack()
+    with pytest.raises(InvalidRoll, match="ties_favour_defender must be true or false"):
+        session.set_options(ties_favour_defender="yes")

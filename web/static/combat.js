@@ -140,6 +140,9 @@
     renderSetup();
     renderLog();
     $("#undo").disabled = !state.can_undo;
+    // RULES DD-5, DD-8: the fight's house rules, off unless the table says so
+    $("#ties-favour-defender").checked = state.options.ties_favour_defender;
+    $("#defensive-fumble-on-hit").checked = state.options.defensive_fumble_on_hit;
     const enc = state.encounter;
     $("#next-turn").disabled = !enc.round || enc.over || !!enc.needs || !!state.attack;
     if (openFighter) renderFighterDialog();
@@ -600,6 +603,11 @@
     step("/participants", body).then((ok) => { if (ok) event.target.reset(); });
   });
   $("#end-scene").addEventListener("click", () => step("/end-scene"));
+  for (const [id, option] of [["#ties-favour-defender", "ties_favour_defender"], ["#defensive-fumble-on-hit", "defensive_fumble_on_hit"]]) {
+    $(id).addEventListener("change", async (event) => {
+      if (!(await step("/options", { [option]: event.target.checked }))) render();  // refused: as it was
+    });
+  }
   $("#new-fight").addEventListener("click", () => { if (window.confirm(t("Forget this fight and its log?"))) step("/new-fight"); });
 
   $("#do-damage").addEventListener("click", () => step("/damage", { name: openFighter, amount: amount() }));
