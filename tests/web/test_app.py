@@ -25,11 +25,26 @@ def test_secret_key_is_random_per_app_unless_given(controller):
 
 def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
     calls = []
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: calls.append((app, kw)))
+
+    class Server:  # waitress's server, which would listen for ever
+        effective_port = 8123
+
+        def print_listen(self, format_string):
+            calls.append(format_string)
+
+        def run(self):
+            calls.append("run")
+
+    def create_server(app, **kw):
+        calls.append((app, kw))
+        return Server()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
     app = create_app(controller, {"MAX_STREAMS": 50, "HEARTBEAT_SECONDS": 15})
-    web.serve(app, host="127.0.0.1", port=8123, ident="x")
-    served, options = calls[0]
+    web.serve(app, host="127.0.0.1", port=8123, ident="x", listening=calls.append)
+    (served, options), *rest = calls
     assert served is app
+    assert rest == ["Serving on http://{}:{}", 8123, "run"]  # the port told before any request
     assert options["threads"] == 50 + web.SPARE_THREADS
     assert options["connection_limit"] > options["threads"]
     assert options["channel_timeout"] > 15 and (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
