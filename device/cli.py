@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -62,9 +63,71 @@ def summary(doc: str) -> str:
     return doc.splitlines()[0].replace("``", "")
 
 
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def whole_number(text: str) -> int:
+    """Parse one whole number of ASCII digits, with an optional sign.
+
+    Python's ``int()`` also takes ``1_0`` (as 10) and other scripts' digits (``٣`` as 3),
+    which no user means as a die's value or a count.
+
+    :raises argparse.ArgumentTypeError: naming the text, for anything else.
+    """
+    if not _WHOLE_NUMBER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def number(text: str) -> float:
+    """Parse a number of ASCII digits (``2``, ``0.5``), as :func:`whole_number` does a whole one.
+
+    :raises argparse.ArgumentTypeError: naming the text, for anything else.
+    """
+    if not _NUMBER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    return float(text)
+
+
+class _GivenOnce:
+    """Mixed into every single-valued action: an option given twice with different values
+    (``--rule-of-ten --no-rule-of-ten``, ``--dice 1 --dice 2``) is refused with the
+    reason, where argparse lets the last one win. The same value twice is no conflict."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = vars(namespace).setdefault("_options_given", {})
+        super().__call__(parser, namespace, values, option_string)
+        value = getattr(namespace, self.dest)
+        if self.dest in given and given[self.dest][1] != value:
+            raise UsageError(f"argument {option_string}: conflicts with {given[self.dest][0]} "
+                             "given before it: give one")
+        given[self.dest] = (option_string, value)
+
+
+_GIVEN_ONCE: dict[type, type] = {}
+# Actions meant to be given many times, or that end the parse.
+_REPEATABLE = (argparse._AppendAction, argparse._AppendConstAction, argparse._CountAction,
+               argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print the whole usage
         raise UsageError(message)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        vars(namespace).pop("_options_given", None)  # _GivenOnce's notes, not an option
+        return namespace, extras
+
+    def add_argument(self, *args, **kwargs) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings and not isinstance(action, _REPEATABLE):
+            kind = type(action)
+            if kind not in _GIVEN_ONCE:
+                _GIVEN_ONCE[kind] = type(f"GivenOnce{kind.__name__}", (_GivenOnce, kind), {})
+            action.__class__ = _GIVEN_ONCE[kind]
+        return action
 
 
 def add_choice_of(parser: argparse.ArgumentParser, what: str, **options) -> argparse._SubParsersAction:

@@ -13,9 +13,9 @@ import json
 import sys
 from collections.abc import Callable
 
-from device.cli import UsageError, add_choice_of
+from device.cli import UsageError, add_choice_of, whole_number
 
-from rules.d6 import KINDS, D6Spec, counted_value, resolve_d6
+from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
 from rules.destiny_odds import attack_odds
@@ -29,21 +29,7 @@ def natural_values(text: str) -> tuple[int, ...]:
     parts = [part.strip() for part in text.split(",")]
     if parts == [""]:
         raise argparse.ArgumentTypeError("no dice given")
-    values = []
-    for part in parts:
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part!r} is not a whole number") from None
-    return tuple(values)
-
-
-def whole_number(text: str) -> int:
-    """Parse one integer (a modifier, a count); argparse reports a bad one in one line."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    return tuple(whole_number(part) for part in parts)
 
 
 def whole_number_in(lowest: int, highest: int | None = None) -> Callable[[str], int]:
@@ -95,7 +81,7 @@ def _d6_spec(args: argparse.Namespace, count: int) -> D6Spec:
         modifier=args.modifier,
         random=args.random,
         roller=getattr(args, "roller", None),
-        principal_known=not args.no_principal,
+        principal_known=not getattr(args, "no_principal", False),
     )
 
 
@@ -103,17 +89,15 @@ def _add_d6_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", type=str.upper, choices=KINDS, default="D6", help="how each die is read (default D6)")
     parser.add_argument("--modifier", type=whole_number, default=0, help="added to the total, e.g. 2 or -1")
     parser.add_argument("--random", action="store_true", help="a random die: modifiers are ignored (RULES D6-6)")
-    parser.add_argument(
-        "--no-principal",
-        action="store_true",
-        help="no die can be told apart as the principal: all secondary, no perfect roll",
-    )
 
 
 def _resolve_d6(args: argparse.Namespace) -> int:
     count = len(args.dice) if args.count is None else args.count
     spec = _d6_spec(args, count)
-    return _print_json(resolve_d6(spec, args.dice, args.extra, max_links=args.max_links).to_dict())
+    outcome = resolve_d6(spec, args.dice, args.extra, max_links=args.max_links)
+    if outcome.needs is not None and outcome.needs.kind == PRINCIPAL_KIND:  # RULES D6-2a: how to say which
+        print("dicelens: give the principal die first in --dice, without --no-principal", file=sys.stderr)
+    return _print_json(outcome.to_dict())
 
 
 def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
@@ -127,6 +111,9 @@ def add_resolve_d6(systems: argparse._SubParsersAction) -> None:
     parser.add_argument("--roller", type=player_name, help="who rolls (recorded only)")
     parser.add_argument("--max-links", type=whole_number_in(1),
                         help="stop a perfect-roll chain after this many extra dice")
+    parser.add_argument("--no-principal", action="store_true",
+                        help="no die stands out as the principal one: a lone die still is; of several, "
+                             "the result asks which (RULES D6-2a)")
     _add_d6_options(parser)
     parser.set_defaults(func=_resolve_d6)
 
@@ -229,10 +216,9 @@ def add_odds_pool(systems: argparse._SubParsersAction) -> None:
 def die_sides(text: str) -> int:
     """Parse a die as ``"d8"`` or ``"8"`` into its sides; the rules check which dice are allowed."""
     digits = text.strip().lower().removeprefix("d")
-    try:
-        return int(digits)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8") from None
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8")
+    return int(digits)
 
 
 def _attack_spec(args: argparse.Namespace) -> AttackSpec:
@@ -240,7 +226,8 @@ def _attack_spec(args: argparse.Namespace) -> AttackSpec:
         attacker_die=args.attacker_die, defence_die=args.defence_die, ranged=args.ranged, weapon=args.weapon,
         armour=args.armour, shield=args.shield, attack_bonus=args.attack_bonus, defence_bonus=args.defence_bonus,
         damage_bonus=args.damage_bonus, defender=args.defender,
-        options=DestinyOptions(ties_favour_defender=args.ties_favour_defender))
+        options=DestinyOptions(ties_favour_defender=args.ties_favour_defender,
+                               defensive_fumble_on_hit=args.defensive_fumble_on_hit))
 
 
 def _add_attack_options(parser: argparse.ArgumentParser) -> None:
@@ -259,6 +246,8 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
+    parser.add_argument("--defensive-fumble-on-hit", action="store_true",
+                        help="the defender's Destiny 1 costs 1 damage on a hit too (RULES DD-8 option)")
 
 
 def _throw(args: argparse.Namespace, die: str, d20: str) -> tuple[int, ...]:

@@ -17,7 +17,8 @@ waits for another throw. Dice by hand stay available, and a die read can be corr
 Config (``[combat]`` in the TOML file, see :func:`roster_from_config`)::
 
     [combat]
-    ties_favour_defender = false    # RULES DD-5 option
+    ties_favour_defender = false    # RULES DD-5 option: an attack equal to the defence is blocked
+    defensive_fumble_on_hit = false # RULES DD-8 option: the defender's Destiny 1 costs 1 on a hit too
 
     [[combat.heroes]]               # the saved heroes (the page can save more)
     name = "Brann"
@@ -52,13 +53,13 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from device.combat_tray import match_dice, wanted_text
 from device.events import EventHub, Subscription
-from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
+from rules.destiny import OPTION_NAMES, AttackSpec, DestinyOptions, resolve_attack
 from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
 from rules.errors import InvalidStep
 from rules.phrase import Phrase
@@ -156,9 +157,10 @@ def roster_from_config(table: Mapping) -> Roster:
     """
     if not isinstance(table, Mapping):
         raise ValueError("combat must be a table")
-    unknown = sorted(set(table) - {"heroes", "bestiary", "ties_favour_defender"})
+    keys = ("heroes", "bestiary", *OPTION_NAMES)
+    unknown = sorted(set(table) - set(keys))
     if unknown:
-        raise ValueError(f"combat.{unknown[0]} is not a key (heroes, bestiary, ties_favour_defender)")
+        raise ValueError(f"combat.{unknown[0]} is not a key ({', '.join(keys)})")
     lists = {}
     for key, side, default in (("heroes", "hero", DEFAULT_HEROES), ("bestiary", "enemy", DEFAULT_BESTIARY)):
         entries = table.get(key, default)
@@ -174,10 +176,11 @@ def roster_from_config(table: Mapping) -> Roster:
         if len(set(names)) != len(names):
             raise ValueError(f"combat.{key}: a name appears twice")
         lists[key] = tuple(sheets)
-    ties = table.get("ties_favour_defender", False)
-    if not isinstance(ties, bool):
-        raise ValueError(f"combat.ties_favour_defender must be true or false (got {ties!r})")
-    return Roster(lists["heroes"], lists["bestiary"], DestinyOptions(ties_favour_defender=ties))
+    options = {name: table.get(name, False) for name in OPTION_NAMES}
+    for name, value in options.items():
+        if not isinstance(value, bool):
+            raise ValueError(f"combat.{name} must be true or false (got {value!r})")
+    return Roster(lists["heroes"], lists["bestiary"], DestinyOptions(**options))
 
 
 # The steps after which the last attack can still be corrected (a throw that ended it, a correction).
@@ -260,7 +263,7 @@ class CombatSession:
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
-             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender"},
+             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
              "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
                                   "throw"? (attack: "attack" | "defence" | "damage"),
                                   "dice": [sides], "needs": English} | None,
@@ -406,9 +409,20 @@ class CombatSession:
 
     @_step
     def new_fight(self) -> None:
-        """Forget the fight and its log (the saved heroes stay)."""
-        self._encounter = Encounter(options=self.roster.options)
+        """Forget the fight and its log (the saved heroes and the house rules stay)."""
+        self._encounter = Encounter(options=self._encounter.options)
         self._attack = self._last_attack = None
+
+    @_step
+    def set_options(self, **changes: bool) -> None:
+        """Change the fight's house rules (RULES DD-5 ``ties_favour_defender``, DD-8
+        ``defensive_fumble_on_hit``); the config's are the defaults of a new file.
+
+        :raises InvalidStep: while an attack is under way.
+        :raises InvalidRoll: for a value that is not true or false (TypeError: an unknown option).
+        """
+        self._no_attack(Phrase("changing the house rules"))
+        self._encounter.options = replace(self._encounter.options, **changes)
 
     # ------------------------------------------------------------ attacks, step by step
 

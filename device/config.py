@@ -133,7 +133,7 @@ def check_camera_source(source: object, key: str = "camera.source") -> str:
     if isinstance(source, str):
         kind, _, rest = source.partition(":")
         if source in ("sim", "picamera2") or (kind == "file" and rest) or (
-                kind == "usb" and rest.isdigit()):
+                kind == "usb" and rest.isascii() and rest.isdigit()):
             return source
     raise ConfigError(f"{key} must be one of {CAMERA_SOURCES} (got {source!r})")
 
@@ -208,8 +208,8 @@ def config_from_dict(data: dict) -> Config:
         raise ConfigError(f"principal_color must be one of {', '.join(PALETTE)} or \"\" "
                           f"(got {color!r})")
     pin = top.get("pin", "")
-    if not isinstance(pin, str) or (pin and not (pin.isdigit() and 4 <= len(pin) <= 12)):
-        raise ConfigError(f"pin must be a string of 4 to 12 digits, or \"\" for none (got {pin!r})")
+    if not isinstance(pin, str) or (pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12)):
+        raise ConfigError(f"pin must be a string of 4 to 12 digits 0-9, or \"\" for none (got {pin!r})")
     try:
         combat = roster_from_config(top.table("combat"))
     except ValueError as exc:

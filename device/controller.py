@@ -45,6 +45,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import NamedTuple
 
@@ -144,7 +145,8 @@ class Controller:
         first PIN and lock the owner out).
     :param chain_limit: extra dice before a perfect-roll chain is stopped with a
         note on the roll (RULES T-4).
-    :param house_rules: pool options applied to presets added on the page.
+    :param house_rules: the config's pool options (RULES P-5b), applied to every pool
+        preset until the settings page changes them (kept in the history database).
     :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
         stopped mid-chain) is taken up at start when its last step is younger than this:
@@ -169,10 +171,11 @@ class Controller:
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
-        self._house_rules = house_rules
+        stored_rules = history.setting("house_rules")
+        self._house_rules = PoolOptions(**stored_rules) if stored_rules else house_rules
         self._hub = EventHub(queue_size)
         self._lock = threading.RLock()
-        self._config_presets = list(presets)
+        self._config_presets = [_with_house_rules(preset, self._house_rules) for preset in presets]
         stored = history.setting("presets")
         self._presets = self._presets_from(stored) if stored else list(presets)
         self._principal_color = history.setting("principal_color", principal_color)
@@ -399,7 +402,7 @@ class Controller:
             if roller:
                 self._roller = roller
             self._generation += 1
-            d6_principal = self._preset.system == "d6" and step == 0
+            d6_principal = self._preset.system in ("d6", "free") and step == 0  # RULES D6-2a: the first typed
             dice = [_die(v or 10, "hand", principal=d6_principal and i == 0)
                     for i, v in enumerate(values)]
             if self._roll is None:
@@ -516,28 +519,47 @@ class Controller:
             return self._frame, copy.deepcopy(self._frame_reading)
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin"}`` (pin: the stored hash, or None)."""
+        """``{"principal_color", "presets", "pin", "house_rules"}`` (pin: the stored hash, or
+        None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``, RULES P-5b)."""
         with self._lock:
             return {"principal_color": self._principal_color, "presets": self.presets(),
-                    "pin": self._pin}
+                    "pin": self._pin, "house_rules": self._house_rules.to_dict()}
 
     def update_settings(self, **changes) -> dict:
-        """Change and keep (in the history database) ``principal_color``, ``presets`` or ``pin``.
+        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``
+        or ``house_rules``.
 
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
         change is checked and saved in one transaction before any takes effect: a refusal
-        or a failed save changes nothing.
+        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?, "target_number"?}`` (the keys
+        left out keep their value); every pool preset follows it (RULES P-5b).
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
         :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
             ``pin_from_page`` off).
         :raises SaveFailed: when the history database cannot save them.
         """
-        unknown = sorted(set(changes) - {"principal_color", "presets", "pin"})
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules"})
         if unknown:
-            raise ValueError(f"unknown setting {', '.join(unknown)}; settings: principal_color, presets, pin")
+            raise ValueError(f"unknown setting {', '.join(unknown)}; "
+                             "settings: principal_color, presets, pin, house_rules")
         with self._lock:
+            if "house_rules" in changes:
+                wanted = changes["house_rules"]
+                if not isinstance(wanted, dict) or set(wanted) - set(PoolOptions().to_dict()):
+                    raise ValueError("house_rules takes rule_of_ten, rule_of_one and target_number")
+                try:
+                    house_rules = PoolOptions(**{**self._house_rules.to_dict(), **wanted})
+                except InvalidRoll as exc:
+                    raise ValueError(str(exc)) from None
+                self._house_rules = house_rules
+                self._history.set_setting("house_rules", house_rules.to_dict())
+                self._config_presets = [_with_house_rules(p, house_rules) for p in self._config_presets]
+                self._presets = [_with_house_rules(p, house_rules) for p in self._presets]
+                if self._preset is not None:
+                    self._preset = self._find_preset(self._preset.name)
+                self._odds.clear()
             if "principal_color" in changes:
                 from vision.colors import PALETTE
                 color = changes["principal_color"]
@@ -661,7 +683,7 @@ class Controller:
                 problem = f"{_dice(len(dice))} seen, {label} takes {expected}: throw all {expected} again"
         if step == 0 and problem is None:
             principals = [die for die in taken if die["principal"]]
-            if len(taken) == 1 and self._preset.system == "d6":
+            if len(taken) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
                 taken[0]["principal"] = True
             elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
                 for die in taken:
@@ -824,7 +846,7 @@ class Controller:
         stored = roll["spec"]
         if roll["system"] == "pool":
             return PoolSpec.from_dict(stored)
-        if roll["system"] == "free":  # RULES D6-2: D6 rules only when a principal die is known
+        if roll["system"] == "free":  # RULES D6-2a: the D6 rules, once the principal die is known
             return D6Spec(count=max(first_count, 1), principal_known=principal_found,
                           roller=roll["roller"])
         return D6Spec(count=stored["count"], kind=stored["kind"], modifier=stored["modifier"],
@@ -1065,7 +1087,7 @@ UNREADABLE_PHRASES = {
 
 def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> str | None:
     """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
-    D6-2): an unreadable die, or in the first throw of a D6 roll of several dice no single
+    D6-2a): an unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
     principal die was marked. web/static/app.js translates these prompts: keep the wording."""
@@ -1074,7 +1096,8 @@ def throw_problem(system: str, step: int, dice: list[dict], principal_note: str 
             colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
             return (f"die {die['index'] + 1}{colour}: "
                     f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
-    if step == 0 and system == "d6" and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
+    # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
+    if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         why = f" ({principal_note})" if principal_note else ""
         return f"no principal die found{why}: tap the principal die on the page"
     return None
@@ -1166,6 +1189,16 @@ def _spec_dict(spec) -> dict:
         return spec.to_dict()
     return {"system": "d6", "count": spec.count, "kind": spec.kind, "modifier": spec.modifier,
             "random": spec.random, "principal_known": spec.principal_known}
+
+
+def _with_house_rules(preset: Preset, options: PoolOptions) -> Preset:
+    """A pool preset under other house rules (RULES P-5b); its label follows when the rules
+    wrote it. Other presets as they are."""
+    if not isinstance(preset.spec, PoolSpec) or preset.spec.options == options:
+        return preset
+    spec = replace(preset.spec, options=options)
+    label = rules.describe(spec) if preset.label == rules.describe(preset.spec) else preset.label
+    return replace(preset, spec=spec, label=label)
 
 
 def _flatten_preset(table: dict) -> dict:

@@ -2,8 +2,8 @@
 
 A preset is a rules spec with a name and a label. "Free roll" has no fixed
 spec: it reads any number of six-sided dice and builds a D6 spec from what
-the camera saw (RULES D6-2: the D6 rules apply when a principal die is found,
-otherwise every die is secondary and the total is the sum).
+the camera saw, with the D6 rules whole (RULES D6-2a: a lone die or the first
+typed is the principal die; when the camera cannot tell, the page asks which).
 
 Presets come from the built-in list below, then from the config's
 ``[[presets]]`` tables (a table with a built-in name replaces it).
@@ -21,9 +21,6 @@ from rules.pool import PoolOptions, PoolSpec
 
 #: The systems a preset may name: "free" (any number of six-sided dice), "d6", "pool".
 SYSTEMS = ("free", "d6", "pool")
-#: The most dice one throw of a preset may ask for: dice by hand take at most this many
-#: values (web/api.py MAX_DICE), and no table throws more into one tray.
-MAX_DICE = 100
 #: Sides of the physical dice each system throws.
 SIDES = {"free": 6, "d6": 6, "pool": 10}
 
@@ -79,16 +76,14 @@ class Preset:
             return max(self.spec.pool_size, 0)
         return None
 
-    def make_spec(self, dice: int, *, principal_known: bool = True,
-                  roller: str | None = None) -> D6Spec | PoolSpec:
+    def make_spec(self, dice: int, *, roller: str | None = None) -> D6Spec | PoolSpec:
         """The spec to resolve a throw of ``dice`` dice with.
 
         :param dice: dice seen in the first throw (only a free roll uses it).
-        :param principal_known: a principal die was found (only a free roll uses it).
         :param roller: the player who rolls (D6 records it, RULES D6-7).
         """
         if self.spec is None:
-            return D6Spec(count=dice, principal_known=principal_known, roller=roller)
+            return D6Spec(count=dice, roller=roller)
         if isinstance(self.spec, D6Spec):
             return replace(self.spec, roller=roller)
         return self.spec
@@ -153,10 +148,6 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
         raise PresetError(f"{where}: {exc}") from None
     if isinstance(spec, D6Spec) and not isinstance(spec.random, bool):
         raise PresetError(f"{where}.random must be true or false (got {spec.random!r})")
-    preset = Preset(name=name, label=label or "", system=system, spec=spec)
-    if preset.count is not None and preset.count > MAX_DICE:
-        what = "count" if system == "d6" else "size + bonus - penalty"
-        raise PresetError(f"{where}.{what} must be at most {MAX_DICE} dice (got {preset.count})")
     if label is None:
         label = "Free roll" if spec is None else rules.describe(spec)
     return Preset(name=name, label=label, system=system, spec=spec)

@@ -33,7 +33,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from device.cli import summary
+from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, default_data_folder, load_config
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
@@ -55,9 +55,9 @@ def register(subparsers) -> None:
     parser.add_argument("--camera", help="sim | file:PATH | usb:N | picamera2 (default: the config's, else sim)")
     parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
-    parser.add_argument("--port", type=int, help="port of the page (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=whole_number, help="port of the page (default 8000; 0 picks a free one)")
     parser.add_argument("--data", type=Path, help="data folder (default ~/.local/share/dicelens)")
-    parser.add_argument("--auto-throw", type=float, metavar="N",
+    parser.add_argument("--auto-throw", type=number, metavar="N",
                         help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
                              "roll's preset is armed again); 0: only on request")
     parser.set_defaults(func=run)
@@ -138,8 +138,10 @@ def run(args: argparse.Namespace) -> int:
             built.append(app)
             log.info("dicelens: camera %s, data in %s", config.camera.source, config.data_folder)
             watchdog.ready(f"serving on {config.web.host}:{config.web.port}")
+            pin_set = app.extensions["dicelens.controller"].settings()["pin"] is not None
             try:
-                web.serve(app, host=config.web.host, port=config.web.port)
+                web.serve(app, host=config.web.host, port=config.web.port,
+                          listening=lambda port: tell_addresses(config.web.host, port, pin_set))
             except OSError as exc:  # the port is taken (may free up: a retry can help); the host was checked
                 log.error("cannot serve on %s:%s: %s", config.web.host, config.web.port, exc.strerror or exc)
                 return 1
@@ -153,6 +155,34 @@ def run(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
     log.info("dicelens stopped")
     return 0
+
+
+def phone_addresses(host: str, port: int) -> list[str]:
+    """The addresses a phone opens for the page served on ``host``: for all of this
+    machine's addresses (``0.0.0.0``, ``::``), its LAN address and ``<hostname>.local``
+    (mDNS, which Raspberry Pi OS answers); else the one address given; none for loopback."""
+    from web.join import _WILDCARDS, _is_loopback, lan_address
+
+    if _is_loopback(host):
+        return []
+    if host not in _WILDCARDS:
+        return [f"http://{f'[{host}]' if ':' in host else host}:{port}/"]
+    names = [lan_address(), socket.gethostname().split(".")[0].lower() + ".local"]
+    return [f"http://{name}:{port}/" for name in names if name]
+
+
+def tell_addresses(host: str, port: int, pin_set: bool) -> None:
+    """Log where the phones open the page and, served to the network with no PIN, that
+    anyone on it may change things (one line each)."""
+    addresses = phone_addresses(host, port)
+    if not addresses:
+        log.info("open http://%s:%s/ on this machine; phones cannot reach it "
+                 "(--host 0.0.0.0 lets them in)", host, port)
+        return
+    log.info("phones open %s", " or ".join(addresses))
+    if not pin_set:
+        log.warning("no PIN is set: anyone on this network may arm rolls, correct them, change the "
+                    "settings and clear the history (set pin in the config)")
 
 
 def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None = None):

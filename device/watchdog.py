@@ -123,7 +123,7 @@ def _ping_interval() -> float | None:
     pid = os.environ.get("WATCHDOG_PID", "")
     if pid and pid != str(os.getpid()):
         return None
-    if not usec.isdigit() or int(usec) == 0:
+    if not (usec.isascii() and usec.isdigit()) or int(usec) == 0:
         if usec:
             log.warning("WATCHDOG_USEC=%r is not a number of microseconds; no watchdog pings", usec)
         return None

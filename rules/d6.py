@@ -19,11 +19,17 @@ Role = Literal["principal", "secondary", "extra"]
 
 KINDS: tuple[str, ...] = ("D6", "D3", "D2")
 FACES = range(1, 7)
+#: The most dice of one D6 roll: RULES P-11's bound of a pool, which the page, the
+#: presets and the exact odds keep for every roll (no table throws more into one tray).
+MAX_DICE = 100
 PERFECT_FACE = 6
 EXTRA_KIND = "D3"
 
 PERFECT_REASON = "perfect roll: roll the principal die again (counts as D3)"
 CHAIN_REASON = "the extra die showed 6: roll the principal die again (counts as D3)"
+PRINCIPAL_REASON = "no die stands out as the principal die: say which one it is"
+#: ``Needs.kind`` of an outcome that waits to be told the principal die (RULES D6-2a): no die is thrown.
+PRINCIPAL_KIND = "principal"
 
 
 def counted_value(natural: int, kind: str) -> int:
@@ -54,11 +60,12 @@ class D6Spec:
     :param modifier: added to the total, unless ``random`` (RULES D6-5, D6-6).
     :param random: a random die (dado aleatório): the total is dice only (RULES D6-6).
     :param roller: the player who rolls; recorded, changes no arithmetic (RULES D6-7).
-    :param principal_known: ``False`` for a free roll where no die can be told apart
-        as the principal (no die of a distinct colour and no throw order): the
-        companion's reading of RULES D6-2 is then that every die is secondary,
-        there is no perfect roll and the total is the plain sum.
-    :raises InvalidRoll: for a count below 1, an unknown kind or a non-integer modifier.
+    :param principal_known: ``False`` when no die of the throw stands out as the
+        principal one (no die of a distinct colour, no throw order). A lone die is
+        the principal die all the same; of several, the outcome waits to be told
+        which (RULES D6-2a): the perfect-roll check is never dropped.
+    :raises InvalidRoll: for a count below 1 or above :data:`MAX_DICE`, an unknown kind or a
+        non-integer modifier.
     """
 
     count: int
@@ -71,6 +78,8 @@ class D6Spec:
     def __post_init__(self) -> None:
         if not _is_int(self.count) or self.count < 1:
             raise InvalidRoll(f"a D6 roll needs at least 1 die, not {self.count!r}")
+        if self.count > MAX_DICE:
+            raise InvalidRoll(f"a D6 roll takes at most {MAX_DICE} dice, not {self.count}")
         _check_kind(self.kind)
         if not _is_int(self.modifier):
             raise InvalidRoll(f"the modifier must be a whole number, not {self.modifier!r}")
@@ -95,11 +104,12 @@ class D6Spec:
 
 @dataclass(frozen=True)
 class D6Die:
-    """One die of the breakdown: its natural face, the value it counts, its role (RULES D6-2)."""
+    """One die of the breakdown: its natural face, the value it counts, its role (RULES D6-2);
+    ``None`` while the principal die is not known (RULES D6-2a)."""
 
     natural: int
     value: int
-    role: Role
+    role: Role | None
 
     def to_dict(self) -> dict:
         """``{"natural", "value", "role"}``."""
@@ -137,7 +147,8 @@ class D6Outcome:
             "perfect", "needs": Needs dict | None, "dice": [{"natural", "value",
             "role"}], "kind", "count", "modifier" (the one added to the total),
             "modifier_ignored" (dropped by a random roll, RULES D6-6), "random",
-            "roller", "principal_known", "note": str | None}``.
+            "roller", "principal_known", "note": str | None}``; a die's ``role`` is
+            ``None`` while the principal die is not known (RULES D6-2a).
         """
         return {
             "system": "d6",
@@ -180,9 +191,13 @@ def resolve_d6(
         is complete, that 6 counts 3 like any extra die, and ``note`` says the
         chain was stopped. More extra dice than the bound is an error.
     :returns: a complete outcome, or an incomplete one whose ``needs`` asks for
-        the missing dice of the first throw or for one extra die (read as D3).
+        the missing dice of the first throw, for one extra die (read as D3), or,
+        when ``spec.principal_known`` is false and the throw has several dice, to
+        be told which is the principal die (``count`` 0, ``kind`` :data:`PRINCIPAL_KIND`,
+        RULES D6-2a).
     :raises InvalidRoll: no dice, a face outside 1–6, more dice than ``spec.count``,
-        extra dice that no perfect roll asked for, or more than ``max_links``.
+        extra dice that no perfect roll asked for (or before the principal die is
+        known), or more than ``max_links``.
     """
     dice = tuple(dice)
     extra = tuple(extra)
@@ -195,15 +210,22 @@ def resolve_d6(
     if len(dice) > spec.count:
         raise InvalidRoll(f"{_dice(len(dice))} given for a {spec.label()} roll")
 
-    # RULES D6-2: the first value is the principal die unless no die can be told apart.
-    roles: list[Role] = ["secondary"] * len(dice)
-    if spec.principal_known:
-        roles[0] = "principal"
+    missing = spec.count - len(dice)
+    # RULES D6-2a: a lone die is the principal die; of several, the players say which.
+    if not spec.principal_known and spec.count > 1:
+        if extra:
+            raise InvalidRoll("extra dice given before the principal die is known")
+        breakdown = tuple(D6Die(n, counted_value(n, spec.kind), None) for n in dice)
+        needs = (Needs(count=missing, sides=6, kind=spec.kind, reason=f"{_dice(missing)} still missing") if missing
+                 else Needs(count=0, sides=6, kind=PRINCIPAL_KIND, reason=PRINCIPAL_REASON))
+        return D6Outcome(spec, breakdown, False, None, needs)
+
+    # RULES D6-2: the first value is the principal die.
+    roles: list[Role] = ["principal"] + ["secondary"] * (len(dice) - 1)
     breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles)]
     # RULES D6-3: judged on the principal's natural face, whatever the kind.
-    perfect = spec.principal_known and dice[0] == PERFECT_FACE
+    perfect = dice[0] == PERFECT_FACE
 
-    missing = spec.count - len(dice)
     if missing:
         if extra:
             raise InvalidRoll(f"extra dice given before the first throw is complete ({_dice(missing)} still missing)")
@@ -215,7 +237,7 @@ def resolve_d6(
     chain_open = perfect
     for position, natural in enumerate(extra, start=1):
         if not chain_open:
-            raise InvalidRoll(_unasked_extra(spec, position))
+            raise InvalidRoll(_unasked_extra(position))
         if max_links is not None and position > max_links:
             raise InvalidRoll(f"{_dice(len(extra), 'extra ')} given, more than the bound of {max_links}")
         breakdown.append(D6Die(natural, counted_value(natural, EXTRA_KIND), "extra"))
@@ -235,9 +257,7 @@ def resolve_d6(
     return D6Outcome(spec, tuple(breakdown), perfect, total, None, note)
 
 
-def _unasked_extra(spec: D6Spec, position: int) -> str:
-    if position == 1 and not spec.principal_known:
-        return "extra dice given but a roll without a principal die has no perfect roll"
+def _unasked_extra(position: int) -> str:
     if position == 1:
         return "extra dice given but there is no perfect roll (the principal die is not a 6)"
     return f"extra die {position} given but extra die {position - 1} is not a 6, so the chain had ended"

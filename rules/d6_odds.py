@@ -15,12 +15,8 @@ from fractions import Fraction
 import icepool
 
 from rules.d6 import EXTRA_KIND, FACES, PERFECT_FACE, D6Spec, counted_value
-from rules.errors import InvalidRoll
 
 CHAIN_DEPTH = 15
-# More dice than any table throws at once. icepool sums dice recursively (1000
-# dice exceed its recursion limit); 100 dice take about 0.1 s (benchmarks/rules_d6.py).
-MAX_DICE = 100
 TRUNCATED = Fraction(1, 6 ** (CHAIN_DEPTH + 2))
 
 # The extra dice of one perfect roll, as counted (RULES D6-4). A chain of n sixes
@@ -38,43 +34,39 @@ def total_die(spec: D6Spec) -> icepool.Die:
     """The distribution of the total of ``spec`` as an icepool Die (chain cut as above).
 
     # RULES D6-1 (faces), D6-3/D6-4 (perfect roll, extra D3 chain), D6-5 (total),
-    # D6-6 (a random roll adds no modifier), D6-2 via ``principal_known``.
+    # D6-6 (a random roll adds no modifier). Every roll has its principal die (D6-2a:
+    # the players say which when none stands out), so ``principal_known`` changes nothing.
     """
     face = icepool.d6.map(lambda natural: counted_value(natural, spec.kind))
-    if spec.principal_known:
-        principal = icepool.d6.map(
-            lambda natural: counted_value(natural, spec.kind) + (_CHAIN if natural == PERFECT_FACE else 0)
-        )
-        total = principal + (spec.count - 1) @ face
-    else:
-        total = spec.count @ face
-    return total + spec.applied_modifier
+    principal = icepool.d6.map(
+        lambda natural: counted_value(natural, spec.kind) + (_CHAIN if natural == PERFECT_FACE else 0)
+    )
+    return principal + (spec.count - 1) @ face + spec.applied_modifier
 
 
 def mean(spec: D6Spec) -> Fraction:
     """The exact expected total (RULES D6-5): e.g. ``2D6`` → 37/5 = 7.4."""
     face_mean = Fraction(sum(counted_value(v, spec.kind) for v in FACES), 6)
-    chain = _P_PERFECT * _CHAIN_MEAN if spec.principal_known else 0
-    return spec.count * face_mean + chain + spec.applied_modifier
+    return spec.count * face_mean + _P_PERFECT * _CHAIN_MEAN + spec.applied_modifier
 
 
 def p_perfect(spec: D6Spec) -> Fraction:
-    """The exact chance of a perfect roll: 1/6 whatever the count (RULES D6-3); 0 without a principal die."""
-    return _P_PERFECT if spec.principal_known else Fraction(0)
+    """The exact chance of a perfect roll: 1/6 whatever the count (RULES D6-3, D6-2a)."""
+    return _P_PERFECT
 
 
 def odds_d6(spec: D6Spec) -> dict:
     """Exact odds of ``spec`` as JSON-able data for the page and the CLI.
 
-    :raises InvalidRoll: for more than :data:`MAX_DICE` dice.
+    A spec holds at most :data:`rules.d6.MAX_DICE` dice: icepool sums dice recursively
+    (1000 dice exceed its recursion limit); 100 dice take about 0.1 s (benchmarks/rules_d6.py).
+
     :returns: ``{"system": "d6", "label", "count", "kind", "modifier", "random",
         "principal_known", "mean": float, "p_perfect": float,
         "distribution": {total (str): probability (float)} in ascending total,
         "chain_depth": int, "truncated": float}``. ``truncated`` is the
         probability of the rolls approximated by cutting the chain.
     """
-    if spec.count > MAX_DICE:
-        raise InvalidRoll(f"exact odds are computed for up to {MAX_DICE} dice, not {spec.count}")
     die = total_die(spec)
     return {
         "system": "d6",
@@ -87,6 +79,6 @@ def odds_d6(spec: D6Spec) -> dict:
         "mean": float(mean(spec)),
         "p_perfect": float(p_perfect(spec)),
         "distribution": {str(total): float(die.probability(total)) for total in die.outcomes()},
-        "chain_depth": CHAIN_DEPTH if spec.principal_known else 0,
-        "truncated": float(TRUNCATED) if spec.principal_known else 0.0,
+        "chain_depth": CHAIN_DEPTH,
+        "truncated": float(TRUNCATED),
     }

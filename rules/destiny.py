@@ -27,7 +27,8 @@ UNARMED = "unarmed"
 UNARMED_PENALTY = 1
 POINTS_ON_HIT = 2
 PERFECT_DEFENCE = 20  # RULES DD-6 Defensa Perfecta
-DEFENSIVE_SLIP = 1  # RULES DD-6 Fallo Defensivo
+DEFENSIVE_SLIP = 1  # RULES DD-6 Fallo Defensivo: the defender's Destiny face
+DEFENSIVE_SLIP_DAMAGE = 1  # RULES DD-6: what it costs the defender
 SHOOTING_JAM = 1  # RULES DD-7
 
 # Effect codes of an attack outcome (``effects``), in the order they can appear.
@@ -86,18 +87,26 @@ class DestinyOptions:
 
     :param ties_favour_defender: RULES DD-5 option: an attack equal to the
         defence is blocked (the seed's Zara example) instead of a hit.
+    :param defensive_fumble_on_hit: RULES DD-8 option: the defender's Destiny 1
+        (Fallo Defensivo) adds its 1 damage on a hit too, not only when the defence wins.
     :raises InvalidRoll: for a non-boolean switch.
     """
 
     ties_favour_defender: bool = False
+    defensive_fumble_on_hit: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.ties_favour_defender, bool):
-            raise InvalidRoll(f"ties_favour_defender must be true or false, not {self.ties_favour_defender!r}")
+        for name in OPTION_NAMES:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRoll(f"{name} must be true or false, not {getattr(self, name)!r}")
 
     def to_dict(self) -> dict:
-        """``{"ties_favour_defender"}``."""
+        """``{"ties_favour_defender", "defensive_fumble_on_hit"}``."""
         return asdict(self)
+
+
+#: The house rules of :class:`DestinyOptions`, as config keys and JSON name them.
+OPTION_NAMES = ("ties_favour_defender", "defensive_fumble_on_hit")
 
 
 @dataclass(frozen=True)
@@ -212,7 +221,7 @@ class AttackSpec:
         if data.pop("system", "destiny") != "destiny":
             raise InvalidRoll("not a Destiny Dice attack spec")
         options = data.pop("options", None) or {}
-        unknown = sorted(set(data) - set(_SPEC_KEYS)) + sorted(set(options) - {"ties_favour_defender"})
+        unknown = sorted(set(data) - set(_SPEC_KEYS)) + sorted(set(options) - set(OPTION_NAMES))
         if unknown:
             raise InvalidRoll(f"unknown attack setting: {', '.join(unknown)}")
         missing = [name for name in ("attacker_die", "defence_die") if name not in data]
@@ -340,8 +349,11 @@ class AttackOutcome:
 
     @property
     def defensive_slip(self) -> bool:
-        """Fallo Defensivo: the defence won with a Destiny 1, the defender takes 1 (RULES DD-6)."""
-        return self.hit is False and not self.automatic_miss and self.defence[1] == DEFENSIVE_SLIP
+        """Fallo Defensivo: the defence won with a Destiny 1, the defender takes 1 (RULES DD-6);
+        on a hit too with ``defensive_fumble_on_hit`` (RULES DD-8)."""
+        if self.hit is None or self.automatic_miss or self.defence[1] != DEFENSIVE_SLIP:
+            return False
+        return not self.hit or self.spec.options.defensive_fumble_on_hit
 
     @property
     def damage_parts(self) -> DamageParts | None:
@@ -350,13 +362,13 @@ class AttackOutcome:
 
     @property
     def damage(self) -> int | None:
-        """Damage the defender takes: the hit's damage, 1 on Fallo Defensivo, else 0;
-        ``None`` until complete (RULES DD-6, DD-8)."""
+        """Damage the defender takes: the hit's damage, plus 1 on Fallo Defensivo (a miss's
+        only damage; a hit's only with ``defensive_fumble_on_hit``); ``None`` until complete
+        (RULES DD-6, DD-8)."""
         if not self.complete:
             return None
-        if self.hit:
-            return self.damage_parts.total
-        return 1 if self.defensive_slip else 0
+        slip = DEFENSIVE_SLIP_DAMAGE if self.defensive_slip else 0
+        return (self.damage_parts.total if self.hit else 0) + slip
 
     @property
     def points(self) -> int:
@@ -399,7 +411,8 @@ class AttackOutcome:
         if self.hit:
             parts = self.damage_parts
             sum_text = _damage_sum(parts)
-            return (f"hit, {versus}: {defender} takes {parts.total} damage ({sum_text}); "
+            slip = " + 1 Fallo Defensivo" if self.defensive_slip else ""
+            return (f"hit, {versus}: {defender} takes {self.damage} damage ({sum_text}{slip}); "
                     f"{attacker} earns {POINTS_ON_HIT} {self.spec.points_name}")
         text = f"miss, {versus}"
         if self.perfect_defence:

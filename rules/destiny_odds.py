@@ -15,7 +15,8 @@ def attack_odds(spec: AttackSpec) -> dict:
     """Exact chances of an attack before any die is thrown.
 
     # RULES DD-5 (hit, with ``ties_favour_defender``), DD-6 (a Destiny 20 or 1 of
-    # the defender when the defence wins), DD-7 (a Destiny 1 when shooting), DD-8.
+    # the defender when the defence wins), DD-7 (a Destiny 1 when shooting), DD-8
+    # (damage; the defender's 1 on a hit too with ``defensive_fumble_on_hit``).
 
     :param spec: the attack.
     :returns: ``{"system": "destiny", "p_hit", "p_miss", "p_automatic_miss",
@@ -42,7 +43,14 @@ def attack_odds(spec: AttackSpec) -> dict:
         on_hit[total] = on_hit.get(total, Fraction(0)) + Fraction(1, spec.attacker_die)
     mean_on_hit = sum(damage * p for damage, p in on_hit.items())
     p_perfect = p_defence_wins * one_face  # the defender's Destiny 20 (RULES DD-6)
-    p_slip = p_defence_wins * one_face  # the defender's Destiny 1 (RULES DD-6)
+    slips_on_hit = spec.options.defensive_fumble_on_hit  # RULES DD-8 option
+    p_slip = (p_defence_wins + (p_hit if slips_on_hit else 0)) * one_face  # the defender's Destiny 1 (DD-6)
+    if slips_on_hit:  # a hit's damage is 1 more when the defender's d20 shows 1
+        shifted: dict[int, Fraction] = {}
+        for damage, p in on_hit.items():
+            for more, share in ((0, 1 - one_face), (1, one_face)):
+                shifted[damage + more] = shifted.get(damage + more, Fraction(0)) + p * share
+        on_hit = shifted
     return {
         "system": "destiny",
         "p_hit": float(p_hit),
@@ -50,6 +58,6 @@ def attack_odds(spec: AttackSpec) -> dict:
         "p_automatic_miss": float(shoots),
         "p_perfect_defence": float(p_perfect),
         "p_defensive_slip": float(p_slip),
-        "mean_damage": float(p_hit * mean_on_hit + p_slip),
+        "mean_damage": float(p_hit * mean_on_hit + p_slip),  # each slip adds 1
         "damage_on_hit": {str(damage): float(p) for damage, p in sorted(on_hit.items())},
     }

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.destiny import (
-    CHARACTERISTIC_SIDES, AttackOutcome, AttackSpec, DestinyOptions, check_characteristic, check_face,
+    CHARACTERISTIC_SIDES, UNARMED, AttackOutcome, AttackSpec, DestinyOptions, check_characteristic, check_face,
     check_weapon, initiative_order,
 )
 from rules.errors import InvalidRoll, InvalidStep
@@ -42,6 +42,7 @@ CONDITIONS: dict[str, tuple[Duration, str]] = {
 POISON = "Envenenado"
 PRONE = "Derribado"
 PARALYSED = "Paralizado"
+DISARMED = "Desarmado"
 
 
 def _is_int(value: object) -> bool:
@@ -351,14 +352,16 @@ class Encounter:
         """The attack of ``attacker`` on ``defender`` from their sheets (RULES DD-2, DD-4, DD-8).
 
         The help bonus each carries is added to their roll; it is spent when the
-        attack is applied.
+        attack is applied. A Desarmado attacker attacks unarmed, in melee, while it
+        lasts (RULES DD-11, DD-8): the weapon lies on the ground.
 
-        :param ranged: override the attacker's weapon (``None``: the weapon decides).
+        :param ranged: override the attacker's weapon (``None``: the weapon decides;
+            a Desarmado attacker cannot shoot).
         :param attack_modifier: the narrator's modifier to the attack, e.g. −2 for
             a Ciego attacker who shoots (RULES DD-11).
         :param damage_bonus: magic weapons and active skills (RULES DD-8).
-        :raises InvalidStep: for an unknown name, an attack on oneself, or a fighter
-            out of the fight.
+        :raises InvalidStep: for an unknown name, an attack on oneself, a fighter
+            out of the fight, or a ranged attack by a Desarmado attacker.
         :raises InvalidRoll: for a weapon the attacking die cannot wield.
         """
         hitter, target = self.get(attacker), self.get(defender)
@@ -367,10 +370,16 @@ class Encounter:
         for participant in (hitter, target):
             if participant.status != "active":
                 raise InvalidStep(f"{participant.name} is {participant.status}")
+        weapon = hitter.weapon
         shoots = hitter.ranged if ranged is None else ranged
+        if hitter.condition(DISARMED) is not None:  # RULES DD-11: unarmed (DD-8) while it lasts
+            if ranged:
+                raise InvalidStep(Phrase("{name} is Desarmado: no weapon to shoot with, only an unarmed attack",
+                                         name=attacker))
+            weapon, shoots = UNARMED, False
         return AttackSpec(
             attacker_die=hitter.attack_die(shoots), defence_die=target.defence_die, ranged=shoots,
-            weapon=hitter.weapon, armour=target.armour, shield=target.shield,
+            weapon=weapon, armour=target.armour, shield=target.shield,
             attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus, damage_bonus=damage_bonus,
             defender=target.side, attacker_name=attacker, defender_name=defender, options=self.options)
 
@@ -494,13 +503,16 @@ class Encounter:
 
     def _begin_turn(self, fighter: Participant) -> None:
         """RULES DD-11: temporary conditions end at the start of the bearer's turn;
-        Paralizado makes that turn lost; Envenenado deals X."""
+        Derribado and Desarmado say what that turn's main action goes on; Paralizado
+        makes that turn lost; Envenenado deals X."""
         effects = []
         self.turn_lost = fighter.condition(PARALYSED) is not None
         for condition in [c for c in fighter.conditions if c.duration == "temporary"]:
             fighter.conditions.remove(condition)
             if condition.name == PRONE:
                 effects.append(f"{PRONE} ends: standing up costs {fighter.name}'s main action this turn")
+            elif condition.name == DISARMED:  # RULES DD-11
+                effects.append(f"{DISARMED} ends: taking the weapon back costs {fighter.name}'s main action this turn")
             else:
                 effects.append(f"{condition.label} ends")
         if self.turn_lost:
@@ -629,6 +641,8 @@ class Encounter:
             raise InvalidStep(f"{name} is not {condition}")
         participant.conditions.remove(borne)
         self._note("condition", f"{name} is no longer {borne.label}")
+        if borne.name == DISARMED:  # RULES DD-11
+            self._note("condition", f"taking the weapon back costs {name}'s next main action")
 
     @_step
     def spend_energy(self, name: str, energy: str, amount: int = 1) -> None:

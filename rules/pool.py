@@ -27,6 +27,8 @@ ATTRIBUTE_GROUPS = {
 }
 
 SIDES = 10
+#: RULES P-11: the most dice a pool holds after bonuses and penalties.
+MAX_POOL = 100
 ROLES = ("success", "failure", "ten", "cancelled", "canceller", "one left over")
 OUTCOMES = ("success", "failure", "botch", "automatic failure")
 
@@ -41,7 +43,8 @@ class PoolOptions:
     """House rules a table may choose; the defaults are the seed's rules.
 
     :param rule_of_ten: RULES P-3; off, a 10 is a plain success (a 1 may cancel it, no reroll).
-    :param rule_of_one: RULES P-4/P-5; off, a 1 is a plain failure (cancels nothing, no botch).
+    :param rule_of_one: RULES P-4/P-5; off, a 1 cancels nothing, and a roll with no success
+        and at least one 1 is still a botch (RULES P-5b).
     :param target_number: lowest face that is a success, 2–10 (RULES P-2 says 6).
     :raises InvalidRoll: for a target number outside 2–10 or a non-boolean switch.
     """
@@ -74,7 +77,8 @@ class PoolSpec:
     :param bonus: dice added, e.g. carried from an assessment (RULES P-8, P-10).
     :param mismatch: ``None``, ``"same_group"`` (+1 difficulty) or ``"other_group"`` (+2) (RULES P-9).
     :param options: house rules, :class:`PoolOptions`.
-    :raises InvalidRoll: for a negative count, a difficulty below 1 or an unknown mismatch.
+    :raises InvalidRoll: for a negative count, a difficulty below 1, an unknown mismatch, or a
+        pool of more than :data:`MAX_POOL` dice after bonus and penalty (RULES P-11).
     """
 
     size: int
@@ -93,6 +97,9 @@ class PoolSpec:
             raise InvalidRoll(f"mismatch must be same_group or other_group, not {self.mismatch!r}")
         if not isinstance(self.options, PoolOptions):
             raise InvalidRoll("options must be PoolOptions")
+        if self.pool_size > MAX_POOL:  # RULES P-11: refused before any die is counted
+            raise InvalidRoll(f"a pool holds at most {MAX_POOL} dice after bonus and penalty, "
+                              f"not {self.pool_size}")
 
     @property
     def pool_size(self) -> int:
@@ -299,15 +306,18 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     :raises InvalidRoll: for a bad face, no dice or too many in the first roll, reroll
         dice before the first roll is complete, or more reroll dice than 10s.
     """
-    first = [normalise_natural(v) for v in first]
-    rerolls = [normalise_natural(v) for v in rerolls]
     pool = spec.pool_size
     if pool <= 0:
-        if first or rerolls:
+        if len(first) or len(rerolls):
             raise InvalidRoll(f"a pool of {pool} dice is an automatic failure: no dice are rolled")
         return PoolOutcome(spec, (), None, 0, False)
-    if not first or len(first) > pool:
+    # RULES P-11: the counts are checked before any die is looked at.
+    if not len(first) or len(first) > pool:
         raise InvalidRoll(f"a pool of {pool} dice needs {pool} values in the first roll, got {len(first)}")
+    if len(rerolls) > pool:
+        raise InvalidRoll(f"{len(rerolls)} reroll dice for a pool of {pool}: one reroll die per 10")
+    first = [normalise_natural(v) for v in first]
+    rerolls = [normalise_natural(v) for v in rerolls]
     missing = pool - len(first)
     if missing and rerolls:
         raise InvalidRoll(f"reroll dice given before the first roll is complete ({missing} still missing)")
@@ -317,8 +327,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     roles = ["success" if v >= target else "failure" for v in first]
     paired: list[int | None] = [None] * pool
     tens = [i for i, v in enumerate(first) if v == SIDES] if options.rule_of_ten else []
+    any_one = 1 in first
     ones = [i for i, v in enumerate(first) if v == 1] if options.rule_of_one else []
-    cancellable = sorted((i for i, v in enumerate(first) if v >= target and i not in tens),
+    ten_set = set(tens)
+    cancellable = sorted((i for i, v in enumerate(first) if v >= target and i not in ten_set),
                          key=lambda i: (-first[i], i))
 
     def pair(a: int, role_a: str, b: int, role_b: str) -> None:
@@ -335,6 +347,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     for one in ones_left[len(cancellable):]:
         roles[one] = "one left over"
     first_successes = len(tens) + max(0, len(cancellable) - len(ones_left))
+    # RULES P-5; P-5b: without the rule of one, no success and any 1 is a botch
+    botch = first_successes == 0 and (len(ones_left) > len(cancellable) if options.rule_of_one else any_one)
+    if botch and not options.rule_of_one:
+        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles)]
 
     if len(rerolls) > len(tens):
         if not tens:
@@ -348,7 +364,6 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
         return PoolOutcome(spec, tuple(dice), _reroll_needs(len(tens) - len(rerolls)), None, False)
 
     successes = first_successes + sum(v >= target for v in rerolls)
-    botch = first_successes == 0 and len(ones_left) > len(cancellable)  # RULES P-5
     return PoolOutcome(spec, tuple(dice), None, successes, botch)
 
 

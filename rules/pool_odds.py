@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from rules.errors import InvalidRoll
 from rules.pool import SIDES, PoolSpec
-
-MAX_ODDS_POOL = 100  # odds grow as pool³; no table rolls more dice
 
 
 @dataclass(frozen=True)
@@ -79,37 +76,40 @@ def pool_odds(spec: PoolSpec) -> PoolOdds:
     :param spec: the roll; its options choose the rule of ten, the rule of one and the
         target number.
     :returns: the distribution of net successes and the chance of a botch.
-    :raises InvalidRoll: for a pool of more than :data:`MAX_ODDS_POOL` dice.
+    Odds grow as pool³; RULES P-11 bounds a pool (:data:`rules.pool.MAX_POOL`) when
+    its spec is made, so every spec given here takes milliseconds.
     """
     n = spec.pool_size
-    if n > MAX_ODDS_POOL:
-        raise InvalidRoll(f"odds are computed for pools of up to {MAX_ODDS_POOL} dice, not {n}")
     if n <= 0:  # RULES P-8: automatic failure, no dice, no botch
         return PoolOdds(spec, (Fraction(1),), Fraction(0))
 
     options = spec.options
     target = options.target_number
     # Faces of each kind on one d10: 1s, 10s, cancellable successes, plain failures.
-    one_faces = 1 if options.rule_of_one else 0
+    # A 1 is its own kind even without the rule of one: it still makes a botch (RULES P-5b).
     ten_faces = 1 if options.rule_of_ten else 0
     success_faces = SIDES - target + 1 - ten_faces
-    failure_faces = SIDES - one_faces - ten_faces - success_faces
+    failure_faces = SIDES - 1 - ten_faces - success_faces
     reroll_hit, reroll_miss = SIDES - target + 1, target - 1
 
     # First roll: weight of (10s, net successes before the reroll, botch).
     first: dict[tuple[int, int, bool], int] = defaultdict(int)
     for tens in range(n * ten_faces + 1):
         ways_tens = comb(n, tens)
-        for ones in range((n - tens) * one_faces + 1):
+        for ones in range(n - tens + 1):
             ways_ones = ways_tens * comb(n - tens, ones)
             rest = n - tens - ones
             for hits in range(rest + 1):
                 weight = ways_ones * comb(rest, hits) * success_faces**hits * failure_faces**(rest - hits)
                 if not weight:
                     continue
-                ones_left = max(0, ones - tens)  # RULES P-3: each 10 removes one 1
-                net = tens + max(0, hits - ones_left)  # RULES P-4
-                botch = net == 0 and ones_left > hits  # RULES P-5
+                if options.rule_of_one:
+                    ones_left = max(0, ones - tens)  # RULES P-3: each 10 removes one 1
+                    net = tens + max(0, hits - ones_left)  # RULES P-4
+                    botch = net == 0 and ones_left > hits  # RULES P-5
+                else:  # RULES P-5b: 1s cancel nothing; no success and a 1 is a botch
+                    net = tens + hits
+                    botch = net == 0 and ones > 0
                 first[tens, net, botch] += weight
 
     # Reroll of the 10s (RULES P-3), scaled so every weight is over 10^(2n).

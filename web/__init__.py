@@ -22,6 +22,7 @@ values, e.g. ``DICE_HEARTBEAT_SECONDS=5``), then ``config``. Serve it with
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -148,11 +149,18 @@ def end_streams(app: Flask) -> None:
             owner.end_streams()
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, **options) -> None:
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, *,
+          listening: Callable[[int], None] | None = None, **options) -> None:
     """Serve ``app`` with waitress until interrupted (:func:`web.server.make_server`: its
-    limits per client address, request deadline and body cap). ``options`` go to waitress."""
-    from .server import make_server  # only the server needs waitress, not the tests
+    limits per client address, request deadline and body cap). ``options`` go to waitress.
+
+    :param listening: called with the port listened on (the one picked for port 0) once
+        the socket is bound, before the first request is taken.
+    """
+    from .server import bound_port, make_server  # only the server needs waitress, not the tests
 
     server = make_server(app, host=host, port=port, **options)
     server.print_listen("Serving on http://{}:{}")  # as waitress.serve says it
+    if listening is not None:
+        listening(bound_port(server))
     server.run()

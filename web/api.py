@@ -33,11 +33,14 @@ every POST must be same-origin.
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
                                          reading's boxes); the image is scaled to ≤ 1280 px
-``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized"}``
+``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
+                                         "house_rules": {"rule_of_ten", "rule_of_one", "target_number"}}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
                                          to clear; 409 when the config decides the PIN:
-                                         ``pin`` set, or ``pin_from_page`` off) → settings as in GET
+                                         ``pin`` set, or ``pin_from_page`` off),
+                                         ``house_rules`` (any of its keys, RULES P-5b)
+                                         → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
                                          after 5 wrong PINs in a minute (counted before checking)
 ``POST /api/logout``                     → ``{"authorized": bool}``
@@ -79,7 +82,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
-MAX_DICE = 100          # dice in one throw; a preset asks for no more (device/presets.py MAX_DICE)
+MAX_DICE = 100          # dice in one throw; no roll asks for more (rules MAX_DICE, MAX_POOL: RULES P-11)
 MAX_PRESETS = 100
 FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
@@ -442,8 +445,19 @@ def get_settings():
 @security.requires_pin
 def post_settings():
     body = json_body()
-    only_keys(body, {"principal_color", "presets", "pin"})
+    only_keys(body, {"principal_color", "presets", "pin", "house_rules"})
     changes: dict = {}
+    if "house_rules" in body:  # RULES P-5b
+        house = body["house_rules"]
+        if not isinstance(house, dict):
+            raise BadRequest(_("house_rules must be an object of rule_of_ten, rule_of_one and target_number"))
+        only_keys(house, {"rule_of_ten", "rule_of_one", "target_number"})
+        for key in ("rule_of_ten", "rule_of_one"):
+            if key in house and not isinstance(house[key], bool):
+                raise BadRequest(_("%(name)s must be true or false", name=key))
+        if "target_number" in house:
+            whole_number(house["target_number"], "target_number", 2, 10)
+        changes["house_rules"] = house
     if "principal_color" in body:
         color = body["principal_color"]
         if color is not None and (not isinstance(color, str) or not 0 < len(color) <= 20):

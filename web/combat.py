@@ -46,6 +46,8 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``POST /api/combat/end-scene``           ``{}``  heroes out of combat wake with 1 PV, the defeated leave
 ``POST /api/combat/new-fight``           ``{}``  forget the fight and its log
 ``POST /api/combat/undo``                ``{}``  the last step, once
+``POST /api/combat/options``             *PIN* ``{"ties_favour_defender"?, "defensive_fumble_on_hit"?}``: the
+                                         fight's house rules (RULES DD-5, DD-8)
 =======================================  ==============================================
 """
 
@@ -499,6 +501,15 @@ def end_scene():
 def new_fight():
     only_keys(json_body(), set())
     return _step(session().new_fight)
+
+
+@bp.post("/api/combat/options")
+@security.requires_pin
+def options():
+    body = json_body()
+    only_keys(body, {"ties_favour_defender", "defensive_fumble_on_hit"})  # RULES DD-5, DD-8
+    changes = {key: _flag(body, key) for key in body}
+    return _step(session().set_options, **{key: value for key, value in changes.items() if value is not None})
 
 
 @bp.post("/api/combat/undo")

@@ -100,3 +100,11 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, **options
         each.dicelens_limits = (int(config["MAX_CONNECTIONS_PER_ADDRESS"]), float(config["REQUEST_SECONDS"]))
         each.dicelens_connections = connections
     return server
+
+
+def bound_port(server) -> int:
+    """The port a :func:`make_server` server listens on (the one picked for port 0), on
+    one socket or on several (a host name with an IPv4 and an IPv6 address)."""
+    if isinstance(server, MultiSocketServer):
+        return next(s.effective_port for s in server.map.values() if isinstance(s, BaseWSGIServer))
+    return server.effective_port

@@ -30,12 +30,8 @@ def parse_camera_name(name: str) -> tuple[str, str | int | None]:
     if kind in ("picamera2", "sim") and not sep:
         return kind, None
     if kind == "usb" and sep:
-        try:
-            index = int(arg)
-        except ValueError:
-            index = -1
-        if index >= 0:
-            return kind, index
+        if arg.isascii() and arg.isdigit():  # int() would take "1_0" and other scripts' digits
+            return kind, int(arg)
         raise ValueError(f"camera {name!r}: usb:N needs a device number N (0, 1, ...)")
     if kind == "file" and arg:
         return kind, arg

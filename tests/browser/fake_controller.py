@@ -93,7 +93,8 @@ class FakeController:
         self._ids = itertools.count(1)
         self._seq = 0
         self._subs: list[Subscription] = []
-        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None}
+        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
+                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6}}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,
@@ -357,7 +358,7 @@ class FakeController:
         """Resolve with the real rules; a cocked die (no value) or a D6 roll without
         its principal die leaves the roll waiting."""
         throws = self._throws[roll["id"]]
-        no_principal = roll["system"] == "d6" and len(throws[0]) > 1 and not any(
+        no_principal = roll["system"] in ("d6", "free") and len(throws[0]) > 1 and not any(
             d["principal"] for d in roll["dice"] if d["step"] == 0)
         if no_principal or any(v is None for throw in throws for v in throw):
             roll.update(complete=False, total=None, successes=None, outcome=None, result=None,

@@ -333,3 +333,39 @@ def test_the_abbreviations_the_armour_and_the_ranged_box_are_plain(phone, fight,
     expect(page.locator("#last-attack .detail").filter(has_text=verdict_line)).to_have_text(verdict_line)
     fighter(page, "Saqueador").locator(".fighter-open").click()
     expect(page.locator("#fighter-detail")).to_contain_text(defence.split(" ")[0] + " d6 · " + verdict_line.split("+ ")[1])
+
+
+@pytest.mark.parametrize(("lang", "effect"), [
+    ("en", "Desarmado ends: taking the weapon back costs Saqueador's main action this turn"),
+    ("pt_BR", "Desarmado termina: pegar a arma de volta custa a ação principal de Saqueador neste turno"),
+    ("es", "Desarmado termina: recuperar el arma cuesta la acción principal de Saqueador en este turno"),
+])
+def test_the_end_of_desarmado_says_taking_the_weapon_back_costs_the_main_action(phone, fight, lang, effect):
+    # RULES DD-11: disarmed, the attacker strikes unarmed; when it ends, the weapon costs the main action
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+    fight.add_condition("Saqueador", {"name": "Desarmado"})
+    fight.next_turn()
+    page = live(phone(f"/combat?lang={lang}"))
+    expect(page.locator("#turn-effects li")).to_have_text([effect])
+
+
+@pytest.mark.parametrize(("lang", "summary", "label"), [
+    ("en", "House rules", "The defender's Destiny 1 costs 1 damage on a hit too"),
+    ("pt_BR", "Regras da casa", "O 1 no Destino do defensor custa 1 de dano também num acerto"),
+    ("es", "Reglas de la casa", "El 1 en el Destino del defensor cuesta 1 de daño también en un impacto"),
+])
+def test_the_fights_house_rules_are_page_settings(phone, fight, lang, summary, label):
+    # RULES DD-8 option defensive_fumble_on_hit (and DD-5's): off by default, set on the page
+    page = live(phone(f"/combat?lang={lang}"))
+    page.locator(".house-rules summary", has_text=summary).click()
+    box = page.get_by_label(label)
+    expect(box).not_to_be_checked()
+    with page.expect_response("**/api/combat/options") as answer:
+        box.check()
+    assert answer.value.ok
+    assert fight.state()["options"] == {"ties_favour_defender": False, "defensive_fumble_on_hit": True}
+    other = live(phone(f"/combat?lang={lang}"))  # another phone, and the fight's file, keep it
+    expect(other.locator("#defensive-fumble-on-hit")).to_be_checked()
+    assert CombatSession(fight.path.parent).state()["options"]["defensive_fumble_on_hit"] is True

@@ -236,3 +236,50 @@ def test_a_past_roll_s_extra_die_corrected_to_6_takes_the_next_die_by_hand(phone
     expect(page.locator("#big")).to_have_text("14")            # 6 + 3 + 6 counted 3 + 4 counted 2
     roll = controller.roll(first["id"])
     assert roll["total"] == 14 and [d["natural"] for d in roll["dice"]] == [6, 3, 6, 4]
+
+
+@pytest.mark.parametrize(("lang", "ask", "prompt", "again"), [
+    ("en", "Which die is the principal? Tap it.", "No principal die found: tap the principal die.",
+     "Roll the principal die again (counts as D3)."),
+    ("pt_BR", "Qual é o dado principal? Toque nele.", "Dado principal não encontrado: toque no dado principal.",
+     "Role o dado principal de novo (conta como D3)."),
+    ("es", "¿Cuál es el dado principal? Tócalo.", "No se encontró el dado principal: toca el dado principal.",
+     "Tira el dado principal otra vez (cuenta como D3)."),
+])
+def test_a_free_roll_with_no_die_standing_out_asks_which_is_the_principal(phone, controller, lang, ask, prompt, again):
+    # RULES D6-2a: the free roll of two white dice is not summed as all secondary: a tap names the principal
+    page = phone(f"/?lang={lang}")
+    controller.arm("free")
+    settle(controller, (6, 2), ("white", "white"))
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    expect(page.locator("#pick-principal")).to_have_text(ask)
+    six = next(die["index"] for die in controller.state()["latest_roll"]["dice"] if die["natural"] == 6)
+    page.locator(f".die[data-index='{six}']").click()
+    expect(page.locator("#prompt")).to_have_text(again)
+    expect(page.locator("#pick-principal")).to_be_hidden()
+    assert controller.state()["latest_roll"]["perfect"] is True
+
+
+@pytest.mark.parametrize(("lang", "heading", "one", "saved"), [
+    ("en", "House rules of the dice pool", "Rule of one: each 1 cancels a success", "Saved"),
+    ("pt_BR", "Regras da casa da parada de dados", "Regra do um: cada 1 cancela um sucesso", "Salvo"),
+    ("es", "Reglas de la casa de la reserva de dados", "Regla del uno: cada 1 cancela un éxito", "Guardado"),
+])
+def test_the_pools_house_rules_are_page_settings(phone, controller, lang, heading, one, saved):
+    # RULES P-5b: off by default; set on the page, every pool roll follows them and they are kept
+    page = phone(f"/settings?lang={lang}")
+    expect(page.locator("#house-heading")).to_have_text(heading)
+    expect(page.locator("#house-ten")).to_be_checked()
+    expect(page.locator("#house-target")).to_have_value("6")
+    page.get_by_label(one).uncheck()
+    page.fill("#house-target", "8")
+    page.locator("#house-form button").click()
+    expect(page.locator("#toast")).to_have_text(saved)
+    assert controller.settings()["house_rules"] == {"rule_of_ten": True, "rule_of_one": False, "target_number": 8}
+    pool = next(p for p in controller.presets() if p["name"] == "pool5")
+    assert pool["spec"]["options"] == {"rule_of_ten": True, "rule_of_one": False, "target_number": 8}
+    assert pool["label"] == "pool 5 · difficulty 1 · target 8 · no rule of one"
+    controller.arm("pool5")
+    assert controller.enter_dice([1, 2, 3, 4, 7])["latest_roll"]["outcome"] == "botch"  # 7 < 8, a 1: P-5b
+    page.reload()
+    expect(page.locator("#house-one")).not_to_be_checked()

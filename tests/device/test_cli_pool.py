@@ -64,7 +64,8 @@ def test_odds():
     assert (odds["p_success"], odds["p_botch"]) == (0.67, 0.09)
     hard = dicelens_json("odds", "pool", "--dice", "4", "--difficulty", "2")
     assert hard["difficulty"] == 2 and hard["p_success"] == hard["p_at_least"][2] < 0.8303
-    assert dicelens_json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.0
+    # RULES P-5b: without the rule of one, no success and a 1 is still a botch: 0.5³ − 0.4³
+    assert dicelens_json("odds", "pool", "--dice", "3", "--no-rule-of-one")["p_botch"] == 0.061
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -86,8 +87,16 @@ def test_odds():
     (("odds", "pool", "--dice", "-1"), "argument --dice: must be 0 or more, not -1"),
     (("odds", "pool", "--dice", "3", "--penalty", "-1"), "argument --penalty: must be 0 or more"),
     (("resolve", "pool"), "give --dice"),
-    (("odds", "pool", "--dice", "500"), "up to 100 dice"),
+    (("odds", "pool", "--dice", "500"), "a pool holds at most 100 dice after bonus and penalty, not 500"),
     (("odds", "pool"), "--dice"),
+    # RULES P-11: every size is refused before anything is allocated (a MemoryError once)
+    (("resolve", "pool", "--size", "100000000000", "--dice", "1"),
+     "a pool holds at most 100 dice after bonus and penalty, not 100000000000"),
+    (("resolve", "pool", "--size", "1000000000", "--dice", "1"), "after bonus and penalty, not 1000000000"),
+    (("resolve", "pool", "--dice", ",".join(["10"] * 40000)), "after bonus and penalty, not 40000"),
+    (("resolve", "pool", "--size", "90", "--bonus", "11", "--dice", "1"), "after bonus and penalty, not 101"),
+    (("resolve", "d6", "--dice", "6", "--count", "100000000000"), "a D6 roll takes at most 100 dice"),
+    (("resolve", "d6", "--dice", ",".join(["3"] * 101)), "a D6 roll takes at most 100 dice, not 101"),
 ])
 def test_bad_input_exits_2_with_one_line(args, message):
     done = dicelens(*args)

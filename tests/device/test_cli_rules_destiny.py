@@ -126,3 +126,16 @@ def test_names_read_as_written_through_a_real_process():
     done = dicelens("resolve", "initiative", "--hero", "Nara=2", "--enemy", "Nara=3")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "dicelens: Nara appears twice in the initiative\n"
+
+
+@pytest.mark.parametrize(("option", "damage", "effects"), [
+    ((), 7, ["hit"]),
+    (("--defensive-fumble-on-hit",), 8, ["hit", "Fallo Defensivo"]),  # RULES DD-8 option
+])
+def test_a_defenders_destiny_1_on_a_hit(option, damage, effects):
+    result = dicelens_json("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1",
+                           "--weapon", "medium", "--attack", "7", "--attack-d20", "12", "--defence", "4",
+                           "--defence-d20", "1", "--damage", "5", *option)
+    assert result["damage"] == damage and result["effects"] == effects
+    odds = dicelens_json("odds", "attack", "--attacker-die", "d8", "--defence-die", "d6", *option)
+    assert odds["p_defensive_slip"] > 0.02 if option else odds["p_defensive_slip"] < 0.02

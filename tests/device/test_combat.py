@@ -160,7 +160,10 @@ def test_roster_from_the_config_and_its_errors():
     roster = roster_from_config({"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "defence": 6,
                                                "pv": 5}], "ties_favour_defender": True})
     assert [s["name"] for s in roster.bestiary] == ["Lobo"] and roster.heroes == Roster().heroes
-    assert roster.options.ties_favour_defender
+    assert roster.options.ties_favour_defender and not roster.options.defensive_fumble_on_hit
+    assert roster_from_config({"defensive_fumble_on_hit": True}).options.defensive_fumble_on_hit  # RULES DD-8
+    with pytest.raises(ValueError, match="combat.defensive_fumble_on_hit must be true or false"):
+        roster_from_config({"defensive_fumble_on_hit": "yes"})
     assert config_from_dict({}).combat == Roster()
     with pytest.raises(ConfigError, match="combat.bestiary entry 1: .*Defence die"):
         config_from_dict({"combat": {"bestiary": [{"name": "Lobo", "body": 6, "mind": 4, "soul": 4, "pv": 5}]}})
@@ -258,3 +261,20 @@ def test_undo_after_corrections_during_and_after_an_attack_takes_back_only_the_c
     assert state["last_attack"]["damage"] == 7 and pv(state, "Saqueador") == 1
     state = session.undo()                               # back to the miss, not further
     assert state["last_attack"]["hit"] is False and pv(state, "Saqueador") == 8 and state["attack"] is None
+
+
+def test_the_fights_house_rules_change_and_stay_for_a_new_fight(tmp_path):  # RULES DD-5, DD-8 options
+    session = CombatSession(tmp_path)
+    assert session.state()["options"] == {"ties_favour_defender": False, "defensive_fumble_on_hit": False}
+    session.set_options(defensive_fumble_on_hit=True)
+    session.new_fight()
+    assert session.state()["options"]["defensive_fumble_on_hit"] is True
+    session.add_hero("Brann")
+    session.add_enemy("Saqueador")
+    session.roll_initiative({"Brann": 5, "Saqueador": 2})
+    session.start_attack("Brann", "Saqueador")
+    with pytest.raises(InvalidStep, match="finish or cancel the attack before changing the house rules"):
+        session.set_options(ties_favour_defender=True)
+    session.cancel_attack()
+    with pytest.raises(InvalidRoll, match="ties_favour_defender must be true or false"):
+        session.set_options(ties_favour_defender="yes")

@@ -225,15 +225,34 @@ def test_correcting_the_latest_roll_to_a_six_asks_for_the_extra_die(controller, 
     assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 2
 
 
-def test_free_roll_sums_without_a_principal_and_applies_d6_rules_with_one(controller, reader, clock):
+def test_free_roll_asks_for_the_principal_die_when_none_stands_out(controller, reader, clock):
+    # RULES D6-2a: never all secondary; the page asks which die, as for a 2D6
     controller.arm("free")
-    state = settle(controller, clock, reader.frame(die(6, x=0), die(6, x=200), die(1, x=400)))
-    roll = state["latest_roll"]
-    assert state["state"] == "resolved" and roll["total"] == 13 and not roll["perfect"]
-    assert roll["result"]["principal_known"] is False
+    state = settle(controller, clock, reader.frame(die(6, x=0), die(6, x=200), die(1, x=400),
+                                                   note="no die of colour red"))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "no principal die found (no die of colour red): tap the principal die on the page"
+    roll = controller.set_principal(state["latest_roll"]["id"], 1)
+    assert roll["perfect"] and not roll["complete"] and controller.state()["needs"]["kind"] == "D3"
     controller.arm("free")
     state = settle(controller, clock, reader.frame(die(2, x=0), die(6, "red", 200, principal=True)))
     assert state["state"] == "prompting" and state["latest_roll"]["perfect"]
+
+
+def test_free_roll_of_a_lone_six_is_perfect_read_or_typed(controller, reader, clock):
+    # RULES D6-2a: a lone die is the principal die; dice typed in: the first one typed
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(6, x=0)))
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3"
+    assert state["latest_roll"]["perfect"] and state["latest_roll"]["dice"][0]["role"] == "principal"
+    controller.arm("free")
+    state = controller.enter_dice([6])
+    assert state["state"] == "prompting" and state["needs"]["kind"] == "D3" and state["latest_roll"]["perfect"]
+    controller.arm("free")
+    state = controller.enter_dice([6, 3])
+    assert state["needs"]["kind"] == "D3" and state["latest_roll"]["dice"][0]["role"] == "principal"
+    state = controller.enter_dice([4])
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 6 + 3 + 2
 
 
 def test_arming_again_abandons_the_roll_in_progress(controller, reader, clock):
@@ -482,3 +501,19 @@ def test_face_errors_name_the_faces_the_dice_show(controller):
     roll = controller.enter_dice([0, 1, 2, 3, 4])["latest_roll"]
     with pytest.raises(ValueError, match=r"a die of this roll shows 0 to 10 \(0 is 10\)"):
         controller.correct(roll["id"], 1, value=11)
+
+
+def test_house_rules_set_on_the_page_apply_to_every_pool_preset_and_are_kept(controller, history, reader, clock):
+    # RULES P-5b: the config's house rules until the settings page changes them
+    settings = controller.update_settings(house_rules={"rule_of_ten": False})
+    assert settings["house_rules"] == {"rule_of_ten": False, "rule_of_one": True, "target_number": 6}
+    pool = next(p for p in controller.presets() if p["name"] == "pool5")
+    assert pool["spec"]["options"]["rule_of_ten"] is False and pool["label"].endswith("no rule of ten")
+    controller.arm("pool5")
+    assert controller.enter_dice([10, 10, 3, 4, 5])["state"] == "resolved"  # no reroll of the 10s
+    again = Controller(build_presets(), history, **fakes(reader), clock=clock)  # a restart
+    assert again.settings()["house_rules"]["rule_of_ten"] is False
+    with pytest.raises(ValueError, match="target_number must be 2 to 10"):
+        controller.update_settings(house_rules={"target_number": 11})
+    with pytest.raises(ValueError, match="house_rules takes"):
+        controller.update_settings(house_rules={"rule_of_two": True})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import queue
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from device.cli import build_parser, main
-from device.serve import settings_from
+from device.serve import settings_from, tell_addresses
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -173,6 +174,12 @@ def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):
     (["--port", "99999"], "--port must be 0 to 65535"),
     (["--auto-throw", "0.2"], "--auto-throw must be 0 (off) or 1 to 3600 seconds (got 0.2)"),
     (["--camera", "file:/nonexistent/photos"], "/nonexistent/photos"),
+    # values are ASCII digits only: int() and float() take "80_00" and other scripts' digits
+    (["--port", "80_00"], "argument --port: '80_00' is not a whole number"),
+    (["--port", "\u0668\u0660\u0660\u0660"], "is not a whole number"),
+    (["--auto-throw", "1_0"], "argument --auto-throw: '1_0' is not a number"),
+    (["--camera", "usb:\u0661"], "--camera must be one of sim, file:PATH, usb:N, picamera2"),
+    (["--port", "8000", "--port", "8001"], "argument --port: conflicts with --port given before it"),
 ])
 def test_bad_options_exit_2_before_anything_starts(tmp_path, capsys, argv, message):
     assert main(["serve", "--data", str(tmp_path / "data"), *argv]) == 2
@@ -298,3 +305,30 @@ def test_a_data_folder_this_user_cannot_write_is_named(tmp_path, monkeypatch):
     with pytest.raises(serve.StartupError, match=f"data folder {tmp_path} is not writable by this user"):
         serve.open_history(tmp_path, 2**20)
     assert not (tmp_path / "history.sqlite3").exists()
+
+
+def test_serve_on_the_network_tells_the_phones_address_and_that_no_pin_is_set(tmp_path):
+    process, lines = start(tmp_path, "--host", "0.0.0.0")
+    seen: list[str] = []
+    try:
+        port = wait_for(lines, r"Serving on http://0\.0\.0\.0:(\d+)", seen).group(1)
+        told = wait_for(lines, r"phones open (.+)$", seen).group(1).split(" or ")
+        assert f"http://{socket.gethostname().split('.')[0].lower()}.local:{port}/" in told
+        assert all(re.fullmatch(rf"http://[\w.-]+:{port}/", address) for address in told)
+        assert wait_for(lines, r"WARNING device.serve: (.+)$", seen).group(1) == (
+            "no PIN is set: anyone on this network may arm rolls, correct them, change the settings "
+            "and clear the history (set pin in the config)")
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+
+
+def test_serve_on_this_machine_only_says_phones_cannot_reach_it(caplog):
+    caplog.set_level(logging.INFO, "device.serve")
+    tell_addresses("127.0.0.1", 8000, pin_set=False)
+    assert caplog.messages == ["open http://127.0.0.1:8000/ on this machine; phones cannot reach it "
+                               "(--host 0.0.0.0 lets them in)"]
+    caplog.clear()
+    tell_addresses("192.0.2.7", 8001, pin_set=True)  # an address of its own: that one, no warning with a PIN
+    assert caplog.messages == ["phones open http://192.0.2.7:8001/"]

@@ -3,7 +3,7 @@
 import pytest
 
 import rules
-from rules.d6 import PERFECT_REASON, D6Spec, counted_value, resolve_d6
+from rules.d6 import PERFECT_REASON, PRINCIPAL_KIND, PRINCIPAL_REASON, D6Spec, counted_value, resolve_d6
 from rules.errors import InvalidRoll, RulesError
 from rules.outcome import Needs
 
@@ -144,20 +144,26 @@ def test_missing_dice_come_before_the_chain():
     assert outcome.needs.reason == "1 die still missing"
 
 
-# RULES D6-2 as read when no principal die can be told apart.
+# RULES D6-2a: when no die stands out, the roll asks which is the principal die.
 
 
-def test_without_a_principal_every_die_is_secondary_and_nothing_is_perfect():
+def test_without_a_principal_the_roll_asks_which_die_it_is():
     outcome = resolve_d6(D6Spec(3, principal_known=False, modifier=1), [6, 6, 2])
-    assert outcome.complete
-    assert not outcome.perfect
-    assert outcome.total == 15
-    assert {die.role for die in outcome.dice} == {"secondary"}
+    assert not outcome.complete and outcome.total is None and not outcome.perfect
+    assert outcome.needs == Needs(count=0, sides=6, kind=PRINCIPAL_KIND, reason=PRINCIPAL_REASON)
+    assert [die.role for die in outcome.dice] == [None, None, None]
+    assert outcome.to_dict()["dice"][0] == {"natural": 6, "value": 6, "role": None}
+    # the missing dice come first (RULES T-3)
+    assert resolve_d6(D6Spec(3, principal_known=False), [6, 2]).needs.reason == "1 die still missing"
+    with pytest.raises(InvalidRoll, match="before the principal die is known"):
+        resolve_d6(D6Spec(2, principal_known=False), [6, 2], [3])
 
 
-def test_without_a_principal_extra_dice_are_an_error():
-    with pytest.raises(InvalidRoll, match="no perfect roll"):
-        resolve_d6(D6Spec(1, principal_known=False), [6], [2])
+def test_a_lone_die_is_the_principal_die_and_a_six_is_perfect():
+    outcome = resolve_d6(D6Spec(1, principal_known=False), [6])
+    assert outcome.perfect and outcome.dice[0].role == "principal"
+    assert outcome.needs.kind == "D3" and outcome.needs.reason == PERFECT_REASON
+    assert resolve_d6(D6Spec(1, principal_known=False), [6], [2]).total == 6 + 1
 
 
 # RULES D6-7
@@ -251,3 +257,10 @@ def test_to_dict_has_the_stable_keys():
     assert data["system"] == "d6"
     assert {"complete", "total", "perfect", "needs", "dice", "modifier", "kind", "random", "roller"} <= set(data)
     assert data["dice"][0] == {"natural": 6, "value": 6, "role": "principal"}
+
+
+def test_a_d6_roll_of_more_than_100_dice_is_refused():
+    # the bound RULES P-11 sets a pool, kept by the page, the presets and the odds
+    assert resolve_d6(D6Spec(100), [3] * 100).total == 300
+    with pytest.raises(InvalidRoll, match="a D6 roll takes at most 100 dice, not 101"):
+        D6Spec(101)

@@ -83,13 +83,11 @@ def test_p_perfect_is_one_in_six_whatever_the_count():
     assert odds_d6(D6Spec(4))["p_perfect"] == pytest.approx(1 / 6)
 
 
-def test_without_a_principal_the_total_is_the_plain_sum():
-    data = odds_d6(D6Spec(2, principal_known=False))
-    assert data["p_perfect"] == 0
-    assert data["mean"] == 7
-    assert data["truncated"] == 0
-    assert data["distribution"]["12"] == pytest.approx(1 / 36)
-    assert max(int(total) for total in data["distribution"]) == 12
+def test_a_roll_whose_principal_die_is_asked_for_has_the_same_odds():
+    # RULES D6-2a: the players say which die is the principal one; the check is never dropped
+    unknown, known = odds_d6(D6Spec(2, principal_known=False)), odds_d6(D6Spec(2))
+    assert unknown["p_perfect"] == pytest.approx(1 / 6) and unknown["mean"] == pytest.approx(7.4)
+    assert unknown["distribution"] == known["distribution"]
 
 
 def test_random_roll_odds_ignore_the_modifier():
@@ -113,5 +111,5 @@ def test_odds_json_shape():
 
 
 def test_odds_refuse_more_than_100_dice():
-    with pytest.raises(InvalidRoll, match="up to 100 dice"):
+    with pytest.raises(InvalidRoll, match="at most 100 dice"):
         odds_d6(D6Spec(101))

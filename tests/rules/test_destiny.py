@@ -66,6 +66,19 @@ def test_zara_is_blocked_only_with_ties_favour_defender():  # RULES DD-5 option,
     assert outcome.damage == 0
 
 
+def test_a_defenders_destiny_1_costs_1_on_a_hit_only_with_the_option():  # RULES DD-8 option, DD-6
+    brann = AttackSpec(attacker_die=8, defence_die=6, armour=1, weapon="medium")
+    seed = resolve_attack(brann, (7, 12), (4, 1), (5,))
+    assert seed.hit and seed.damage == 7 and not seed.defensive_slip and "Fallo Defensivo" not in seed.effects
+    option = AttackSpec.from_dict({**brann.to_dict(), "options": {"defensive_fumble_on_hit": True}})
+    outcome = resolve_attack(option, (7, 12), (4, 1), (5,))
+    assert outcome.hit and outcome.defensive_slip and outcome.damage == 5 + 2 + 1
+    assert outcome.effects == ("hit", "Fallo Defensivo")
+    assert outcome.summary.startswith("hit, 7 against 5: the defender takes 8 damage (5 + 2 + 1 Fallo Defensivo)")
+    assert resolve_attack(option, (3, 12), (4, 1)).damage == 1  # a miss: the seed's reading, unchanged
+    assert option.to_dict()["options"] == {"ties_favour_defender": False, "defensive_fumble_on_hit": True}
+
+
 def test_kaspar_shoots_with_mind_and_earns_pm():  # the seed's contemporary example
     kaspar = AttackSpec(attacker_die=8, defence_die=6, ranged=True, weapon="medium")
     outcome = resolve_attack(kaspar, (6, 9), (5, 3), (4,))

@@ -16,6 +16,8 @@ SPECS = [
     AttackSpec(attacker_die=4, defence_die=6, ranged=True, weapon="light", shield=1),
     AttackSpec(attacker_die=6, defence_die=4, weapon="unarmed", attack_bonus=1,
                options=DestinyOptions(ties_favour_defender=True)),
+    AttackSpec(attacker_die=8, defence_die=6, weapon="medium", armour=1,  # RULES DD-8 option
+               options=DestinyOptions(defensive_fumble_on_hit=True)),
 ]
 
 
@@ -37,7 +39,10 @@ def enumerate_attack(spec):
                 chances[(key, outcome.damage)] += p
                 continue
             for damage in faces(spec.attacker_die):
-                chances[("hit", resolve_attack(spec, attack, defence, (damage,)).damage)] += p / spec.attacker_die
+                hit = resolve_attack(spec, attack, defence, (damage,))
+                chances[("hit", hit.damage)] += p / spec.attacker_die
+                if hit.defensive_slip:  # a Fallo Defensivo on a hit (defensive_fumble_on_hit)
+                    chances[("slip on a hit", 0)] += p / spec.attacker_die
     return chances
 
 
@@ -49,7 +54,8 @@ def test_odds_equal_the_enumerated_resolver(spec):
     assert odds["p_hit"] == pytest.approx(float(p_hit), abs=1e-12)
     assert odds["p_automatic_miss"] == pytest.approx(float(sum(p for (k, _), p in chances.items() if k == "auto")))
     assert odds["p_perfect_defence"] == pytest.approx(float(sum(p for (k, _), p in chances.items() if k == "perfect")))
-    assert odds["p_defensive_slip"] == pytest.approx(float(sum(p for (k, _), p in chances.items() if k == "slip")))
+    assert odds["p_defensive_slip"] == pytest.approx(
+        float(sum(p for (k, _), p in chances.items() if k in ("slip", "slip on a hit"))))
     assert odds["mean_damage"] == pytest.approx(float(sum(d * p for (_, d), p in chances.items())))
     for damage, p in odds["damage_on_hit"].items():
         assert p == pytest.approx(float(chances[("hit", int(damage))] / p_hit))

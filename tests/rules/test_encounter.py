@@ -322,3 +322,34 @@ def test_messages_name_people_as_written(fight):
     # a name reads as the players wrote it, not as a Python repr
     with pytest.raises(InvalidStep, match="^there is already a participant called Nara$"):
         fight.add(hero("Nara"))
+
+
+def test_a_disarmed_attacker_attacks_unarmed_until_it_ends(fight):  # RULES DD-11, DD-8
+    fight.add_condition("Nara", Condition("Desarmado"))
+    spec = fight.attack_spec("Nara", "Rival 1")
+    assert spec.weapon == "unarmed" and spec.weapon_bonus == 0
+    hit = resolve_attack(spec, (7, 10), (2, 5), (5,))
+    assert hit.damage == 4  # the Body die − 1, no medium +2
+    fight.cure("Nara", "Desarmado")
+    assert fight.attack_spec("Nara", "Rival 1").weapon == "medium"
+
+
+def test_a_disarmed_archer_cannot_shoot():  # RULES DD-11: the weapon is on the ground
+    archer = hero("Ana", weapon="light", ranged=True)
+    encounter = Encounter([archer, enemy("Orc")])
+    encounter.roll_initiative({"Ana": 5, "Orc": 2})
+    encounter.add_condition("Ana", Condition("Desarmado"))
+    spec = encounter.attack_spec("Ana", "Orc")
+    assert (spec.ranged, spec.weapon, spec.characteristic) == (False, "unarmed", "Body")
+    with pytest.raises(InvalidStep, match="Ana is Desarmado: no weapon to shoot with, only an unarmed attack"):
+        encounter.attack_spec("Ana", "Orc", ranged=True)
+
+
+def test_the_end_of_desarmado_says_taking_the_weapon_back_costs_the_main_action(fight):  # RULES DD-11
+    fight.add_condition("Rival 1", Condition("Desarmado"))
+    fight.next_turn()
+    assert fight.current == "Rival 1" and fight.get("Rival 1").condition("Desarmado") is None
+    assert fight.turn_effects == ["Desarmado ends: taking the weapon back costs Rival 1's main action this turn"]
+    fight.add_condition("Nara", Condition("Desarmado"))
+    fight.cure("Nara", "Desarmado")
+    assert fight.log[-1]["text"] == "taking the weapon back costs Nara's next main action"

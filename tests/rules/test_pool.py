@@ -241,12 +241,16 @@ def test_rule_of_ten_off_makes_ten_a_plain_success():
     assert resolve_pool(PoolSpec(3, options=PoolOptions(rule_of_ten=False)), [1, 1, 10]).botch
 
 
-def test_rule_of_one_off_makes_one_a_plain_failure():
+def test_rule_of_one_off_cancels_nothing_but_still_botches():
     spec = PoolSpec(4, options=PoolOptions(rule_of_one=False))
     result = resolve_pool(spec, [1, 1, 4, 9])
     assert (result.successes, result.outcome, result.botch) == (1, "success", False)
     assert [d.role for d in result.dice] == ["failure", "failure", "failure", "success"]
-    assert resolve_pool(spec, [1, 1, 1, 1]).outcome == "failure"
+    # RULES P-5b: botch only on no success and at least one 1
+    botch = resolve_pool(spec, [1, 1, 1, 1])
+    assert botch.outcome == "botch" and {d.role for d in botch.dice} == {"one left over"}
+    assert resolve_pool(spec, [1, 2, 3, 5]).botch
+    assert resolve_pool(spec, [2, 3, 4, 5]).outcome == "failure"
 
 
 def test_target_number_option():
@@ -324,3 +328,23 @@ def test_spec_round_trips_through_dict():
 ])
 def test_label(spec, label):
     assert spec.label() == label
+
+
+@pytest.mark.parametrize(("size", "bonus", "penalty"), [(101, 0, 0), (10**11, 0, 0), (95, 6, 0), (200, 0, 99)])
+def test_a_pool_of_more_than_100_dice_is_refused(size, bonus, penalty):
+    # RULES P-11: at most 100 dice after bonuses and penalties, refused when the spec is made
+    with pytest.raises(InvalidRoll, match=f"at most 100 dice after bonus and penalty, not {size + bonus - penalty}"):
+        PoolSpec(size, bonus=bonus, penalty=penalty)
+
+
+def test_a_pool_of_100_dice_after_penalty_is_rolled():
+    spec = PoolSpec(150, penalty=50)
+    assert resolve_pool(spec, [7] * 100).successes == 100
+
+
+def test_more_values_than_the_pool_are_refused_before_they_are_read():
+    # RULES P-11: the count is checked first, so a bad face among too many is not what is named
+    with pytest.raises(InvalidRoll, match="needs 3 values in the first roll, got 5"):
+        resolve_pool(PoolSpec(3), [1, 2, 3, 4, "x"])
+    with pytest.raises(InvalidRoll, match="4 reroll dice for a pool of 3"):
+        resolve_pool(PoolSpec(3), [10, 10, 10], [1, 2, 3, "x"])

@@ -8,7 +8,7 @@ import pytest
 
 from rules.errors import InvalidRoll
 from rules.pool import PoolOptions, PoolSpec, resolve_pool
-from rules.pool_odds import MAX_ODDS_POOL, pool_odds
+from rules.pool_odds import pool_odds
 
 FACES = range(1, 11)
 
@@ -133,7 +133,8 @@ def test_house_rules_move_the_odds_the_way_a_table_expects():
     no_ones = pool_odds(PoolSpec(3, options=PoolOptions(rule_of_one=False)))
     no_tens = pool_odds(PoolSpec(3, options=PoolOptions(rule_of_ten=False)))
     harder = pool_odds(PoolSpec(3, options=PoolOptions(target_number=8)))
-    assert no_ones.botch == 0 and no_ones.success == 1 - Fraction(1, 2) ** 3
+    assert no_ones.success == 1 - Fraction(1, 2) ** 3
+    assert no_ones.botch == Fraction(5, 10) ** 3 - Fraction(4, 10) ** 3  # RULES P-5b: no success, a 1
     assert no_tens.success < seed.success and no_tens.botch > seed.botch
     assert harder.success < seed.success
     assert no_tens.mean < seed.mean
@@ -150,5 +151,5 @@ def test_to_dict_is_json_ready():
 
 
 def test_too_big_a_pool_is_refused():
-    with pytest.raises(InvalidRoll, match="up to 100"):
-        pool_odds(PoolSpec(MAX_ODDS_POOL + 1))
+    with pytest.raises(InvalidRoll, match="at most 100 dice"):  # RULES P-11, before any odds
+        pool_odds(PoolSpec(101))

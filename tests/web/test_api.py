@@ -219,3 +219,14 @@ def test_manifest(client):
     assert response.mimetype == "application/manifest+json"
     manifest = response.get_json(force=True)
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+
+
+@pytest.mark.parametrize(("house_rules", "error"), [
+    ({"rule_of_one": "no"}, "rule_of_one must be true or false"),
+    ({"target_number": 11}, "target_number"),
+    ({"rule_of_two": True}, "unknown field: rule_of_two"),
+    ([], "house_rules must be an object"),
+])
+def test_bad_house_rules_are_refused_with_the_reason(client, house_rules, error):  # RULES P-5b
+    bad = client.post("/api/settings", json={"house_rules": house_rules})
+    assert bad.status_code == 400 and error in bad.get_json()["error"]

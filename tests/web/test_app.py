@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import web
 from web import create_app
 
@@ -26,22 +25,28 @@ def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
     from web import server
 
     calls = []
-    monkeypatch.setattr(server, "create_server", lambda app, **kw: calls.append((app, kw)) or Idle())
+
+    class Server:  # waitress's server, which would listen for ever
+        effective_port = 8123
+
+        def print_listen(self, format_string):
+            calls.append(format_string)
+
+        def run(self):
+            calls.append("run")
+
+    def create_server(app, **kw):
+        calls.append((app, kw))
+        return Server()
+
+    monkeypatch.setattr(server, "create_server", create_server)
     app = create_app(controller, {"MAX_STREAMS": 50, "HEARTBEAT_SECONDS": 15})
-    web.serve(app, host="127.0.0.1", port=8123, ident="x")
-    served, options = calls[0]
+    web.serve(app, host="127.0.0.1", port=8123, ident="x", listening=calls.append)
+    (served, options), *rest = calls
     assert served is app
+    assert rest == ["Serving on http://{}:{}", 8123, "run"]  # the port told before any request
     assert options["threads"] == 50 + server.SPARE_THREADS
     assert options["connection_limit"] > options["threads"]
     assert options["max_request_body_size"] == app.config["MAX_CONTENT_LENGTH"] + 1
     assert (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
 
-
-class Idle:
-    """A server that returns at once."""
-
-    def print_listen(self, form: str) -> None:
-        pass
-
-    def run(self) -> None:
-        pass

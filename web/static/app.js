@@ -550,9 +550,9 @@
         img.alt = t("Photo of roll {id}", { id: roll.id });
         photoBox.hidden = false;
       } else photoBox.hidden = true;
-      // The controller could not tell the principal die (RULES D6-2): the player points at it.
+      // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
       const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = roll.system === "d6" && !roll.complete && !roll.finished && first.length > 1 &&
+      const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
         !first.some((die) => die.principal || die.role === "principal");
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
@@ -957,7 +957,19 @@
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
       setChildren(list, (settings.presets || []).map(presetRow));
+      const house = settings.house_rules;  // RULES P-5b
+      $("#house-ten").checked = house.rule_of_ten;
+      $("#house-one").checked = house.rule_of_one;
+      $("#house-target").value = String(house.target_number);
     }
+
+    $("#house-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const house_rules = { rule_of_ten: $("#house-ten").checked, rule_of_one: $("#house-one").checked,
+        target_number: Number($("#house-target").value) };
+      const settings = await act(api.post(API.settings, { house_rules }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
 
     function presetRow(preset) {
       const row = $("#preset-row").content.firstElementChild.cloneNode(true);

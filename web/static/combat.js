@@ -84,6 +84,8 @@
     [/^initiative: (.+)$/, "Initiative: {list}", ["list"]],
     [/^order: (.+)$/, "Order: {list}", ["list"]],
     [/^Derribado ends: standing up costs (.+)'s main action this turn$/, "Derribado ends: standing up costs {name}'s main action this turn", ["name"]],
+    [/^Desarmado ends: taking the weapon back costs (.+)'s main action this turn$/, "Desarmado ends: taking the weapon back costs {name}'s main action this turn", ["name"]],
+    [/^taking the weapon back costs (.+)'s next main action$/, "Taking the weapon back costs {name}'s next main action", ["name"]],
     [/^Paralizado: (.+) loses this turn \(still rolls defence\)$/, "Paralizado: {name} loses this turn (still rolls defence)", ["name"]],
     [/^Envenenado: (.+) takes (\d+) damage$/, "Envenenado: {name} takes {n} damage", ["name", "n"]],
     [/^(.+) helps (.+): \+(\d+) to (.+)'s next roll$/, "{helper} helps {ally}: +{n} to the next roll", ["helper", "ally", "n"]],
@@ -129,6 +131,9 @@
     renderSetup();
     renderLog();
     $("#undo").disabled = !state.can_undo;
+    // RULES DD-5, DD-8: the fight's house rules, off unless the table says so
+    $("#ties-favour-defender").checked = state.options.ties_favour_defender;
+    $("#defensive-fumble-on-hit").checked = state.options.defensive_fumble_on_hit;
     const enc = state.encounter;
     $("#next-turn").disabled = !enc.round || enc.over || !!enc.needs || !!state.attack;
     if (openFighter) renderFighterDialog();
@@ -197,7 +202,10 @@
     $("#attack").disabled = targets.length === 0;
     $("#attack").title = targets.length ? "" : t("No one to attack");
     const ranged = $("#ranged");
-    if (ranged.dataset.for !== who.name) { ranged.checked = who.ranged; ranged.dataset.for = who.name; }
+    // RULES DD-11: a Desarmado fighter's weapon is on the ground: no shooting, an unarmed attack
+    const disarmed = who.conditions.some((c) => c.name === "Desarmado");
+    const key = who.name + (disarmed ? "/Desarmado" : "");
+    if (ranged.dataset.for !== key) { ranged.checked = who.ranged && !disarmed; ranged.dataset.for = key; }
   }
 
   /** The prompt of the attack's current throw, from its needs and what was thrown. */
@@ -606,6 +614,11 @@
     step("/participants", body).then((ok) => { if (ok) event.target.reset(); });
   });
   $("#end-scene").addEventListener("click", () => step("/end-scene"));
+  for (const [id, option] of [["#ties-favour-defender", "ties_favour_defender"], ["#defensive-fumble-on-hit", "defensive_fumble_on_hit"]]) {
+    $(id).addEventListener("change", async (event) => {
+      if (!(await step("/options", { [option]: event.target.checked }))) render();  // refused: as it was
+    });
+  }
   $("#new-fight").addEventListener("click", () => { if (window.confirm(t("Forget this fight and its log?"))) step("/new-fight"); });
 
   $("#do-damage").addEventListener("click", () => step("/damage", { name: openFighter, amount: amount() }));
