@@ -39,6 +39,20 @@ STRIDE = 8  # input pixels per map cell
 CROP = 40  # pixels: the classifier's input side
 COCKED = 7  # the classifier's class of a cocked die (0 is background, 1..6 the values)
 _PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
+#: pixels: a die's side in the detector's input that the networks read best (byler's dice,
+#: 25–69 px in 640 px photos, shrunk to 384 and scaled by 0.75–1.3 in training: median 25)
+LEARNED_SIDE = 28.0
+#: pixels: dice measured this size in the detector's input are read where they are found;
+#: outside it the frame is read again at the scale that makes them LEARNED_SIDE
+LEARNED_RANGE = (22.0, 34.0)
+MAX_SCALE = 2.0  # the detector's input may enlarge a photo of small dice at most this much
+#: :func:`strength` below which the first pass is not trusted: at 10–12 px the detector
+#: finds few dice and sizes them 10–30 px at random; at 80 px it misses many
+STRONG = 0.85
+PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
+_SURE_SAMPLE = 4  # strongest candidates whose sureness is a pass's
+PROBES = (2.5, 0.4)  # the first pass's scale times these: dice of 10 px → 25, of 80 px → 32
+_SIZE_SAMPLE = 8  # strongest candidates whose median side is the dice's size
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
@@ -67,15 +81,40 @@ def input_scale(width: int, height: int) -> float:
     return min(1.0, DETECT_SIZE / max(width, height))
 
 
-def detector_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo scaled by :func:`input_scale`, padded right and below with black to
-    multiples of 16 pixels. :returns: (H'×W'×3 uint8 BGR, scale)."""
+def detector_input(image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The photo scaled by ``scale`` (None: :func:`input_scale`), padded right and below with
+    black to multiples of 16 pixels. :returns: (H'×W'×3 uint8 BGR, scale)."""
     h, w = image.shape[:2]
-    scale = input_scale(w, h)
+    scale = input_scale(w, h) if scale is None else scale
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     canvas = np.zeros((-(-nh // _PAD) * _PAD, -(-nw // _PAD) * _PAD, 3), np.uint8)
-    canvas[:nh, :nw] = image if scale == 1.0 else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas[:nh, :nw] = image if scale == 1.0 else cv2.resize(
+        image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     return canvas, scale
+
+
+def strength(found: list[tuple[float, float, float, float]], die_p: np.ndarray) -> float:
+    """How sure a detector pass is of its dice: the mean, over its :data:`_SURE_SAMPLE`
+    strongest candidates, of their heat times the classifier's probability that a die is
+    there (``die_p``, one per candidate); 0 for none. Dice of the size the networks learned
+    score 0.9 or more; dice of 10 or 80 px at about 0.8, and the pips of large dice read as
+    small dice (often 0.9 hot) about 0.5."""
+    n = min(len(found), _SURE_SAMPLE)
+    return float(np.mean([heat for _, _, _, heat in found[:n]] * die_p[:n])) if n else 0.0
+
+
+def scene_scale(sides: list[float], scale: float) -> float | None:
+    """The detector-input scale that puts dice at :data:`LEARNED_SIDE`, from the sides (photo
+    pixels, strongest first) of the candidates found at ``scale``; None when ``scale`` already
+    does (their median within :data:`LEARNED_RANGE`) or nothing was found. At most
+    :data:`MAX_SCALE` (an enlarged photo shows no more pips)."""
+    if not sides:
+        return None
+    side = float(np.median(sides[:_SIZE_SAMPLE])) * scale
+    if LEARNED_RANGE[0] <= side <= LEARNED_RANGE[1]:
+        return None
+    better = min(MAX_SCALE, scale * LEARNED_SIDE / side)
+    return None if abs(better / scale - 1) < 0.1 else better
 
 
 def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
@@ -91,18 +130,52 @@ class PipReader:
     :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`.
     :param value_min: :data:`VALUE_MIN`; 0 reports every die's likeliest value (for
         choosing the threshold out of fold).
+    :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
+        the dice's size (the reader before :func:`scene_scale`; for the benchmarks).
     """
 
-    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN) -> None:
+    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False) -> None:
         self.models = Path(models)
         self.value_min = value_min
+        self.single_pass = single_pass
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
     def detect(self, image: np.ndarray, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first; peaks of heat below ``heat_min`` are left out."""
-        canvas, scale = detector_input(image)
+        strongest first; peaks of heat below ``heat_min`` are left out.
+
+        The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
+        first; when the dice found there are not sure (:func:`strength` below :data:`STRONG`:
+        dice far smaller or larger than the networks learned), it is also read at the
+        :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
+        measure outside :data:`LEARNED_RANGE`, the photo is read once more, from its full
+        resolution, at the scale of :func:`scene_scale`.
+        """
+        h, w = image.shape[:2]
+        base = input_scale(w, h)
+        passes = {base: self._detect_at(image, base, heat_min)}
+        if self.single_pass:
+            return passes[base]
+        sure = {base: self._strength(image, passes[base])}
+        if sure[base] < STRONG:
+            for factor in PROBES:
+                scale = min(MAX_SCALE, base * factor)
+                if scale not in passes:
+                    passes[scale] = self._detect_at(image, scale, heat_min)
+                    sure[scale] = self._strength(image, passes[scale]) - PROBE_MARGIN
+        scale = max(sure, key=sure.__getitem__)  # the first pass on a tie
+        better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
+        return passes[scale] if better is None else self._detect_at(image, better, heat_min)
+
+    def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
+        if not found:
+            return 0.0
+        crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:_SURE_SAMPLE]])
+        return strength(found, 1.0 - self.classify(crops)[:, 0])
+
+    def _detect_at(self, image: np.ndarray, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+        canvas, scale = detector_input(image, scale)
         maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
