@@ -81,16 +81,44 @@ def input_scale(width: int, height: int) -> float:
     return min(1.0, DETECT_SIZE / max(width, height))
 
 
-def detector_input(image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+def detector_input(image: np.ndarray, scale: float | None = None,
+                   pyramid: "Pyramid | None" = None) -> tuple[np.ndarray, float]:
     """The photo scaled by ``scale`` (None: :func:`input_scale`), padded right and below with
-    black to multiples of 16 pixels. :returns: (H'×W'×3 uint8 BGR, scale)."""
+    black to multiples of 16 pixels; scaled from ``pyramid`` (the photo's) when given.
+    :returns: (H'×W'×3 uint8 BGR, scale)."""
     h, w = image.shape[:2]
     scale = input_scale(w, h) if scale is None else scale
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    scaled = (pyramid or Pyramid(image)).scaled(scale)
+    nh, nw = scaled.shape[:2]
     canvas = np.zeros((-(-nh // _PAD) * _PAD, -(-nw // _PAD) * _PAD, 3), np.uint8)
-    canvas[:nh, :nw] = image if scale == 1.0 else cv2.resize(
-        image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    canvas[:nh, :nw] = scaled
     return canvas, scale
+
+
+class Pyramid:
+    """A photo and its halves, each halved from the one before (``INTER_AREA``) when first
+    needed: every detector pass of a photo is scaled from the smallest level at least as
+    large as it needs, so a 12-megapixel frame is read in full once (shrinking it to 960 px
+    straight from full size takes 33 ms on one core here, its half 8 ms)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def scaled(self, scale: float) -> np.ndarray:
+        """The photo scaled by ``scale`` (H×W×3 uint8 BGR, sides rounded); enlarged linearly."""
+        h, w = self.levels[0].shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        level = 0
+        while scale * 2 ** (level + 1) <= 1.0 and min(self.levels[0].shape[:2]) >> (level + 1) >= 1:
+            level += 1
+        while len(self.levels) <= level:
+            last = self.levels[-1]
+            self.levels.append(cv2.resize(last, (max(1, last.shape[1] // 2), max(1, last.shape[0] // 2)),
+                                          interpolation=cv2.INTER_AREA))
+        source = self.levels[level]
+        if source.shape[1::-1] == size:
+            return source
+        return cv2.resize(source, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
 
 
 def strength(found: list[tuple[float, float, float, float]], die_p: np.ndarray) -> float:
@@ -146,27 +174,29 @@ class PipReader:
         strongest first; peaks of heat below ``heat_min`` are left out.
 
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
-        first; when the dice found there are not sure (:func:`strength` below :data:`STRONG`:
-        dice far smaller or larger than the networks learned), it is also read at the
-        :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
-        measure outside :data:`LEARNED_RANGE`, the photo is read once more, from its full
-        resolution, at the scale of :func:`scene_scale`.
+        first, and when the dice found there are sure (:func:`strength` at least :data:`STRONG`)
+        they are kept. Otherwise (dice far smaller or larger than the networks learned, or no
+        dice) it is also read at the :data:`PROBES` scales, the surest pass is kept, and when
+        its dice measure outside :data:`LEARNED_RANGE` the photo is read once more, from its
+        full resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`.
         """
         h, w = image.shape[:2]
         base = input_scale(w, h)
-        passes = {base: self._detect_at(image, base, heat_min)}
+        pyramid = Pyramid(image)
+        passes = {base: self._detect_at(pyramid, base, heat_min)}
         if self.single_pass:
             return passes[base]
         sure = {base: self._strength(image, passes[base])}
-        if sure[base] < STRONG:
-            for factor in PROBES:
-                scale = min(MAX_SCALE, base * factor)
-                if scale not in passes:
-                    passes[scale] = self._detect_at(image, scale, heat_min)
-                    sure[scale] = self._strength(image, passes[scale]) - PROBE_MARGIN
+        if sure[base] >= STRONG:
+            return passes[base]
+        for factor in PROBES:
+            scale = min(MAX_SCALE, base * factor)
+            if scale not in passes:
+                passes[scale] = self._detect_at(pyramid, scale, heat_min)
+                sure[scale] = self._strength(image, passes[scale]) - PROBE_MARGIN
         scale = max(sure, key=sure.__getitem__)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
-        return passes[scale] if better is None else self._detect_at(image, better, heat_min)
+        return passes[scale] if better is None else self._detect_at(pyramid, better, heat_min)
 
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
@@ -174,8 +204,8 @@ class PipReader:
         crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:_SURE_SAMPLE]])
         return strength(found, 1.0 - self.classify(crops)[:, 0])
 
-    def _detect_at(self, image: np.ndarray, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
-        canvas, scale = detector_input(image, scale)
+    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+        canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
