@@ -178,7 +178,8 @@ class PipReader:
         they are kept. Otherwise (dice far smaller or larger than the networks learned, or no
         dice) it is also read at the :data:`PROBES` scales, the surest pass is kept, and when
         its dice measure outside :data:`LEARNED_RANGE` the photo is read once more, from its
-        full resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`.
+        full resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`, kept when
+        it is at least as sure.
         """
         h, w = image.shape[:2]
         base = input_scale(w, h)
@@ -193,10 +194,14 @@ class PipReader:
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
                 passes[scale] = self._detect_at(pyramid, scale, heat_min)
-                sure[scale] = self._strength(image, passes[scale]) - PROBE_MARGIN
-        scale = max(sure, key=sure.__getitem__)  # the first pass on a tie
+                sure[scale] = self._strength(image, passes[scale])
+        scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
-        return passes[scale] if better is None else self._detect_at(pyramid, better, heat_min)
+        if better is not None:
+            refined = self._detect_at(pyramid, better, heat_min)
+            if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
+                return refined
+        return passes[scale]
 
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
