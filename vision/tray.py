@@ -1,9 +1,10 @@
 """Read a tray photo of pip d6: two small learned networks run by onnxruntime (:mod:`vision.network`).
 
 1. a detector (``models/pips_detect.onnx``): the photo scaled to at most
-   :data:`DETECT_SIZE` pixels on its long side (never enlarged) → maps, one cell per
-   :data:`STRIDE` pixels: die-centre heat, the die's side and the centre's offset in
-   its cell;
+   :data:`DETECT_SIZE` pixels on its long side (never enlarged), and, when the dice
+   there are far from the size it learned, at the scale the dice's size asks for
+   (:meth:`PipReader.detect`) → maps, one cell per :data:`STRIDE` pixels: die-centre
+   heat, the die's side and the centre's offset in its cell;
 2. a classifier (``models/pips_classify.onnx``): a crop around each centre (the crop
    of :func:`vision.numerals.crop_die`) → background (no die there), the value 1..6 or
    cocked (resting on an edge, two faces up: learned from synthetic trays only, the
@@ -159,7 +160,8 @@ class PipReader:
     :param value_min: :data:`VALUE_MIN`; 0 reports every die's likeliest value (for
         choosing the threshold out of fold).
     :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
-        the dice's size (the reader before :func:`scene_scale`; for the benchmarks).
+        the dice's size (the reader before :func:`scene_scale`; for the benchmarks, and for
+        ``tools/train_pips.py``'s mining, which has no classifier yet).
     """
 
     def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False) -> None:
