@@ -176,12 +176,12 @@ class PipReader:
         strongest first; peaks of heat below ``heat_min`` are left out.
 
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
-        first, and when the dice found there are sure (:func:`strength` at least :data:`STRONG`)
-        they are kept. Otherwise (dice far smaller or larger than the networks learned, or no
-        dice) it is also read at the :data:`PROBES` scales, the surest pass is kept, and when
-        its dice measure outside :data:`LEARNED_RANGE` the photo is read once more, from its
-        full resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`, kept when
-        it is at least as sure.
+        first; when the dice found there are not sure (:func:`strength` below :data:`STRONG`:
+        dice far smaller or larger than the networks learned, or no dice) it is also read at
+        the :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
+        measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
+        resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`, kept when it is
+        at least as sure (a single die filling a close-up is sure at its own size).
         """
         h, w = image.shape[:2]
         base = input_scale(w, h)
@@ -190,9 +190,7 @@ class PipReader:
         if self.single_pass:
             return passes[base]
         sure = {base: self._strength(image, passes[base])}
-        if sure[base] >= STRONG:
-            return passes[base]
-        for factor in PROBES:
+        for factor in PROBES if sure[base] < STRONG else ():
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
                 passes[scale] = self._detect_at(pyramid, scale, heat_min)
