@@ -119,6 +119,7 @@ def main() -> int:
     parser.add_argument("--step", type=int, default=5, help="read every STEP-th byler photo (default 5: 30 photos)")
     parser.add_argument("--renders", type=int, default=10, help="synthetic trays per size and frame (default 10)")
     parser.add_argument("--single-pass", action="store_true", help="the detector on the shrunk frame only")
+    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES, help="detector-input die sizes (default all)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     reader = PipReader(single_pass=args.single_pass)
@@ -134,7 +135,7 @@ def main() -> int:
     cm3_wall, cm3_cpu = [], []
     for kind in ("real photos", "renders"):
         print(f"{kind}: die side in the detector's input, frame")
-        for size in SIZES:
+        for size in args.sizes:
             per_size = Score()
             lines = []
             for frame in FRAMES:
