@@ -160,8 +160,9 @@ def main() -> int:
                 lines.append(row(f"  {frame[0]}×{frame[1]} (die {die_frame:.0f} px)", score))
             print(row(f"{size} px", per_size))
             print("\n".join(lines))
-    print(f"frames of {FRAMES[-1][0]}×{FRAMES[-1][1]} (a Camera Module 3's):")
-    print_times(cm3_wall, cm3_cpu)
+    if cm3_cpu:  # only sizes whose dice fit a Camera Module 3's frame read one
+        print(f"frames of {FRAMES[-1][0]}×{FRAMES[-1][1]} (a Camera Module 3's):")
+        print_times(cm3_wall, cm3_cpu)
     return 0
 
 
