@@ -146,6 +146,25 @@ def scene_scale(sides: list[float], scale: float) -> float | None:
     return None if abs(better / scale - 1) < 0.1 else better
 
 
+def _reach(x: float, y: float, side: float, width: int, height: int) -> float:
+    """How far (pixels) a die of ``side`` centred at (x, y) reaches past the photo's edge."""
+    half = side / 2
+    return max(-(x - half), -(y - half), x + half - width, y + half - height)
+
+
+def _still_cut(found: list, first: list, width: int, height: int) -> list:
+    """``found`` with the side of each die the first pass saw cut by the photo's edge where it
+    is (within SAME_DIE of its side): another scale sees the half die left as a whole small die."""
+    out = []
+    for x, y, side, heat in found:
+        for fx, fy, fs, _ in first:
+            if fs > side and (x - fx) ** 2 + (y - fy) ** 2 <= (SAME_DIE * fs) ** 2 \
+                    and _reach(fx, fy, fs, width, height) > CUT_OFF * fs:
+                side = fs
+        out.append((x, y, side, heat))
+    return out
+
+
 def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
     """The crop of :func:`vision.numerals.crop_die` (a little floor around the die, turned by
     ``angle`` degrees) shrunk to CROP×CROP×3 uint8 BGR."""
@@ -197,11 +216,12 @@ class PipReader:
                 sure[scale] = self._strength(image, passes[scale])
         scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
+        found = passes[scale]
         if better is not None:
             refined = self._detect_at(pyramid, better, heat_min)
             if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
-                return refined
-        return passes[scale]
+                found = refined
+        return found if found is passes[base] else _still_cut(found, passes[base], image.shape[1], image.shape[0])
 
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
