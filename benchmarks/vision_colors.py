@@ -7,7 +7,8 @@ byler boxes are the whole die (used as they are), penlington boxes hug the pips 
 face (grown to a square 1.3× their longer side, at least 36 px: about the top face),
 patterson images are one die each (the whole crop). Three white-balance modes are scored:
 the floor's colour estimated with every labelled die left out (what the reader can do with
-its detections), ``name_color_box`` estimating it alone, and none.
+its detections; the floor's brightness too, for the exposure), ``name_color_box``
+estimating both alone, and none (nor any exposure correction).
 
 The thresholds of ``vision.colors.ColorRules`` were fitted to these photos. ``--fit`` shows
 how: a coordinate search over a grid of each threshold, maximising the mean of the
@@ -32,7 +33,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.datasets import source as dataset_source  # noqa: E402
 from tools.pips_data import SOURCES  # noqa: E402
-from vision.colors import PALETTE, RULES, ColorRules, box_features, estimate_white  # noqa: E402
+from vision.colors import (  # noqa: E402
+    PALETTE, RULES, ColorRules, box_features, estimate_floor, estimate_white, exposure_gain)
 
 GRID = {
     "white_l": [40, 45, 50, 55, 60, 65],
@@ -82,21 +84,22 @@ def load(balance: str) -> tuple[list[Die], list[float]]:
         for entry in json.loads(labels.read_text())["images"]:
             image = cv2.imread(str(labels.parent / entry["file"]))
             boxes = die_boxes(source, entry, image)
-            ref = None
+            ref = exposure = None
             if balance == "floor":
                 covered = np.zeros(image.shape[:2], bool)
                 for x0, y0, x1, y1 in boxes:
                     covered[y0:y1, x0:x1] = True
                 ref = estimate_white(image, exclude=covered)
+                exposure = exposure_gain(estimate_floor(image, exclude=covered))
             elif balance == "none":
-                ref = (1.0, 1.0, 1.0)
+                ref, exposure = (1.0, 1.0, 1.0), 1.0
             photo = entry["file"].split("_detection_")[0]
             complete = all(die.get("color") for die in entry["dice"])
             for die, box in zip(entry["dice"], boxes):
                 if die.get("color") is None:
                     continue
                 start = time.perf_counter()
-                features = box_features(image, box, white_reference=ref)
+                features = box_features(image, box, white_reference=ref, exposure=exposure)
                 times.append(1000 * (time.perf_counter() - start))
                 dice.append(Die(source, f"{source}/{photo}", die["color"], features, complete))
     return dice, times

@@ -205,8 +205,9 @@ def mined_by_detector(photos, images, detector: Path) -> list[tuple[int, float, 
     """What the detector in folder ``detector`` finds, as the reader will crop it: a place
     where no label has a die (side faces, pip-like clutter) as background, one whose centre
     lies in a cocked die's box as COCKED. A die cut by the photo's edge is left out (the
-    labels leave such dice out, and the reader reports them "cut off")."""
-    reader = PipReader(detector)
+    labels leave such dice out, and the reader reports them "cut off"). One pass at the
+    frame's scale, as the detector learned: the reader's other passes need a classifier."""
+    reader = PipReader(detector, single_pass=True)
     items = []
     for k, photo in enumerate(photos):
         h, w = images[k].shape[:2]

@@ -97,18 +97,15 @@ def _as_image(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray | None:
-    """Estimate the colour the camera gives a neutral surface, from the tray floor.
+def estimate_floor(image: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray | None:
+    """The tray floor's colour as the camera sees it, whatever that colour is.
 
-    Gray-world on the floor: the per-channel median of the brighter half of the pixels not
-    in ``exclude`` (the floor is the bulk of a tray photo; the brighter half drops shadows,
-    dark rims and dark dice). Returns ``None`` when fewer than 200 pixels are left, or when
-    that colour is too saturated to be a colour cast of a grey floor (a green felt, a red
-    cloth, warm wood): correcting for it would repaint the dice.
+    The per-channel median of the brighter half of the pixels not in ``exclude`` (the floor
+    is the bulk of a tray photo; the brighter half drops shadows, dark rims and dark dice).
 
     :param image: H×W×3 uint8 BGR.
     :param exclude: H×W bool/uint8, non-zero on pixels not to use (the dice), or ``None``.
-    :returns: BGR float array of shape (3,), or ``None``.
+    :returns: BGR float array of shape (3,), or ``None`` when fewer than 200 pixels are left.
     :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
     :raises ValueError: exclude of another size.
     """
@@ -125,10 +122,47 @@ def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.n
         return None
     brightness = sample.sum(axis=1, dtype=np.int32)
     floor = sample[brightness >= np.median(brightness)]
-    white = np.median(floor, axis=0).astype(np.float64)
-    if white.max() < 20 or _saturation(white) > _CAST_LIMIT:
+    return np.median(floor, axis=0).astype(np.float64)
+
+
+def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray | None:
+    """Estimate the colour the camera gives a neutral surface, from the tray floor.
+
+    Gray-world on the floor (:func:`estimate_floor`). Returns ``None`` when fewer than 200
+    pixels are left, or when that colour is too saturated to be a colour cast of a grey
+    floor (a green felt, a red cloth, warm wood): correcting for it would repaint the dice.
+
+    :param image: H×W×3 uint8 BGR.
+    :param exclude: H×W bool/uint8, non-zero on pixels not to use (the dice), or ``None``.
+    :returns: BGR float array of shape (3,), or ``None``.
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    :raises ValueError: exclude of another size.
+    """
+    white = estimate_floor(image, exclude)
+    if white is None or white.max() < 20 or _saturation(white) > _CAST_LIMIT:
         return None
     return white
+
+
+def exposure_gain(floor: np.ndarray | None) -> float:
+    """The factor that brings a floor seen as ``floor`` (BGR, :func:`estimate_floor`) to the
+    brightness :data:`FLOOR_LEVEL`, so the light's strength does not change a die's lightness.
+
+    1 when there is no floor, a coloured one (felt, wood: see :func:`estimate_white`) or one
+    darker than :data:`DARK_FLOOR`: a dark tray, not a dim light (one photo cannot tell a
+    grey floor in dim light from a darker floor; a dark felt brought to FLOOR_LEVEL would
+    turn gold dice yellow).
+    """
+    if floor is None or _saturation(floor) > _CAST_LIMIT or float(np.mean(floor)) < DARK_FLOOR:
+        return 1.0
+    return FLOOR_LEVEL / float(np.mean(floor))
+
+
+#: grey level (0–255) a light neutral floor is brought to before dice are named: the development
+#: photos' floors (byler's trays 183–198, penlington's desk 146–181), where ColorRules was fitted
+FLOOR_LEVEL = 175.0
+#: grey level below which a floor is taken for a dark tray: below penlington's desk at ×0.6 (88)
+DARK_FLOOR = 80.0
 
 
 #: (max-min)/max of a floor's colour beyond which it is a coloured floor (wood, carpet), not a
@@ -170,9 +204,9 @@ _PIP_EXTENT = 0.6  # least share of its bounding box a pip fills (a disc: 0.79; 
 _PIP_ASPECT = 1.6  # longest over shortest side of a pip's bounding box
 
 
-def _body_pixels(patch: np.ndarray, region: np.ndarray, side: float) -> np.ndarray:
+def _body_pixels(patch: np.ndarray, region: np.ndarray, side: float, exposure: float = 1.0) -> np.ndarray:
     """The body pixels of a die: ``region`` of ``patch`` less the pips, (N, 3) uint8 BGR."""
-    smooth, body = _body_mask(patch, region, side)
+    smooth, body = _body_mask(patch, region, side, exposure)
     return smooth[body]
 
 
@@ -195,7 +229,8 @@ def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
     return pip_like[labels]
 
 
-def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+def _body_mask(patch: np.ndarray, region: np.ndarray, side: float,
+               exposure: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """``region`` less the pips: (the patch smoothed, h×w bool body mask).
 
     The region's pixels are split in two by lightness (Otsu): pips are lighter or darker
@@ -207,11 +242,13 @@ def _body_mask(patch: np.ndarray, region: np.ndarray, side: float) -> tuple[np.n
     :param patch: h×w×3 uint8 BGR around the die.
     :param region: h×w bool, the part of the patch on the die.
     :param side: the die's side, pixels (sets the size of a pip).
+    :param exposure: the factor bringing the floor to :data:`FLOOR_LEVEL`: the pips' contrast
+        is judged at that exposure, so dim light does not hide a smoke die's red pips.
     """
     patch = cv2.blur(patch, (3, 3), borderType=cv2.BORDER_REPLICATE)  # noise reads as chroma
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     values = gray[region]
-    if len(values) < 8 or int(values.max()) - int(values.min()) < _PIP_CONTRAST:
+    if len(values) < 8 or (int(values.max()) - int(values.min())) * exposure < _PIP_CONTRAST:
         return patch, region  # no contrast: no pip in view
     level, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     light = region & (gray > level)
@@ -252,7 +289,7 @@ _HUE_CHROMA = 8.0  # C* above which a pixel's hue means something
 _SHARE_CHROMA = 12.0  # C* above which a pixel counts as coloured
 
 
-def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
+def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None, exposure: float | None = None
                  ) -> tuple[float, float, float, float]:
     """(lightness, chroma, hue, coloured) of the die in ``box`` (see :func:`body_features`
     and :func:`name_color_box`)."""
@@ -262,11 +299,15 @@ def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"box {list(box)} has no pixel inside the {w}×{h} image")
-    if white_reference is None:
+    if white_reference is None or exposure is None:
         outside = np.zeros((h, w), bool)
         outside[y0:y1, x0:x1] = True
-        white_reference = estimate_white(image, exclude=outside)
-    gains = np.ones(3) if white_reference is None else _gains(white_reference)
+        floor = estimate_floor(image, exclude=outside)
+        if white_reference is None:
+            white_reference = estimate_white(image, exclude=outside)
+        if exposure is None:
+            exposure = exposure_gain(floor)
+    gains = (np.ones(3) if white_reference is None else _gains(white_reference)) * exposure
     bw, bh = x1 - x0, y1 - y0
     yy, xx = np.mgrid[0:bh, 0:bw]
     radius = _DISC * min(bw, bh)
@@ -274,7 +315,12 @@ def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None
     if disc.sum() < 4:
         disc = np.ones((bh, bw), bool)
     side = min(bw, bh) / 1.2  # between a square die (side = box) and one at 45° (box / 1.41)
-    return body_features(_lab(_body_pixels(image[y0:y1, x0:x1], disc, side), gains))
+    body = _body_pixels(image[y0:y1, x0:x1], disc, side, exposure)
+    lightness, chroma, hue, coloured = body_features(_lab(body, gains))
+    # a body the camera clipped stays clipped (ColorRules: _CLIPPED_L), however much it is dimmed
+    if exposure < 1 and lightness <= _CLIPPED_L < float(np.median(_lab(body, gains / exposure)[:, 0])):
+        lightness = _CLIPPED_L + 1
+    return lightness, chroma, hue, coloured
 
 
 _DISC = 0.34  # radius of the disc read in a box, fraction of the box side: inside the die
@@ -282,7 +328,7 @@ _DISC = 0.34  # radius of the disc read in a box, fraction of the box side: insi
 
 
 def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=None,
-                   rules: ColorRules = RULES) -> str:
+                   exposure: float | None = None, rules: ColorRules = RULES) -> str:
     """Name the colour of the die in ``box``, from a disc in the middle of the box.
 
     The disc (radius 0.34 × the box side) lies on the die at any rotation when the box is
@@ -298,19 +344,24 @@ def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=Non
     :param white_reference: BGR of the tray floor (a neutral surface) as the camera sees it,
         or ``None`` to estimate it from the image outside the box. When the estimate is
         not a plausible colour cast (a coloured floor) no correction is made.
+    :param exposure: the factor the pixels are multiplied by so the floor has the brightness
+        :data:`FLOOR_LEVEL` (:func:`exposure_gain`), or ``None`` to measure it outside the box;
+        1 names the die as the camera exposed it.
     :param rules: where the names meet; the fitted defaults unless you refit them.
     :returns: a name from ``PALETTE``.
     :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
     :raises ValueError: a box with no pixel inside the image, a bad white_reference.
     """
-    return rules.name(*box_features(image, box, white_reference=white_reference))
+    return rules.name(*box_features(image, box, white_reference=white_reference, exposure=exposure))
 
 
 def name_dice_colors(image: np.ndarray, dice: Sequence) -> None:
     """Set ``color`` on every die of one photo (objects with ``box`` ``[x0, y0, x1, y1]``
     pixels and ``color``, such as :class:`vision.reading.DieReading`), each named by
-    :func:`name_color_box` against one white reference: the floor outside all the dice's
-    boxes (:func:`estimate_white`), once per photo rather than once per die.
+    :func:`name_color_box` against one measure of the floor outside all the dice's boxes,
+    once per photo rather than once per die: its colour (:func:`estimate_white`: the white
+    balance) and its brightness (:func:`exposure_gain`: the exposure), so the light's colour
+    and strength leave the names as they are.
 
     :param image: H×W×3 uint8 BGR.
     :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
@@ -322,5 +373,6 @@ def name_dice_colors(image: np.ndarray, dice: Sequence) -> None:
     for die in dice:
         covered[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
     white = estimate_white(image, exclude=covered)
+    exposure = exposure_gain(estimate_floor(image, exclude=covered))
     for die in dice:
-        die.color = name_color_box(image, die.box, white_reference=white)
+        die.color = name_color_box(image, die.box, white_reference=white, exposure=exposure)

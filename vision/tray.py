@@ -1,9 +1,10 @@
 """Read a tray photo of pip d6: two small learned networks run by onnxruntime (:mod:`vision.network`).
 
 1. a detector (``models/pips_detect.onnx``): the photo scaled to at most
-   :data:`DETECT_SIZE` pixels on its long side (never enlarged) → maps, one cell per
-   :data:`STRIDE` pixels: die-centre heat, the die's side and the centre's offset in
-   its cell;
+   :data:`DETECT_SIZE` pixels on its long side (never enlarged), and, when the dice
+   there are far from the size it learned, at the scale the dice's size asks for
+   (:meth:`PipReader.detect`) → maps, one cell per :data:`STRIDE` pixels: die-centre
+   heat, the die's side and the centre's offset in its cell;
 2. a classifier (``models/pips_classify.onnx``): a crop around each centre (the crop
    of :func:`vision.numerals.crop_die`) → background (no die there), the value 1..6 or
    cocked (resting on an edge, two faces up: learned from synthetic trays only, the
@@ -39,6 +40,20 @@ STRIDE = 8  # input pixels per map cell
 CROP = 40  # pixels: the classifier's input side
 COCKED = 7  # the classifier's class of a cocked die (0 is background, 1..6 the values)
 _PAD = 16  # the detector's input sides are multiples of this (its coarsest stride)
+#: pixels: a die's side in the detector's input that the networks read best (byler's dice,
+#: 25–69 px in 640 px photos, shrunk to 384 and scaled by 0.75–1.3 in training: median 25)
+LEARNED_SIDE = 28.0
+#: pixels: dice measured this size in the detector's input are read where they are found;
+#: outside it the frame is read again at the scale that makes them LEARNED_SIDE
+LEARNED_RANGE = (22.0, 34.0)
+MAX_SCALE = 2.0  # the detector's input may enlarge a photo of small dice at most this much
+#: :func:`strength` below which the first pass is not trusted: at 10–12 px the detector
+#: finds few dice and sizes them 10–30 px at random; at 80 px it misses many
+STRONG = 0.85
+PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
+_SURE_SAMPLE = 4  # strongest candidates whose sureness is a pass's
+PROBES = (2.5, 0.4)  # the first pass's scale times these: dice of 10 px → 25, of 80 px → 32
+_SIZE_SAMPLE = 8  # strongest candidates whose median side is the dice's size
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
@@ -67,15 +82,87 @@ def input_scale(width: int, height: int) -> float:
     return min(1.0, DETECT_SIZE / max(width, height))
 
 
-def detector_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo scaled by :func:`input_scale`, padded right and below with black to
-    multiples of 16 pixels. :returns: (H'×W'×3 uint8 BGR, scale)."""
+def detector_input(image: np.ndarray, scale: float | None = None,
+                   pyramid: "Pyramid | None" = None) -> tuple[np.ndarray, float]:
+    """The photo scaled by ``scale`` (None: :func:`input_scale`), padded right and below with
+    black to multiples of 16 pixels; scaled from ``pyramid`` (the photo's) when given.
+    :returns: (H'×W'×3 uint8 BGR, scale)."""
     h, w = image.shape[:2]
-    scale = input_scale(w, h)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    scale = input_scale(w, h) if scale is None else scale
+    scaled = (pyramid or Pyramid(image)).scaled(scale)
+    nh, nw = scaled.shape[:2]
     canvas = np.zeros((-(-nh // _PAD) * _PAD, -(-nw // _PAD) * _PAD, 3), np.uint8)
-    canvas[:nh, :nw] = image if scale == 1.0 else cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas[:nh, :nw] = scaled
     return canvas, scale
+
+
+class Pyramid:
+    """A photo and its halves, each halved from the one before (``INTER_AREA``) when first
+    needed: every detector pass of a photo is scaled from the smallest level at least as
+    large as it needs, so a 12-megapixel frame is read in full once (shrinking it to 960 px
+    straight from full size takes 33 ms on one core here, its half 8 ms)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def scaled(self, scale: float) -> np.ndarray:
+        """The photo scaled by ``scale`` (H×W×3 uint8 BGR, sides rounded); enlarged linearly."""
+        h, w = self.levels[0].shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        level = 0
+        while scale * 2 ** (level + 1) <= 1.0 and min(self.levels[0].shape[:2]) >> (level + 1) >= 1:
+            level += 1
+        while len(self.levels) <= level:
+            last = self.levels[-1]
+            self.levels.append(cv2.resize(last, (max(1, last.shape[1] // 2), max(1, last.shape[0] // 2)),
+                                          interpolation=cv2.INTER_AREA))
+        source = self.levels[level]
+        if source.shape[1::-1] == size:
+            return source
+        return cv2.resize(source, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+
+
+def strength(found: list[tuple[float, float, float, float]], die_p: np.ndarray) -> float:
+    """How sure a detector pass is of its dice: the mean, over its :data:`_SURE_SAMPLE`
+    strongest candidates, of their heat times the classifier's probability that a die is
+    there (``die_p``, one per candidate); 0 for none. Dice of the size the networks learned
+    score 0.9 or more; dice of 10 or 80 px at about 0.8, and the pips of large dice read as
+    small dice (often 0.9 hot) about 0.5."""
+    n = min(len(found), _SURE_SAMPLE)
+    return float(np.mean([heat for _, _, _, heat in found[:n]] * die_p[:n])) if n else 0.0
+
+
+def scene_scale(sides: list[float], scale: float) -> float | None:
+    """The detector-input scale that puts dice at :data:`LEARNED_SIDE`, from the sides (photo
+    pixels, strongest first) of the candidates found at ``scale``; None when ``scale`` already
+    does (their median within :data:`LEARNED_RANGE`) or nothing was found. At most
+    :data:`MAX_SCALE` (an enlarged photo shows no more pips)."""
+    if not sides:
+        return None
+    side = float(np.median(sides[:_SIZE_SAMPLE])) * scale
+    if LEARNED_RANGE[0] <= side <= LEARNED_RANGE[1]:
+        return None
+    better = min(MAX_SCALE, scale * LEARNED_SIDE / side)
+    return None if abs(better / scale - 1) < 0.1 else better
+
+
+def _reach(x: float, y: float, side: float, width: int, height: int) -> float:
+    """How far (pixels) a die of ``side`` centred at (x, y) reaches past the photo's edge."""
+    half = side / 2
+    return max(-(x - half), -(y - half), x + half - width, y + half - height)
+
+
+def _still_cut(found: list, first: list, width: int, height: int) -> list:
+    """``found`` with the side of each die the first pass saw cut by the photo's edge where it
+    is (within SAME_DIE of its side): another scale sees the half die left as a whole small die."""
+    out = []
+    for x, y, side, heat in found:
+        for fx, fy, fs, _ in first:
+            if fs > side and (x - fx) ** 2 + (y - fy) ** 2 <= (SAME_DIE * fs) ** 2 \
+                    and _reach(fx, fy, fs, width, height) > CUT_OFF * fs:
+                side = fs
+        out.append((x, y, side, heat))
+    return out
 
 
 def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
@@ -91,18 +178,59 @@ class PipReader:
     :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`.
     :param value_min: :data:`VALUE_MIN`; 0 reports every die's likeliest value (for
         choosing the threshold out of fold).
+    :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
+        the dice's size (the reader before :func:`scene_scale`; for the benchmarks, and for
+        ``tools/train_pips.py``'s mining, which has no classifier yet).
     """
 
-    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN) -> None:
+    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False) -> None:
         self.models = Path(models)
         self.value_min = value_min
+        self.single_pass = single_pass
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
     def detect(self, image: np.ndarray, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first; peaks of heat below ``heat_min`` are left out."""
-        canvas, scale = detector_input(image)
+        strongest first; peaks of heat below ``heat_min`` are left out.
+
+        The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
+        first; when the dice found there are not sure (:func:`strength` below :data:`STRONG`:
+        dice far smaller or larger than the networks learned, or no dice) it is also read at
+        the :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
+        measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
+        resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`, kept when it is
+        at least as sure (a single die filling a close-up is sure at its own size).
+        """
+        h, w = image.shape[:2]
+        base = input_scale(w, h)
+        pyramid = Pyramid(image)
+        passes = {base: self._detect_at(pyramid, base, heat_min)}
+        if self.single_pass:
+            return passes[base]
+        sure = {base: self._strength(image, passes[base])}
+        for factor in PROBES if sure[base] < STRONG else ():
+            scale = min(MAX_SCALE, base * factor)
+            if scale not in passes:
+                passes[scale] = self._detect_at(pyramid, scale, heat_min)
+                sure[scale] = self._strength(image, passes[scale])
+        scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
+        better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
+        found = passes[scale]
+        if better is not None:
+            refined = self._detect_at(pyramid, better, heat_min)
+            if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
+                found = refined
+        return found if found is passes[base] else _still_cut(found, passes[base], image.shape[1], image.shape[0])
+
+    def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
+        if not found:
+            return 0.0
+        crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:_SURE_SAMPLE]])
+        return strength(found, 1.0 - self.classify(crops)[:, 0])
+
+    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+        canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []

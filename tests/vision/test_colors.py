@@ -37,7 +37,7 @@ def test_the_dice_of_one_photo_are_named_against_the_floor_around_them(cast):
 
 @pytest.mark.parametrize("cast", [WARM, COOL], ids=["warm", "cool"])
 def test_a_white_reference_given_or_estimated(cast):
-    floor = (120, 120, 120)  # a darker floor: white dice stand out of it
+    floor = (70, 70, 70)  # a dark floor (no exposure correction: vision.colors.DARK_FLOOR): white dice stand out of it
     image, truth = render_tray(11, colors=list(PALETTE), white_balance=cast, floor=floor, noise=3)
     seen_floor = np.array(floor) * np.array(cast)
     for t in truth:
@@ -134,3 +134,15 @@ def test_rules_name_typical_bodies(lightness, chroma, hue, name):
 def test_bad_input_is_refused(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("light", [0.6, 0.8, 1.2, 1.4])
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_names_hold_when_the_light_is_dimmer_or_brighter(seed, light):
+    # The floor's brightness is measured with its colour (vision.colors.exposure_gain): the
+    # same dice under a weaker or stronger light keep their names.
+    image, truth = render_tray(seed, colors=list(PALETTE), shadow=0.5, noise=3)
+    relit = np.clip(np.rint(image * np.float32(light)), 0, 255).astype(np.uint8)
+    dice = [SimpleNamespace(box=t["box"], color=None) for t in truth]
+    name_dice_colors(relit, dice)
+    assert [d.color for d in dice] == [t["color"] for t in truth]
