@@ -21,7 +21,7 @@ def test_no_file_gives_desktop_defaults():
     assert config == Config()
     assert config.camera.source == "sim" and config.web.port == 8000
     assert config.data_folder is None  # chosen by the camera when serving (test_serve)
-    assert config.settle_seconds == 0.4 and config.chain_limit == 100
+    assert config.settle_seconds == 0.4 and config.chain_limit == 100 and config.resume_minutes == 30
     assert [p.name for p in config.presets] == ["free", "1d6", "2d6", "1d3", "1d2", "2d6-random", "pool5"]
 
 
@@ -42,6 +42,7 @@ def test_full_file(tmp_path):
         principal_color = "gold"
         settle_seconds = 0.6
         chain_limit = 20
+        resume_minutes = 10
         photo_cap_mb = 50
         [camera]
         source = "file:photos"
@@ -69,6 +70,7 @@ def test_full_file(tmp_path):
         difficulty = 2
     """))
     assert config.data_folder == Path.home() / "dice" and config.pin == "2468"
+    assert config.resume_minutes == 10
     assert config.principal_color == "gold" and config.camera.auto_throw == 5.0
     assert config.camera.source == "file:photos" and config.web.port == 8080
     assert config.buttons.presets == {"2d6": 5, "3d6+1": 6} and config.buttons.led is None
@@ -86,6 +88,7 @@ def test_full_file(tmp_path):
     ("[camera]\nwidth = 'wide'", "camera.width must be a whole number 64 to 8192 (got 'wide')"),
     ("[web]\nport = 70000", "web.port must be a whole number 1 to 65535 (got 70000)"),
     ("settle_seconds = -1", "settle_seconds must be a number 0.05 to 10 (got -1)"),
+    ("resume_minutes = -5", "resume_minutes must be a number 0 to 10080 (got -5)"),
     ("principal_color = 'mauve'", "principal_color must be one of white, black, red,"),
     ("pin = 12", "pin must be a string of 4 to 12 digits"),
     ("pin = '\u0661\u0662\u0663\u0664'", "pin must be a string of 4 to 12 digits 0-9"),
