@@ -15,12 +15,22 @@ from device.errors import CameraUnavailable
 # Frames a V4L2 webcam may hold queued; grabbing past them gives a frame taken now.
 _QUEUED_FRAMES = 4
 
+# OpenCV's V4L2 backend passes CAP_PROP_AUTO_EXPOSURE to V4L2_CID_EXPOSURE_AUTO as it is:
+# 1 is V4L2_EXPOSURE_MANUAL, 3 V4L2_EXPOSURE_APERTURE_PRIORITY (a webcam's auto exposure).
+# Turning an auto control off holds the value it had reached (V4L2's documented behaviour),
+# so a lock writes no values back.
+_LOCKED = ((cv2.CAP_PROP_AUTO_EXPOSURE, 1), (cv2.CAP_PROP_AUTO_WB, 0), (cv2.CAP_PROP_AUTOFOCUS, 0))
+_AUTO = ((cv2.CAP_PROP_AUTO_EXPOSURE, 3), (cv2.CAP_PROP_AUTO_WB, 1), (cv2.CAP_PROP_AUTOFOCUS, 1))
+
 
 class UsbCamera(Camera):
     """A webcam, device number ``index`` (``usb:0`` is /dev/video0 on Linux).
 
     Webcams queue a few frames; :meth:`capture` grabs past the queue so the
     frame it returns was taken after the call, not while the dice still moved.
+    :meth:`lock_3a` turns auto exposure, auto white balance and autofocus off
+    (each where the webcam has it; a refused one is skipped), :meth:`unlock_3a`
+    on again.
 
     :param index: the VideoCapture device number.
     :param size: (width, height) in pixels to ask of the webcam; None keeps its default.
@@ -47,6 +57,19 @@ class UsbCamera(Camera):
 
     def capture_preview(self) -> np.ndarray:
         return shrink(self._read(flush=False))
+
+    def lock_3a(self) -> None:
+        self._set_all(_LOCKED)
+
+    def unlock_3a(self) -> None:
+        self._set_all(_AUTO)
+
+    def _set_all(self, values: tuple[tuple[int, float], ...]) -> None:
+        with self._lock:
+            if self._capture is None:
+                raise CameraUnavailable(f"USB camera {self.index} is closed")
+            for prop, value in values:
+                self._capture.set(prop, value)  # False where the webcam lacks the control: nothing to hold
 
     def _read(self, *, flush: bool) -> np.ndarray:
         with self._lock:
