@@ -11,6 +11,7 @@ import numpy as np
 
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
+from vision.image import OPENCV_SILENT, set_opencv_log_level
 
 # Frames a V4L2 webcam may hold queued; grabbing past them gives a frame taken now.
 _QUEUED_FRAMES = 4
@@ -95,12 +96,11 @@ class UsbCamera(Camera):
 def _quietly_open(index: int) -> cv2.VideoCapture:
     """Open the webcam without OpenCV's own warnings, which would repeat at every retry
     of the camera loop; the reason is logged once, in words (:func:`_why_not_open`)."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # some builds say it at ERROR
+    level = set_opencv_log_level(OPENCV_SILENT)  # some builds say it at ERROR
     try:
         return cv2.VideoCapture(index)
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        set_opencv_log_level(level)
 
 
 def _why_not_open(index: int) -> str:
