@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "device.cli_rules",
     "device.cli_read",
     "device.serve",
+    "device.hotspot",
 )
 
 

@@ -31,6 +31,7 @@ readonly CHECK_PHOTO=tests/data/real-dice/byler-tray-d6/IMG_20191208_112332.jpg
 readonly CONFIG_DIR=/etc/dicelens
 readonly STATE_DIR=/var/lib/dicelens
 readonly UNIT=dicelens.service
+readonly HOTSPOT_UNIT=dicelens-hotspot.service # the table's own Wi-Fi, at boot ([hotspot] in the config)
 readonly UNIT_DIR=/etc/systemd/system
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -228,6 +229,11 @@ source = "picamera2"      # picamera2 | usb:0 (first USB camera) | file:PATH | s
 host = "0.0.0.0"          # every phone on the local network may open the page
 port = 8000
 
+[hotspot]                 # the Pi's own Wi-Fi when no known network is in reach (README.md)
+enabled = false
+ssid = "dicelens"
+password = ""             # 8 to 63 characters, needed when enabled
+
 [buttons]                 # BCM pin numbers (see the wiring table in README.md)
 presets = { "2d6" = 17, "1d6" = 27, "free" = 22 }
 read_now = 23
@@ -239,11 +245,12 @@ EOF
 }
 
 install_unit() {
-  say "installing $UNIT_DIR/$UNIT"
+  say "installing $UNIT_DIR/$UNIT and $HOTSPOT_UNIT"
   install -d -m 0755 "$root$UNIT_DIR"
   install -m 0644 "$here/$UNIT" "$root$UNIT_DIR/$UNIT"
+  install -m 0644 "$here/$HOTSPOT_UNIT" "$root$UNIT_DIR/$HOTSPOT_UNIT"
   system systemctl daemon-reload
-  system systemctl enable "$UNIT"
+  system systemctl enable "$UNIT" "$HOTSPOT_UNIT"
   system systemctl reset-failed "$UNIT"
   system systemctl restart "$UNIT"
 }
@@ -273,8 +280,8 @@ install_all() {
 uninstall_all() {
   if [ -e "$root$UNIT_DIR/$UNIT" ]; then
     say "stopping and removing the service"
-    system systemctl disable --now "$UNIT"
-    rm -f "$root$UNIT_DIR/$UNIT"
+    system systemctl disable --now "$UNIT" "$HOTSPOT_UNIT"
+    rm -f "$root$UNIT_DIR/$UNIT" "$root$UNIT_DIR/$HOTSPOT_UNIT"
     system systemctl daemon-reload
   fi
   rm -rf "$root$APP_DIR"

@@ -63,8 +63,8 @@ def installed(tmp_path_factory) -> tuple[Path, str]:
 
 def test_writes_the_unit_and_the_venv(installed):
     root, _ = installed
-    unit = root / "etc/systemd/system/dicelens.service"
-    assert unit.read_text() == (REPO / "systemd/dicelens.service").read_text()
+    for name in ("dicelens.service", "dicelens-hotspot.service"):
+        assert (root / "etc/systemd/system" / name).read_text() == (REPO / "systemd" / name).read_text()
     venv = root / "opt/dicelens/venv"
     running, previous, kept = releases(root)
     assert running == f"releases/{kept[0]}" and previous is None and len(kept) == 1
@@ -88,6 +88,7 @@ def test_default_config_is_valid_and_serves_the_network(installed):
     assert config.web.host == "0.0.0.0" and config.web.port == 8000
     assert config.buttons.presets == {"2d6": 17, "1d6": 27, "free": 22}
     assert (config.buttons.read_now, config.buttons.led) == (23, 24)
+    assert not config.hotspot.enabled and config.hotspot.ssid == "dicelens"
 
 
 def test_the_units_command_line_with_the_default_config(installed):
@@ -133,7 +134,7 @@ def test_prints_the_system_commands_instead_of_running_them(installed):
     assert commands[0].startswith("useradd --system --user-group --home-dir /var/lib/dicelens")
     assert commands[0].endswith(" dicelens")
     assert "chown root:dicelens /etc/dicelens/config.toml" in commands
-    assert commands[-4:] == ["systemctl daemon-reload", "systemctl enable dicelens.service",
+    assert commands[-4:] == ["systemctl daemon-reload", "systemctl enable dicelens.service dicelens-hotspot.service",
                              "systemctl reset-failed dicelens.service",
                              "systemctl restart dicelens.service"]
     for group in ("video", "gpio"):  # added when the group exists, named when it does not
@@ -188,9 +189,10 @@ def test_second_run_keeps_the_settings_then_uninstall(installed):
     assert ".local:8123 on a phone" in again
 
     removed = run("--uninstall", "--root", str(root)).stdout
-    assert would_run(removed) == ["systemctl disable --now dicelens.service",
+    assert would_run(removed) == ["systemctl disable --now dicelens.service dicelens-hotspot.service",
                                   "systemctl daemon-reload"]
     assert not (root / "etc/systemd/system/dicelens.service").exists()
+    assert not (root / "etc/systemd/system/dicelens-hotspot.service").exists()
     assert not (root / "opt/dicelens").exists()
     assert config.exists() and (root / "var/lib/dicelens/history.sqlite3").exists()
 
