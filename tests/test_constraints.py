@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +70,11 @@ def test_every_dependency_is_pinned_within_pyproject_for_each_python(python):
         assert name in pinned, f"{name} has no pin for Python {python}"
         assert requirement.specifier.contains(pinned[name]), f"{name}=={pinned[name]} is outside {text!r}"
 
+
+
+def test_pyproject_names_the_pythons_pinned_and_tested():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    named = [c.rsplit(" :: ", 1)[1] for c in project.get("classifiers", [])
+             if c.startswith("Programming Language :: Python :: 3.")]
+    assert named == list(PYTHONS)
+    assert all(SpecifierSet(project["requires-python"]).contains(f"{python}.0") for python in PYTHONS)

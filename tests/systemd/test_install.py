@@ -9,6 +9,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -20,12 +21,18 @@ from device.serve import settings_from
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
-SITE = "opt/dicelens/venv/lib/python3.11/site-packages"
+# The installer's venv is made by the system's Python (3.11 on Bookworm, 3.13 on Trixie).
+SYSTEM_PYTHON = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(*sys.version_info[:2], sep='.')"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+SITE = f"opt/dicelens/venv/lib/python{SYSTEM_PYTHON}/site-packages"
 
 
 def run(*args: str, check: bool = True, script: Path = SCRIPT) -> subprocess.CompletedProcess:
     # --no-deps: the test checks the installation, not PyPI's numpy and OpenCV downloads;
-    # the new version's check (a photo read) takes them from the venv running the tests.
+    # the new version's check (a photo read) takes them from the venv running the tests
+    # (one of the system's Python: the same version).
+    assert SYSTEM_PYTHON == f"{sys.version_info.major}.{sys.version_info.minor}", \
+        f"run the tests in a venv of /usr/bin/python3 ({SYSTEM_PYTHON}), as make does on Debian"
     env = dict(os.environ, DICELENS_PIP_OPTIONS="--no-deps",
                PYTHONPATH=os.pathsep.join({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}))
     result = subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
