@@ -12,10 +12,11 @@ run: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/python -m pytest
 
-$(STAMP): pyproject.toml
+# The exact versions of constraints.txt, the ones the tests check and the Pi installs.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 # Programs the tests drive: Debian's Chromium (browser tests), shellcheck and

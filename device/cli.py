@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import os
 import re
 import sys
@@ -21,6 +22,7 @@ _COMMAND_MODULES = (
     "device.cli_rules",
     "device.cli_read",
     "device.serve",
+    "device.hotspot",
 )
 
 
@@ -148,6 +150,8 @@ def add_choice_of(parser: argparse.ArgumentParser, what: str, **options) -> argp
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dicelens", description=summary(__doc__))
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {importlib.metadata.version('dicelens')}")
     subparsers = add_choice_of(parser, "command", parser_class=_Parser)
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

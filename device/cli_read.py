@@ -32,7 +32,7 @@ import numpy as np
 from device.cli import output_folder, summary
 from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
-from vision.image import DamagedImage, ImageTooLarge, read_image
+from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
 
 def _palette_name(text: str) -> str:
@@ -126,7 +126,7 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
 def run(args: argparse.Namespace) -> int:
     """Read every image; 0 when all were read, 2 when one or more could not be opened
     or its annotated copy not written."""
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our own line says it plainly
+    set_opencv_log_level(OPENCV_SILENT)  # our own line says it plainly
     status = 0
     read = read_numbered if args.numbered else read_tray
     written: set[Path] = set()

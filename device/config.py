@@ -31,6 +31,12 @@ default::
     led = 24                # optional
     bounce_time = 0.05      # seconds
 
+    [hotspot]               # the Pi's own Wi-Fi when no known network is in reach (dicelens hotspot)
+    enabled = false
+    ssid = "dicelens"       # 1 to 32 characters
+    password = ""           # WPA2, 8 to 63 characters; needed when enabled
+    interface = "wlan0"
+
     [house_rules]           # RULES P-2, P-3, P-4 options of the dice pool
     rule_of_ten = true
     rule_of_one = true
@@ -109,6 +115,14 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True)
+class HotspotConfig:
+    enabled: bool = False
+    ssid: str = "dicelens"
+    password: str = ""
+    interface: str = "wlan0"
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything ``dicelens serve`` is configured with (see the module docstring)."""
 
@@ -123,6 +137,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     web: WebConfig = field(default_factory=WebConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    hotspot: HotspotConfig = field(default_factory=HotspotConfig)
     house_rules: PoolOptions = field(default_factory=PoolOptions)
     presets: tuple[Preset, ...] = field(default_factory=lambda: tuple(build_presets()))
     combat: Roster = field(default_factory=Roster)  # [combat]: saved heroes, bestiary (device/combat.py)
@@ -200,6 +215,7 @@ def config_from_dict(data: dict) -> Config:
     web_table.done()
 
     buttons = _buttons(_Table(top.table("buttons"), "buttons."), names)
+    hotspot = _hotspot(_Table(top.table("hotspot"), "hotspot."))
 
     color = top.get("principal_color", "red")
     if color == "":
@@ -226,9 +242,24 @@ def config_from_dict(data: dict) -> Config:
         chain_limit=top.integer("chain_limit", 100, 1, 10000),
         resume_minutes=top.number("resume_minutes", 30, 0, 7 * 24 * 60),
         photo_cap_mb=top.number("photo_cap_mb", 500, 0, 1_000_000),
-        camera=camera, web=web, buttons=buttons, house_rules=options, presets=presets, combat=combat,
+        camera=camera, web=web, buttons=buttons, hotspot=hotspot, house_rules=options, presets=presets, combat=combat,
     )
     top.done()
+    return config
+
+
+def _hotspot(table: _Table) -> HotspotConfig:
+    words = {}
+    for key, default, low, high in (("ssid", "dicelens", 1, 32), ("password", "", 0, 63),
+                                    ("interface", "wlan0", 1, 15)):
+        value = table.get(key, default)
+        if not isinstance(value, str) or not low <= len(value.encode()) <= high or not value.isprintable():
+            raise ConfigError(f"hotspot.{key} must be a string of {low} to {high} bytes (got {value!r})")
+        words[key] = value
+    config = HotspotConfig(enabled=table.boolean("enabled", False), **words)
+    if config.enabled and len(config.password) < 8:  # WPA2's shortest passphrase
+        raise ConfigError("hotspot.password must have 8 to 63 characters when hotspot.enabled is true")
+    table.done()
     return config
 
 
@@ -307,9 +338,11 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
-         "resume_minutes", "photo_cap_mb", "camera", "web", "buttons", "house_rules", "presets", "combat"),
+         "resume_minutes", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules", "presets",
+         "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),
+    "hotspot.": ("enabled", "ssid", "password", "interface"),
     "house_rules.": ("rule_of_ten", "rule_of_one", "target_number"),
 }

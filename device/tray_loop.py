@@ -3,7 +3,11 @@
 One thread owns the camera: it pulls preview frames into a
 :class:`~device.settle.SettleDetector` and, when the dice have settled, takes
 one full-resolution frame (after the settling, never one exposed while the
-dice moved) for ``on_settled``. A camera that fails or disappears is reported
+dice moved) for ``on_settled``. Exposure, white balance and focus are held
+from before each throw until it is read (:meth:`Camera.lock_3a`): they are
+measured once the tray has been still for ``lock_after`` seconds, so the
+principal die's colour and the frame's sharpness do not drift while the dice
+roll. A camera that fails or disappears is reported
 through ``on_status`` and opened again with a growing pause, so reading
 resumes by itself when it comes back.
 """
@@ -43,6 +47,9 @@ class TrayLoop:
         only used after a failure).
     :param detector: the settle detector (default ``SettleDetector()``, 0.4 s).
     :param interval: seconds between preview frames.
+    :param lock_after: seconds the tray must be still, after the camera opened or
+        the last throw was read, before its exposure, white balance and focus are
+        measured and locked (time for auto exposure to settle on the still tray).
     :param retry_seconds: first pause before opening a failed camera again; it
         doubles after each failure up to ``retry_max`` seconds.
     :param clock: monotonic seconds, for the frames' times.
@@ -52,16 +59,20 @@ class TrayLoop:
                  on_settled: Callable[[np.ndarray, float], None],
                  on_status: Callable[[str, str | None], None] | None = None, *,
                  camera: Camera | None = None, detector: SettleDetector | None = None,
-                 interval: float = 0.2, retry_seconds: float = 1.0, retry_max: float = 30.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        if interval <= 0 or retry_seconds <= 0 or retry_max < retry_seconds:
-            raise ValueError("interval and retry_seconds must be above 0, retry_max at least retry_seconds")
+                 interval: float = 0.2, lock_after: float = 1.0, retry_seconds: float = 1.0,
+                 retry_max: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        if interval <= 0 or retry_seconds <= 0 or retry_max < retry_seconds or lock_after < 0:
+            raise ValueError("interval and retry_seconds must be above 0, retry_max at least retry_seconds, "
+                             "lock_after 0 or more")
         self._open_camera = open_camera
         self._on_settled = on_settled
         self._on_status = on_status
         self._camera = camera
         self._detector = detector or SettleDetector()
         self._interval = interval
+        self._lock_after = lock_after
+        self._locked = False  # the camera's 3A held (only the loop thread touches these two)
+        self._calm_since: float | None = None  # since when the tray is still and the camera unlocked
         self._retry_seconds = retry_seconds
         self._retry_max = retry_max
         self._clock = clock
@@ -162,6 +173,7 @@ class TrayLoop:
             self._ever_opened = True
             self._retry_delay = self._retry_seconds
             self._detector.reset()  # frames of another camera are not comparable
+            self._locked, self._calm_since = False, None  # a camera opened anew runs on auto
             self._set_status(OK, None)
         try:
             with self._lock:
@@ -169,11 +181,21 @@ class TrayLoop:
             if read:
                 self._detector.mark_read()
                 self._hand_on(camera.capture())
+                self._unlock(camera)
             preview, t = camera.capture_preview(), self._clock()
             with self._lock:
                 self._last_frame_at = t  # for /healthz: a camera that hangs shows as an old frame
             if self._detector.update(preview, t):
                 self._hand_on(camera.capture())  # taken now, after the settling
+                self._unlock(camera)
+            elif self._detector.moving:
+                self._calm_since = None
+            elif not self._locked:
+                if self._calm_since is None:
+                    self._calm_since = t
+                if t - self._calm_since >= self._lock_after - 1e-9:  # frame times add up in floats
+                    camera.lock_3a()
+                    self._locked = True
         except Exception as exc:  # the camera failed: close it, open it again later
             with self._lock:
                 self._camera = None
@@ -181,6 +203,13 @@ class TrayLoop:
             _close_quietly(camera)
             return self._failed(str(exc))
         return self._interval
+
+    def _unlock(self, camera: Camera) -> None:
+        """The throw is read: auto exposure follows the scene again until the tray is still anew."""
+        if self._locked:
+            camera.unlock_3a()
+            self._locked = False
+        self._calm_since = None
 
     def _hand_on(self, frame: np.ndarray) -> None:
         t = self._clock()

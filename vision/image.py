@@ -12,6 +12,18 @@ from vision.errors import InvalidImage, VisionError
 
 MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
 
+# OpenCV's own log: in cv2.utils.logging from OpenCV 5, at cv2's top level in OpenCV 4
+# (4.11 on Python 3.11, see constraints.txt); level 0 is LOG_LEVEL_SILENT in both.
+_OPENCV_LOG = getattr(cv2.utils, "logging", cv2)
+OPENCV_SILENT = 0
+
+
+def set_opencv_log_level(level: int) -> int:
+    """Set the level of OpenCV's own log lines (0 silent, up to 6 verbose); returns the previous."""
+    previous = _OPENCV_LOG.getLogLevel()
+    _OPENCV_LOG.setLogLevel(level)
+    return previous
+
 
 def as_bgr(image: object) -> np.ndarray:
     """An H×W×3 uint8 BGR view of ``image`` (H×W grey and H×W×4 BGRA are converted).

@@ -46,6 +46,23 @@ class Camera:
         """
         return shrink(self.capture())
 
+    def lock_3a(self) -> None:
+        """Measure exposure, white balance and focus (the camera's "3A") now and hold them.
+
+        The tray loop calls it while the tray is still, before a throw, and
+        :meth:`unlock_3a` once the throw is read: the principal die's colour and
+        the frame's sharpness stay as measured while the dice roll. Cameras
+        without such controls (files, the simulator) do nothing.
+
+        :raises CameraUnavailable: if the camera fails meanwhile.
+        """
+
+    def unlock_3a(self) -> None:
+        """Let exposure, white balance and focus follow the scene again (the throw was read).
+
+        :raises CameraUnavailable: if the camera fails meanwhile.
+        """
+
     def throw(self, count: int | None = None) -> None:
         """Start the next throw of dice (file and simulated cameras only).
 

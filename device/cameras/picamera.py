@@ -25,6 +25,13 @@ class Picamera2Camera(Camera):
     a request with ``flush=True``, so the frame returned started its exposure
     after the call: never a frame exposed while the dice still moved.
 
+    :meth:`lock_3a` runs one autofocus cycle (cameras with a motorised lens,
+    such as Camera Module 3), reads the exposure time, analogue gain, colour
+    gains and lens position of a frame taken next, and sets them as fixed
+    controls with auto exposure, auto white balance and autofocus off;
+    :meth:`unlock_3a` turns auto exposure and white balance on again, and
+    continuous autofocus.
+
     :param size: (width, height) of full frames in pixels; None for the sensor's full size.
     :param preview_size: (width, height) of preview frames in pixels; keep the width a
         multiple of 64 so the YUV420 rows carry no padding.
@@ -35,12 +42,15 @@ class Picamera2Camera(Camera):
     def __init__(self, size: tuple[int, int] | None = None, preview_size: tuple[int, int] = (320, 240),
                  timeout: float = 3.0) -> None:
         try:
+            from libcamera import controls  # picamera2's own dependency: the AfMode values
             from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraUnavailable(
                 "picamera2 is not installed (on the Pi: apt install python3-picamera2, "
                 "and a venv made with --system-site-packages)") from exc
         self._timeout = timeout
+        self._af_modes = controls.AfModeEnum
+        self._has_autofocus = False
         self._lock = threading.Lock()
         self._picam2 = None
         try:
@@ -56,6 +66,7 @@ class Picamera2Camera(Camera):
                 main=main, lores={"size": tuple(preview_size), "format": "YUV420"})
             self._picam2.configure(config)
             self._picam2.start()
+            self._has_autofocus = "AfMode" in self._picam2.camera_controls
         except Exception as exc:  # libcamera reports a missing or busy camera in several ways
             self.close()
             raise CameraUnavailable(f"the Pi camera could not start: {exc}") from exc
@@ -70,19 +81,63 @@ class Picamera2Camera(Camera):
         yuv = self._take("lores", flush=False)
         return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
 
+    def lock_3a(self) -> None:
+        with self._lock:
+            picam2 = self._started()
+            try:
+                if self._has_autofocus:  # a blocking cycle, bounded: a dead camera must not hang the loop
+                    picam2.wait(picam2.autofocus_cycle(wait=False), timeout=self._timeout)
+                request = self._request(flush=True)  # exposed after the cycle, with its focus
+                try:
+                    metadata = request.get_metadata()
+                finally:
+                    request.release()
+                held = {"AeEnable": False, "AwbEnable": False,
+                        "ExposureTime": metadata["ExposureTime"], "AnalogueGain": metadata["AnalogueGain"],
+                        "ColourGains": metadata["ColourGains"]}
+                if self._has_autofocus:
+                    held |= {"AfMode": self._af_modes.Manual, "LensPosition": metadata["LensPosition"]}
+                picam2.set_controls(held)
+            except CameraUnavailable:
+                raise
+            except Exception as exc:  # TimeoutError, a missing metadata key, libcamera refusing a control
+                raise CameraUnavailable(f"the Pi camera could not lock its exposure: {exc!r}") from exc
+        log.debug("Pi camera holds %s", held)
+
+    def unlock_3a(self) -> None:
+        with self._lock:
+            picam2 = self._started()
+            auto = {"AeEnable": True, "AwbEnable": True}
+            if self._has_autofocus:
+                auto["AfMode"] = self._af_modes.Continuous
+            try:
+                picam2.set_controls(auto)
+            except Exception as exc:  # libcamera's RuntimeError when the camera is gone
+                raise CameraUnavailable(f"the Pi camera could not unlock its exposure: {exc}") from exc
+
     def _take(self, stream: str, *, flush: bool) -> np.ndarray:
         with self._lock:
-            if self._picam2 is None:
-                raise CameraUnavailable("the Pi camera is closed")
-            try:
-                request = self._picam2.capture_request(wait=self._timeout, flush=flush)
-            except Exception as exc:  # TimeoutError, or libcamera's RuntimeError when the cable is out
-                raise CameraUnavailable(f"the Pi camera gave no frame: {exc}") from exc
+            request = self._request(flush=flush)
             try:
                 # make_array copies out of the request's buffer, which goes back to libcamera
                 return request.make_array(stream)
             finally:
                 request.release()
+
+    def _started(self):
+        """The running Picamera2 (call it holding the lock)."""
+        if self._picam2 is None:
+            raise CameraUnavailable("the Pi camera is closed")
+        return self._picam2
+
+    def _request(self, *, flush: bool):
+        """The next completed request (call it holding the lock); the caller releases it."""
+        try:
+            return self._started().capture_request(wait=self._timeout, flush=flush)
+        except CameraUnavailable:
+            raise
+        except Exception as exc:  # TimeoutError, or libcamera's RuntimeError when the cable is out
+            raise CameraUnavailable(f"the Pi camera gave no frame: {exc}") from exc
 
     def close(self) -> None:
         with self._lock:  # never close the camera under a capture in progress

@@ -11,9 +11,17 @@ import numpy as np
 
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
+from vision.image import OPENCV_SILENT, set_opencv_log_level
 
 # Frames a V4L2 webcam may hold queued; grabbing past them gives a frame taken now.
 _QUEUED_FRAMES = 4
+
+# OpenCV's V4L2 backend passes CAP_PROP_AUTO_EXPOSURE to V4L2_CID_EXPOSURE_AUTO as it is:
+# 1 is V4L2_EXPOSURE_MANUAL, 3 V4L2_EXPOSURE_APERTURE_PRIORITY (a webcam's auto exposure).
+# Turning an auto control off holds the value it had reached (V4L2's documented behaviour),
+# so a lock writes no values back.
+_LOCKED = ((cv2.CAP_PROP_AUTO_EXPOSURE, 1), (cv2.CAP_PROP_AUTO_WB, 0), (cv2.CAP_PROP_AUTOFOCUS, 0))
+_AUTO = ((cv2.CAP_PROP_AUTO_EXPOSURE, 3), (cv2.CAP_PROP_AUTO_WB, 1), (cv2.CAP_PROP_AUTOFOCUS, 1))
 
 
 class UsbCamera(Camera):
@@ -21,6 +29,9 @@ class UsbCamera(Camera):
 
     Webcams queue a few frames; :meth:`capture` grabs past the queue so the
     frame it returns was taken after the call, not while the dice still moved.
+    :meth:`lock_3a` turns auto exposure, auto white balance and autofocus off
+    (each where the webcam has it; a refused one is skipped), :meth:`unlock_3a`
+    on again.
 
     :param index: the VideoCapture device number.
     :param size: (width, height) in pixels to ask of the webcam; None keeps its default.
@@ -48,6 +59,19 @@ class UsbCamera(Camera):
     def capture_preview(self) -> np.ndarray:
         return shrink(self._read(flush=False))
 
+    def lock_3a(self) -> None:
+        self._set_all(_LOCKED)
+
+    def unlock_3a(self) -> None:
+        self._set_all(_AUTO)
+
+    def _set_all(self, values: tuple[tuple[int, float], ...]) -> None:
+        with self._lock:
+            if self._capture is None:
+                raise CameraUnavailable(f"USB camera {self.index} is closed")
+            for prop, value in values:
+                self._capture.set(prop, value)  # False where the webcam lacks the control: nothing to hold
+
     def _read(self, *, flush: bool) -> np.ndarray:
         with self._lock:
             if self._capture is None:
@@ -72,12 +96,11 @@ class UsbCamera(Camera):
 def _quietly_open(index: int) -> cv2.VideoCapture:
     """Open the webcam without OpenCV's own warnings, which would repeat at every retry
     of the camera loop; the reason is logged once, in words (:func:`_why_not_open`)."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # some builds say it at ERROR
+    level = set_opencv_log_level(OPENCV_SILENT)  # some builds say it at ERROR
     try:
         return cv2.VideoCapture(index)
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        set_opencv_log_level(level)
 
 
 def _why_not_open(index: int) -> str:

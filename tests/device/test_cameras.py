@@ -276,3 +276,19 @@ def test_a_missing_webcam_is_unavailable(webcam):
     with pytest.raises(CameraUnavailable, match="USB camera 3 could not be opened"):
         open_camera("usb:3")
     assert webcam[0].released
+
+
+def test_a_webcam_holds_exposure_colour_and_focus_while_locked(webcam):
+    with open_camera("usb:0") as camera:
+        fake = webcam[0]
+        camera.lock_3a()
+        # V4L2_EXPOSURE_MANUAL; auto white balance and autofocus off: the values reached are held
+        assert {p: fake.settings[p] for p in (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_AUTO_WB,
+                                             cv2.CAP_PROP_AUTOFOCUS)} == {
+            cv2.CAP_PROP_AUTO_EXPOSURE: 1, cv2.CAP_PROP_AUTO_WB: 0, cv2.CAP_PROP_AUTOFOCUS: 0}
+        camera.unlock_3a()
+        assert {p: fake.settings[p] for p in (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_AUTO_WB,
+                                             cv2.CAP_PROP_AUTOFOCUS)} == {
+            cv2.CAP_PROP_AUTO_EXPOSURE: 3, cv2.CAP_PROP_AUTO_WB: 1, cv2.CAP_PROP_AUTOFOCUS: 1}
+    with pytest.raises(CameraUnavailable, match="closed"):
+        camera.lock_3a()

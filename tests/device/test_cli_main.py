@@ -1,5 +1,6 @@
 """The `dicelens` entry point: bad input and a closed pipe end without a traceback."""
 
+import importlib.metadata
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,7 @@ def test_no_command_lists_the_commands():
     with dicelens() as process:
         out, err = process.communicate(timeout=60)
     assert (process.returncode, out) == (2, "")
-    assert err == "dicelens: give a command: resolve, odds, read or serve\n"
+    assert err == "dicelens: give a command: resolve, odds, read, serve or hotspot\n"
 
 
 def test_help_is_plain_text():
@@ -52,3 +53,11 @@ def test_help_is_plain_text():
         with dicelens(*command, "--help") as process:
             out, _ = process.communicate(timeout=60)
         assert process.returncode == 0 and "dicelens" in out and "``" not in out, command
+
+
+def test_version_names_the_installed_version():
+    # The installer's check of a new version (systemd/install.sh) starts with it.
+    with dicelens("--version") as process:
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and err == ""
+    assert out == f"dicelens {importlib.metadata.version('dicelens')}\n"

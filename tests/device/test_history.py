@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 import pytest
@@ -35,9 +36,9 @@ def test_saved_roll_comes_back_with_id_and_seq(history):
 
 
 def test_wal_mode_and_indexes(history, tmp_path):
-    db = sqlite3.connect(tmp_path / DATABASE)
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    indexes = {row[1] for row in db.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE)) as db:  # 3.13 warns of one left open
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        indexes = {row[1] for row in db.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
     assert {"rolls_by_roller", "rolls_by_preset"} <= indexes
 
 

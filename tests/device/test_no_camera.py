@@ -25,7 +25,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-# A picamera2 with exactly the calls device/cameras/picamera.py makes. libcamera lists
+# A picamera2 with exactly the calls device/cameras/picamera.py makes (libcamera beside it). libcamera lists
 # no camera until the file $FAKE_CAMERA_READY exists: a camera found late at boot.
 FAKE_PICAMERA2 = textwrap.dedent('''
     import os
@@ -55,7 +55,12 @@ FAKE_PICAMERA2 = textwrap.dedent('''
             self.config = config
 
         def start(self):
-            pass
+            self.camera_controls = {"AeEnable": (False, True, None), "AwbEnable": (False, True, None),
+                                    "ExposureTime": (75, 11766829, None), "AnalogueGain": (1.0, 16.0, None),
+                                    "ColourGains": (0.0, 32.0, None)}  # a camera with a fixed lens
+
+        def set_controls(self, controls):
+            assert set(controls) <= set(self.camera_controls), controls
 
         def capture_request(self, wait, flush):
             time.sleep(0.01)
@@ -71,6 +76,9 @@ FAKE_PICAMERA2 = textwrap.dedent('''
     class _Request:
         def __init__(self, config):
             self.config = config
+
+        def get_metadata(self):
+            return {"ExposureTime": 10000, "AnalogueGain": 1.5, "ColourGains": (1.6, 2.1)}
 
         def make_array(self, name):
             width, height = self.config[name]["size"]
@@ -175,6 +183,8 @@ def test_a_camera_that_appears_later_is_picked_up(tmp_path):
     fakes = tmp_path / "fakes"
     fakes.mkdir()
     (fakes / "picamera2.py").write_text(FAKE_PICAMERA2)
+    (fakes / "libcamera.py").write_text("import types\n\ncontrols = types.SimpleNamespace("
+                                        "AfModeEnum=types.SimpleNamespace(Manual=0, Auto=1, Continuous=2))\n")
     ready = tmp_path / "camera-ready"
     serve = Serve(tmp_path, "picamera2", env={
         "PYTHONPATH": os.pathsep.join([str(fakes), os.environ.get("PYTHONPATH", "")]),

@@ -39,6 +39,18 @@ class ScriptedCamera(Camera):
         self.captures: list[int] = []  # preview count at each capture
         self.fail: Exception | None = None
         self.closed = 0
+        self.locked = False
+        self.events: list[str] = []  # "lock", "unlock", "moving" (a preview of dice rolling), "capture"
+
+    def lock_3a(self) -> None:
+        assert not self.locked, "locked twice without an unlock"
+        self.locked = True
+        self.events.append("lock")
+
+    def unlock_3a(self) -> None:
+        assert self.locked, "unlocked without a lock"
+        self.locked = False
+        self.events.append("unlock")
 
     def throw(self, count: int | None = None) -> None:
         self.left = self.moving
@@ -49,6 +61,7 @@ class ScriptedCamera(Camera):
         self.previews += 1
         if self.left:
             self.left -= 1
+            self.events.append("moving")
             return self.rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)
         return np.full((60, 80, 3), 90, np.uint8)
 
@@ -56,6 +69,7 @@ class ScriptedCamera(Camera):
         if self.fail:
             raise self.fail
         self.captures.append(self.previews)
+        self.events.append("capture")
         frame = np.zeros((480, 640, 3), np.uint8)
         frame[0, 0, 0] = self.previews
         return frame
@@ -142,6 +156,38 @@ def test_read_now_takes_a_frame_at_once_and_the_throw_gives_no_second(rec, clock
     loop.throw()
     run(loop, clock, 10)
     assert len(rec.settled) == 2
+
+
+def test_exposure_is_locked_on_the_still_tray_and_held_through_each_throw(rec, clock):
+    camera = ScriptedCamera()
+    loop = make_loop([camera], rec, clock, lock_after=1.0)
+    run(loop, clock, 5)  # 0.8 s of a still tray: auto exposure still settling
+    assert camera.events == []
+    run(loop, clock, 1)  # 1 s still: measured and locked
+    assert camera.events == ["lock"]
+    for _ in range(3):
+        loop.throw()
+        run(loop, clock, 12)  # rolls, settles, is read; 1 s still again
+    # every throw rolled and was read under settings measured before it, then let go
+    assert camera.events == ["lock", "moving", "moving", "moving", "capture", "unlock"] * 3 + ["lock"]
+    assert len(rec.settled) == 3
+
+
+def test_a_throw_read_now_releases_the_lock_and_a_new_camera_starts_on_auto(rec, clock):
+    first, second = ScriptedCamera(moving=4), ScriptedCamera()
+    loop = make_loop([first, second], rec, clock, lock_after=1.0)
+    run(loop, clock, 6)
+    loop.throw()
+    run(loop, clock, 2)
+    loop.read_now()
+    run(loop, clock, 1)
+    assert first.events == ["lock", "moving", "moving", "capture", "unlock", "moving"]
+    first.fail = CameraUnavailable("gone")
+    run(loop, clock, 1)  # it fails; the second camera opens at the next turn
+    run(loop, clock, 5)  # 0.8 s of its frames: its auto exposure has not settled yet
+    assert second.events == []
+    run(loop, clock, 1)
+    assert second.events == ["lock"]
 
 
 def test_a_camera_that_dies_is_opened_again_with_growing_pauses(rec, clock):
@@ -243,3 +289,5 @@ def test_bad_timings_are_refused():
         TrayLoop(ScriptedCamera, print, interval=0)
     with pytest.raises(ValueError):
         TrayLoop(ScriptedCamera, print, retry_seconds=5, retry_max=1)
+    with pytest.raises(ValueError):
+        TrayLoop(ScriptedCamera, print, lock_after=-1)

@@ -30,14 +30,14 @@ def settings(text: str) -> dict[str, list[str]]:
     return found
 
 
-def verify(unit_text: str, folder: Path) -> subprocess.CompletedProcess:
+def verify(unit_text: str, folder: Path, name: str = "dicelens.service") -> subprocess.CompletedProcess:
     """Run `systemd-analyze verify` on a copy of the unit whose ExecStart points at this venv's
     dicelens (verify checks the program exists, and /opt/dicelens is not on this machine)."""
     analyze = shutil.which("systemd-analyze")
     assert analyze, "systemd-analyze is missing: apt-get install systemd"
     program = Path(sys.executable).with_name("dicelens")
     assert program.exists(), "install the project first: pip install -e '.[test]'"
-    copy = folder / "dicelens.service"
+    copy = folder / name
     copy.write_text(unit_text.replace(EXEC, str(program)))
     return subprocess.run([analyze, "verify", "--man=no", str(copy)], cwd=folder,
                           capture_output=True, text=True, timeout=120)
@@ -138,3 +138,19 @@ def test_hardened_but_camera_and_gpio_allowed(unit):
     allowed = {value.split()[0] for value in unit["DeviceAllow"]}
     assert allowed == {"char-video4linux", "char-media", "char-dma_heap", "char-gpiochip",
                        "char-*gpiomem"}
+
+
+HOTSPOT_UNIT = UNIT.with_name("dicelens-hotspot.service")
+
+
+def test_the_hotspot_unit_verifies_and_runs_once_before_the_service(tmp_path):
+    result = verify(HOTSPOT_UNIT.read_text(), tmp_path, HOTSPOT_UNIT.name)
+    assert result.returncode == 0, result.stderr
+    found = settings(HOTSPOT_UNIT.read_text())
+    assert found["Type"] == ["oneshot"] and "User" not in found  # root: NetworkManager lets only root
+    assert "NetworkManager-wait-online.service" in found["After"][0]  # the known networks tried first
+    assert found["Before"] == ["dicelens.service"]
+    command = shlex.split(found["ExecStart"][0])
+    assert command[0] == EXEC
+    args = build_parser().parse_args(command[1:])
+    assert (args.command, args.config, args.dry_run) == ("hotspot", Path("/etc/dicelens/config.toml"), False)
