@@ -5,7 +5,8 @@ buttons). A wrong key or value raises :class:`ConfigError` naming the key and
 the allowed values, before anything starts. Example, every key shown with its
 default::
 
-    data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/ (unset: by camera, below)
+    data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/; unset: dicelens for a
+                            # real camera, dicelens-sim / dicelens-replay for sim / file:PATH
     pin = ""                # PIN for settings and clearing history; "" = none
     pin_from_page = false   # with pin = "": may the settings page set a PIN? (any phone could)
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
