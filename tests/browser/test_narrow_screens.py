@@ -44,9 +44,11 @@ def overflow(page: Page) -> list[str]:
     }""")
 
 
-def picker_cut(page: Page) -> bool:
-    """Whether the language picker is narrower than the name it shows ("Portugu")."""
-    return page.locator("#lang-select").evaluate("""select => {
+def cut_selects(page: Page) -> list[str]:
+    """The visible drop-downs narrower than the name they show (the language picker's
+    "Portugu", combat's enemy "Saqu")."""
+    return page.locator("select").evaluate_all("""selects => selects.filter((select) => {
+        if (!select.offsetParent || !select.selectedOptions.length) return false;
         const style = getComputedStyle(select);
         const probe = document.createElement("span");
         probe.style.font = style.font;
@@ -57,7 +59,7 @@ def picker_cut(page: Page) -> bool:
         probe.remove();
         const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
         return room < text + 12;   // and the arrow
-    }""")
+    }).map((select) => "#" + select.id + " cut")""")
 
 
 def broken_tabs(page: Page) -> list[str]:
@@ -81,7 +83,7 @@ def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
         expect(page.locator("#camera")).not_to_have_text("…")
         if path == "/combat":
             expect(page.locator("#attack-card")).to_be_visible()
-        problems = overflow(page) + (["#lang-select cut"] if picker_cut(page) else []) + broken_tabs(page)
+        problems = overflow(page) + cut_selects(page) + broken_tabs(page)
         if problems:
             wide[path] = problems
         page.context.close()
