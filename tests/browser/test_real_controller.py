@@ -167,8 +167,9 @@ def test_throw_with_no_roll_armed_is_not_offered(real_page, controller):
     expect(page.get_by_role("button", name="Throw")).to_be_disabled()   # it would be refused
     expect(page.get_by_role("button", name="By hand", exact=True)).to_be_disabled()
     page.get_by_role("button", name="2D6", exact=True).click()
-    page.get_by_role("button", name="Throw").click()
-    assert thrown == [2]
+    with page.expect_response("**/api/throw") as answer:  # the click returns before its request ends
+        page.get_by_role("button", name="Throw").click()
+    assert answer.value.ok and thrown == [2]
 
 
 def test_a_pool_the_simulated_camera_cannot_throw_is_asked_for_by_hand(real_page, controller):
