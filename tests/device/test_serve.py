@@ -48,11 +48,12 @@ def start(tmp_path, *options, env=None):
 
 
 @contextlib.contextmanager
-def serving(tmp_path, *options, stop=signal.SIGTERM):
+def serving(tmp_path, *options, stop=signal.SIGTERM, seen: list[str] | None = None):
     """``dicelens serve`` started (:func:`start`) → its base URL; after the block ``stop`` is
-    sent, and serve must log that it stopped, exit 0 and print no traceback."""
+    sent, and serve must log that it stopped, exit 0 and print no traceback. ``seen`` gets
+    the lines it logged."""
     process, lines = start(tmp_path, *options)
-    seen: list[str] = []
+    seen = [] if seen is None else seen
     try:
         yield wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
         process.send_signal(stop)
@@ -104,24 +105,15 @@ def test_a_stop_ends_the_open_pages_streams_first(tmp_path, stop):
     """Ctrl-C with phones on the page: their event streams (the roll's and the fight's) end
     at once, so waitress has no thread left to wait for (it waited 5 s, then logged
     "2 thread(s) still running")."""
-    process, lines = start(tmp_path)
     seen: list[str] = []
-    try:
-        base = wait_for(lines, r"Serving on (http://[\d.]+:\d+)", seen).group(1)
+    with serving(tmp_path, stop=stop, seen=seen) as base:
         streams = [urllib.request.urlopen(base + path, timeout=30) for path in ("/api/events", "/api/combat/events")]
         for stream in streams:
             assert stream.readline() == b"retry: 2000\n"
-        process.send_signal(stop)
-        for stream in streams:
-            stream.read()  # to the stream's end
-            stream.close()
-        wait_for(lines, r"dicelens stopped", seen)
-        assert process.wait(timeout=30) == 0
-    finally:
-        process.kill()
-        process.wait()
-        process.stderr.close()
-    assert not [line for line in seen if "still running" in line or "Traceback" in line]
+    for stream in streams:
+        stream.read()  # to the stream's end
+        stream.close()
+    assert not [line for line in seen if "still running" in line]
 
 
 @pytest.mark.parametrize(("camera", "folder"), [

@@ -319,13 +319,12 @@ def client(app):
 
 
 @contextmanager
-def live_server(app, threads: int = 4) -> Iterator[int]:
-    """Serve ``app`` with waitress on a free loopback port; yields the port.
+def running(server) -> Iterator[int]:
+    """Run a waitress ``server`` (made on port 0) until the block ends; yields its port.
 
     The server loop runs in a thread this helper stops and closes itself, so no
     socket is closed under a running loop.
     """
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
     stop = threading.Event()
 
     def loop():
@@ -341,3 +340,8 @@ def live_server(app, threads: int = 4) -> Iterator[int]:
         thread.join()
         wasyncore.close_all(server._map)  # streams notice at their next write and end
         server.task_dispatcher.shutdown()
+
+
+def live_server(app, threads: int = 4):
+    """Serve ``app`` with plain waitress on a free loopback port (:func:`running`)."""
+    return running(waitress.create_server(app, host="127.0.0.1", port=0, threads=threads))

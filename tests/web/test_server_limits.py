@@ -6,37 +6,21 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from waitress import wasyncore
 
 from web import create_app
 from web.server import make_server
 
+from .conftest import running
+
 WAIT = 10.0  # seconds any socket waits at most
 
 
-@contextmanager
-def serving(controller, **config) -> Iterator[int]:
-    app = create_app(controller, {"TESTING": True, "MAX_STREAMS": 2, **config})
-    server = make_server(app, host="127.0.0.1", port=0)
-    stop = threading.Event()
-
-    def loop():
-        while not stop.is_set():
-            wasyncore.loop(timeout=0.05, map=server._map, count=1)
-
-    thread = threading.Thread(target=loop, daemon=True)
-    thread.start()
-    try:
-        yield server.effective_port
-    finally:
-        stop.set()
-        thread.join()
-        wasyncore.close_all(server._map)
-        server.task_dispatcher.shutdown()
+def serving(controller, **config):
+    """The app around ``controller`` served by :func:`web.server.make_server` on a free port."""
+    return running(make_server(create_app(controller, {"TESTING": True, "MAX_STREAMS": 2, **config}),
+                               host="127.0.0.1", port=0))
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
@@ -103,20 +87,8 @@ def stream_slots_free(app) -> bool:
     return False
 
 
-@contextmanager
-def serving_app(app) -> Iterator[int]:
-    server = make_server(app, host="127.0.0.1", port=0)
-    stop = threading.Event()
-    thread = threading.Thread(target=lambda: [wasyncore.loop(timeout=0.05, map=server._map, count=1)
-                                              for _ in iter(stop.is_set, True)], daemon=True)
-    thread.start()
-    try:
-        yield server.effective_port
-    finally:
-        stop.set()
-        thread.join()
-        wasyncore.close_all(server._map)
-        server.task_dispatcher.shutdown()
+def serving_app(app):
+    return running(make_server(app, host="127.0.0.1", port=0))
 
 
 def open_stream(port: int) -> socket.socket:
