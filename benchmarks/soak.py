@@ -69,7 +69,8 @@ def client(port: int, until: float, seed: int, statuses: Counter, lock: threadin
         lambda: request(port, "GET", "/api/rolls?limit=50"),
         lambda: request(port, "GET", "/history"),
         lambda: request(port, "POST", "/api/arm", json.dumps({"preset": "2d6"}).encode()),
-        lambda: request(port, "POST", "/api/dice", json.dumps({"values": [rng.randint(1, 6), rng.randint(1, 5)]}).encode()),
+        lambda: request(port, "POST", "/api/dice",
+                        json.dumps({"values": [rng.randint(1, 6), rng.randint(1, 5)]}).encode()),
         lambda: request(port, "POST", "/api/dice", b'{"values": [1, 2, "x"'),  # malformed
         lambda: request(port, "GET", "/api/events?last_event_id=" + "9" * 5000),  # malformed
         lambda: stream_briefly(port),
@@ -114,7 +115,8 @@ def main() -> int:
             child.terminate()
             child.wait(10)
     warm = next((kib for t, kib in samples if t >= seconds / 5), samples[0][1])
-    print(f"soak {seconds:.0f} s: {sum(statuses.values())} requests, statuses {dict(sorted(statuses.items(), key=str))}")
+    print(f"soak {seconds:.0f} s: {sum(statuses.values())} requests, "
+          f"statuses {dict(sorted(statuses.items(), key=str))}")
     print(f"server memory (VmRSS): {samples[0][1] / 1024:.1f} MiB at start, {warm / 1024:.1f} MiB after the "
           f"warm-up ({seconds / 5:.0f} s), {samples[-1][1] / 1024:.1f} MiB at the end, "
           f"highest {max(k for _, k in samples) / 1024:.1f} MiB")

@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable
 
 from device.cli import UsageError, add_choice_of, whole_number
-
 from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
@@ -243,7 +242,8 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--attack-bonus", type=whole_number, default=0, help="added to the attack, e.g. help")
     parser.add_argument("--defence-bonus", type=whole_number, default=0, help="added to the defence, e.g. help")
     parser.add_argument("--damage-bonus", type=whole_number_in(0), default=0, help="magic weapons, active skills")
-    parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
+    parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy",
+                        help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
     parser.add_argument("--defensive-fumble-on-hit", action="store_true",

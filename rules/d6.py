@@ -222,7 +222,7 @@ def resolve_d6(
 
     # RULES D6-2: the first value is the principal die.
     roles: list[Role] = ["principal"] + ["secondary"] * (len(dice) - 1)
-    breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles)]
+    breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles, strict=True)]
     # RULES D6-3: judged on the principal's natural face, whatever the kind.
     perfect = dice[0] == PERFECT_FACE
 

@@ -505,7 +505,7 @@ def _check_throw(values: Sequence[int], sides: int, name: str, role: str) -> tup
     if len(values) > 2:
         raise InvalidRoll(f"the {role} throws 2 dice ({name} d{sides} and the Destiny d20), not {len(values)}")
     dice = ((sides, f"the {role}'s {name} die"), (DESTINY_SIDES, f"the {role}'s Destiny die"))
-    return tuple(check_face(value, die, what) for value, (die, what) in zip(values, dice))
+    return tuple(check_face(value, die, what) for value, (die, what) in zip(values, dice, strict=False))
 
 
 def resolve_attack(

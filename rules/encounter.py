@@ -17,8 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.destiny import (
-    CHARACTERISTIC_SIDES, UNARMED, AttackOutcome, AttackSpec, DestinyOptions, check_characteristic, check_face,
-    check_weapon, initiative_order,
+    CHARACTERISTIC_SIDES,
+    UNARMED,
+    AttackOutcome,
+    AttackSpec,
+    DestinyOptions,
+    check_characteristic,
+    check_face,
+    check_weapon,
+    initiative_order,
 )
 from rules.errors import InvalidRoll, InvalidStep
 from rules.outcome import Needs
@@ -380,7 +387,8 @@ class Encounter:
         return AttackSpec(
             attacker_die=hitter.attack_die(shoots), defence_die=target.defence_die, ranged=shoots,
             weapon=weapon, armour=target.armour, shield=target.shield,
-            attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus, damage_bonus=damage_bonus,
+            attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus,
+            damage_bonus=damage_bonus,
             defender=target.side, attacker_name=attacker, defender_name=defender, options=self.options)
 
     # ------------------------------------------------------------ setting up
@@ -459,7 +467,7 @@ class Encounter:
         names = list(names)
         if sorted(names) != sorted(self.order) or len(set(names)) != len(names):
             raise InvalidStep(Phrase("give every participant of the order once, and no one else"))
-        for old, new in zip(self.order, names):
+        for old, new in zip(self.order, names, strict=True):
             if self.groups[old] != self.groups[new]:
                 raise InvalidStep(f"{new} is not tied with {old}: only tied participants change places")
         self.order = names

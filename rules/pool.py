@@ -339,10 +339,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
 
     for i in tens:
         roles[i] = "ten"
-    for ten, one in zip(tens, ones):  # RULES P-3: the 1 is removed, the 10 stays
+    for ten, one in zip(tens, ones, strict=False):  # RULES P-3: the 1 is removed, the 10 stays
         pair(ten, "ten", one, "cancelled")
     ones_left = ones[len(tens):]
-    for one, success in zip(ones_left, cancellable):  # RULES P-4
+    for one, success in zip(ones_left, cancellable, strict=False):  # RULES P-4
         pair(one, "canceller", success, "cancelled")
     for one in ones_left[len(cancellable):]:
         roles[one] = "one left over"
@@ -350,13 +350,13 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     # RULES P-5; P-5b: without the rule of one, no success and any 1 is a botch
     botch = first_successes == 0 and (len(ones_left) > len(cancellable) if options.rule_of_one else any_one)
     if botch and not options.rule_of_one:
-        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles)]
+        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles, strict=True)]
 
     if len(rerolls) > len(tens):
         if not tens:
             raise InvalidRoll("no 10 to reroll in the first roll")
         raise InvalidRoll(f"{len(rerolls)} reroll dice for {len(tens)} tens: one reroll die per 10")
-    dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired)]
+    dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired, strict=True)]
     if missing:  # RULES T-3: wait for the rest of the first roll
         return PoolOutcome(spec, tuple(dice), _missing_needs(missing), None, False)
     dice += [PoolDie(v, "success" if v >= target else "failure", True) for v in rerolls]

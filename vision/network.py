@@ -50,4 +50,4 @@ class Network:
                 self._input = self._session.get_inputs()[0].name
                 self._outputs = [output.name for output in self._session.get_outputs()]
             session = self._session
-        return dict(zip(self._outputs, session.run(self._outputs, {self._input: blob})))
+        return dict(zip(self._outputs, session.run(self._outputs, {self._input: blob}), strict=True))

@@ -36,7 +36,7 @@ class Score:
     color_right: int = 0
     confusions: list[tuple[int, int | None]] = field(default_factory=list)
 
-    def add(self, other: "Score") -> None:
+    def add(self, other: Score) -> None:
         for name in ("labelled", "correct", "wrong", "unreadable", "missed", "phantom",
                      "color_known", "color_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))

@@ -390,18 +390,18 @@ def _place(rng, placed, sides, values, colors, cocked, size, view, rotation, rim
             dy = gap * math.sin(axis) + slide * math.cos(axis)
             centers.append((centers[0][0] + dx, centers[0][1] + dy * view.squash))
         if not all(r + rim < x < w - r - rim and r + rim < y < h - r - rim
-                   for (x, y), r in zip(centers, reach)):
+                   for (x, y), r in zip(centers, reach, strict=True)):
             continue
         if exact:
-            mine = [_footprint(c, s, angle, cocked, view) for c, s in zip(centers, sides)]
+            mine = [_footprint(c, s, angle, cocked, view) for c, s in zip(centers, sides, strict=True)]
             clear = all(_apart(f, _footprint(d.center, d.side, d.angle, d.cocked, view))
                         for f in mine for d in placed)
         else:
             clear = all(math.dist(c, d.center) > r + _reach(d.side, view, d.cocked) + 2
-                        for c, r in zip(centers, reach) for d in placed)
+                        for c, r in zip(centers, reach, strict=True) for d in placed)
         if clear:
             return [_make_die(rng, c, s, angle, v, col, cocked)
-                    for c, s, v, col in zip(centers, sides, values, colors)]
+                    for c, s, v, col in zip(centers, sides, values, colors, strict=True)]
     raise ValueError(f"cannot place {len(placed) + len(sides)} dice of {sides[0]:.0f} px in a "
                      f"{w}×{h} tray; ask for fewer or smaller dice")
 

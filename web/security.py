@@ -16,10 +16,10 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
 * Its ``Host`` must also be a name the server knows (DNS rebinding: a site whose
   name resolves to this machine would otherwise be "same-origin" with itself):
   ``localhost`` and loopback addresses, ``SERVE_HOST`` (the address served on),
-  the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own addresses, its host name and ``<hostname>.local``, and the
-  names in ``ALLOWED_HOSTS`` (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a
-  comma-separated list; a value that is neither stops ``dicelens serve`` at start-up,
-  see :mod:`web.environment`). Any other Host gets 403 ``{"error": ...}``.
+  the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own
+  addresses, its host name and ``<hostname>.local``, and the names in ``ALLOWED_HOSTS``
+  (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a comma-separated list; a value that is
+  neither stops ``dicelens serve`` at start-up, see :mod:`web.environment`). Any other Host gets 403 ``{"error": ...}``.
 
 The PIN is stored in the controller's settings (``settings()["pin"]``) as the
 werkzeug hash :func:`hash_pin` makes, never in clear; ``None`` means no PIN.

@@ -13,7 +13,7 @@ import itertools
 import queue
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
@@ -56,7 +56,7 @@ class Event:
 @dataclass
 class Subscription:
     _queue: queue.Queue = field(default_factory=queue.Queue)
-    _owner: "FakeController | None" = None
+    _owner: FakeController | None = None
 
     def get(self, timeout: float) -> Event | None:
         try:
@@ -74,7 +74,7 @@ class Subscription:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class FakeController:
@@ -369,7 +369,7 @@ class FakeController:
         throws = [[d["natural"] for d in ordered if d["step"] == step] for step in range(len(throws))]
         outcome = rules.resolve(_spec(self._preset(roll["preset"])), throws)
         result = outcome.to_dict()
-        for die, ruled in zip(ordered, result["dice"]):
+        for die, ruled in zip(ordered, result["dice"], strict=True):
             die.update(value=ruled.get("value", die["natural"]), role=ruled["role"])
         roll.update(result=result, complete=result["complete"],
                     total=result.get("total"), successes=result.get("successes"),

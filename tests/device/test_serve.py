@@ -7,10 +7,10 @@ import contextlib
 import json
 import logging
 import os
-import socket
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading

@@ -34,7 +34,7 @@ corrections, surplus dice, out-of-range faces) are not repeated here.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import cv2
 import numpy as np
@@ -73,7 +73,7 @@ def age(folder, roll_id, minutes):
     """Make the stored roll's steps ``minutes`` old."""
     with History(folder) as history:
         roll = history.roll(roll_id)
-        then = (datetime.now(timezone.utc) - timedelta(minutes=minutes)).isoformat()
+        then = (datetime.now(UTC) - timedelta(minutes=minutes)).isoformat()
         roll["started"] = then
         for reading in roll["readings"]:
             reading["at"] = then

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from vision.blur import BLURRED, sharpness
-from vision.tray import BLURRED_VALUE_MIN, read_tray
 from vision.scoring import Score, load_labels, score_photo
 from vision.synthetic import render_tray
+from vision.tray import BLURRED_VALUE_MIN, read_tray
 
 
 def _die_sharpness(image, truth):

@@ -13,7 +13,6 @@ from vision.colors import PALETTE, RULES, estimate_white, name_color_box, name_d
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
-
 WARM = (0.8, 1.0, 1.25)  # BGR gains: tungsten-like light, the floor turns orange
 COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
 

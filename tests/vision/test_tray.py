@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
 from vision.scoring import Score, load_labels, score_photo
+from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
 
 # (folder, photos taken, least share of dice read right, most phantoms per labelled die)
 SCENES = [

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +40,7 @@ class Event:
 
 
 class Subscription:
-    def __init__(self, owner: "FakeController"):
+    def __init__(self, owner: FakeController):
         self.owner = owner
         self.queue: queue.Queue[Event] = queue.Queue(maxsize=8)
         self.closed = False
@@ -68,7 +68,7 @@ PRESETS = [
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
