@@ -16,7 +16,7 @@ from collections.abc import Callable
 from device.cli import UsageError, add_choice_of, whole_number
 from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
-from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, Side, initiative_order, resolve_attack
 from rules.destiny_odds import attack_odds
 from rules.errors import InvalidRoll
 from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, normalise_natural, resolve_pool
@@ -311,7 +311,7 @@ def initiative_value(text: str) -> tuple[str, int]:
 
 
 def _resolve_initiative(args: argparse.Namespace) -> int:
-    entries = [(name, "hero", value) for name, value in args.hero] + [
+    entries: list[tuple[str, Side, int | None]] = [(name, "hero", value) for name, value in args.hero] + [
         (name, "enemy", value) for name, value in args.enemy]
     if not entries:
         raise UsageError("give at least one --hero NAME=VALUE or --enemy NAME=VALUE")

@@ -64,6 +64,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from device.combat import Roster, roster_from_config
 from device.errors import DeviceError
@@ -301,14 +302,15 @@ class _Table:
     def __init__(self, data: object, prefix: str):
         if not isinstance(data, dict):
             raise ConfigError(f"{prefix.rstrip('.')} must be a table")
-        self.data, self.prefix, self.used = data, prefix, set()
+        self.data, self.prefix = data, prefix
+        self.used: set[str] = set()
         self.allowed = _ALLOWED[prefix]
 
     def get(self, key: str, default: object) -> object:
         self.used.add(key)
         return self.data.get(key, default)
 
-    def table(self, key: str) -> dict:
+    def table(self, key: str) -> Any:  # what the file has: _Table and roster_from_config check it
         return self.get(key, {})
 
     def boolean(self, key: str, default: bool) -> bool:

@@ -154,6 +154,7 @@ class History:
         self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
+        self._closed = False
         # SQLite's own lower() and NOCASE fold ASCII only: "ágata" would not find "Ágata".
         self._db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
                                  deterministic=True)
@@ -352,7 +353,7 @@ class History:
         :returns: None when it is, else what is wrong in one line (SQLite's words).
         """
         with self._lock:
-            if self._db is None:
+            if self._closed:
                 return "the history database is closed"
             try:
                 problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
@@ -370,9 +371,9 @@ class History:
     def close(self) -> None:
         """Close the database; idempotent."""
         with self._lock:
-            if self._db is not None:
+            if not self._closed:
                 self._db.close()
-                self._db = None
+                self._closed = True
 
     def __enter__(self) -> History:
         return self
@@ -399,6 +400,8 @@ class History:
             names = ", ".join(values)
             marks = ", ".join("?" for _ in values)
             cursor = self._db.execute(f"INSERT INTO rolls ({names}) VALUES ({marks})", tuple(values.values()))
+            if cursor.lastrowid is None:  # set by every INSERT
+                raise sqlite3.DatabaseError("the new roll got no id")
             return cursor.lastrowid
         sets = ", ".join(f"{name} = ?" for name in values)
         self._db.execute(f"UPDATE rolls SET {sets} WHERE id = ?", (*values.values(), row["id"]))
@@ -486,8 +489,8 @@ class History:
                 if not columns <= found:
                     missing = ", ".join(sorted(columns - found))
                     raise damaged(f"table {table} lacks {missing}" if found else f"it has no table {table}")
-            for table, columns in _JSON_COLUMNS.items():
-                bad = " OR ".join(f"({name} IS NOT NULL AND NOT json_valid({name}))" for name in columns)
+            for table, json_columns in _JSON_COLUMNS.items():
+                bad = " OR ".join(f"({name} IS NOT NULL AND NOT json_valid({name}))" for name in json_columns)
                 row = self._db.execute(f"SELECT {_KEYS[table]} FROM {table} WHERE {bad} LIMIT 1").fetchone()
                 if row is not None:
                     raise damaged(f"the row {_KEYS[table]} = {row[0]!r} of {table} is not valid JSON")

@@ -84,6 +84,8 @@ def pin_matches(pin: str, stored: str) -> bool:
 def _fingerprint(stored: str) -> str:
     # What a session remembers: it stops matching as soon as the PIN changes.
     key = current_app.secret_key
+    if not key:  # create_app always sets one
+        raise RuntimeError("the app has no SECRET_KEY")
     key = key.encode() if isinstance(key, str) else key
     return hmac.new(key, stored.encode(), hashlib.sha256).hexdigest()[:32]
 
@@ -276,9 +278,9 @@ def machine_hosts() -> set[str]:
             names.add(str(address[0]).split("%")[0].lower())
     except OSError:  # no resolver for our own name: the other names still count
         pass
-    address = lan_address()
-    if address:
-        names.add(address)
+    lan = lan_address()
+    if lan:
+        names.add(lan)
     names |= _interface_addresses()
     return {name for name in names if name}
 
