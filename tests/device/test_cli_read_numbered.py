@@ -13,6 +13,8 @@ from vision.numerals import KINDS, SIDES
 
 from .cli_run import dicelens
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 ONE_DIE = {"d4": "burks_000.jpg", "d12": "burks_012.jpg", "d20": "burks_004.jpg"}  # one die each, black tray
 MIXED = "20211121_171337.jpg"  # banachowicz: 4 d10, 2 d8, 2 numbered d6, 2 pip d6
 DIE_KEYS = {"value", "sides", "box", "color", "principal", "confidence", "unreadable", "kind", "face"}

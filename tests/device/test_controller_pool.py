@@ -98,6 +98,7 @@ def test_an_unreadable_d10_is_named_then_corrected_on_the_page(controller, reade
     assert roll["dice"][2]["natural"] == 10 and controller.state()["needs"]["count"] == 1
 
 
+@pytest.mark.slow
 def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path, real_photos):
     """A held-out photo (tools/numerals_data.py) of 4 d10s, 2 d8s, 2 numbered and 2 pip d6s:
     what is reliable today is the kind (d10 or not), not the numerals."""

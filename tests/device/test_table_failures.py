@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 
 import cv2
 import numpy as np
+import pytest
 
 import vision
 from device.controller import JPEG_QUALITY, Controller
@@ -222,6 +223,7 @@ def test_a_fresh_page_is_not_sent_an_older_rolls_correction_again(tmp_path):
     history.close()
 
 
+@pytest.mark.slow
 def test_a_page_of_an_old_history_is_told_to_reload(tmp_path):
     """The README's procedure for a damaged database: a new, empty history in its place."""
     history, controller, client = start(tmp_path / "old", FakeReader(), Clock())

@@ -2,11 +2,14 @@
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
 from rules.destiny import CHARACTERISTIC_SIDES, EFFECTS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 relaxed = settings(deadline=None)
 

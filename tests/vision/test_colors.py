@@ -19,6 +19,7 @@ COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
 
 @pytest.mark.parametrize("cast", [None, WARM, COOL], ids=["neutral", "warm", "cool"])
 @pytest.mark.parametrize(("seed", "marbled"), [(0, 0.0), (1, 0.0), (2, 1.0), (3, 1.0)])
+@pytest.mark.slow
 def test_every_palette_colour_under_a_cast(seed, marbled, cast):
     image, truth = render_tray(seed, colors=list(PALETTE), white_balance=cast, marbled=marbled,
                                rim=seed % 2 == 1, shadow=0.5, glare=0.3, noise=4)
