@@ -1,4 +1,5 @@
-"""A fake controller with the interface of CONTRACTS.md (device/controller.py), and app fixtures.
+"""A fake controller with the interface of CONTRACTS.md (device/controller.py), and app fixtures;
+for the tests over the real controller, its history (SQLite), a fake reader and a clock.
 
 The fake keeps rolls in memory with the same shapes, seq numbering, errors and
 event feed as the real controller; its arithmetic is the plain sum (D6) or count of
@@ -21,6 +22,8 @@ import pytest
 import waitress
 from waitress import wasyncore
 
+from device.history import History
+from tests.device.controller_fakes import Clock, FakeReader
 from web import create_app
 
 
@@ -301,6 +304,24 @@ class FakeController:
     def clear_history(self) -> None:
         with self._lock:
             self._rolls.clear()
+
+
+@pytest.fixture
+def history(tmp_path):
+    """The real history (SQLite) in the data folder ``tmp_path/data``, for the tests over the
+    real controller."""
+    with History(tmp_path / "data") as history:
+        yield history
+
+
+@pytest.fixture
+def reader() -> FakeReader:
+    return FakeReader()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
 
 
 @pytest.fixture
