@@ -211,7 +211,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
                             chain_limit=config.chain_limit, house_rules=config.house_rules,
-                            resume_seconds=config.resume_minutes * 60)
+                            cocked_dice=config.cocked_dice, resume_seconds=config.resume_minutes * 60)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
 
