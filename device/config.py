@@ -68,11 +68,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from device.cocked import DEFAULT as DEFAULT_COCKED
-from device.cocked import check_policy
 from device.combat import Roster, roster_from_config
 from device.errors import DeviceError
 from device.presets import Preset, PresetError, build_presets
+from rules.cocked import DEFAULT as DEFAULT_COCKED
+from rules.cocked import check_policy
 from rules.pool import PoolOptions
 from vision.colors import PALETTE
 

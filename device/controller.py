@@ -53,11 +53,11 @@ import cv2
 import numpy as np
 
 import rules
-from device import cocked as cocked_policy
 from device.errors import CameraUnavailable, DeviceError, RollNeedsDice, SaveFailed, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
+from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -148,7 +148,7 @@ class Controller:
         note on the roll (RULES T-4).
     :param house_rules: the config's pool options (RULES P-5b), applied to every pool
         preset until the settings page changes them (kept in the history database).
-    :param cocked_dice: the config's cocked-die policy (RULES T-5, :data:`device.cocked.POLICIES`),
+    :param cocked_dice: the config's cocked-die policy (RULES T-5, :data:`rules.cocked.POLICIES`),
         until the settings page changes it (kept in the history database).
     :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
@@ -531,7 +531,7 @@ class Controller:
     def settings(self) -> dict:
         """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
         stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``,
-        RULES P-5b; cocked_dice: one of :data:`device.cocked.POLICIES`, RULES T-5)."""
+        RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
         with self._lock:
             return {"principal_color": self._principal_color, "presets": self.presets(),
                     "pin": self._pin, "house_rules": self._house_rules.to_dict(),

@@ -194,6 +194,15 @@
     if ((match = /^the history could not be saved \((.+?)\): .* — then throw again$/.exec(prompt))) {
       return t("The roll could not be saved ({why}): nothing was changed. Fix it, then throw again.", { why: match[1] });
     }
+    // RULES T-5 (device/controller.py throw_problem, _take_frame): a cocked die voids its throw
+    // (rethrow_set), or leans and its top face is entered by hand (accept_leaning)
+    if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw all (\d+) dice? of this throw again$/.exec(prompt))) {
+      return t("Die {n}: {why} — throw all the dice of this throw again ({count}).", { n: match[1], why: t(match[2]), count: match[3] });
+    }
+    if ((match = /^(\d+) dice? of the voided throw did not move: throw all (\d+) again$/.exec(prompt))) {
+      return t("{n} of the voided throw's dice did not move: throw all {count} again.", { n: match[1], count: match[2] });
+    }
+    if ((match = leaningDie(prompt)) !== null) return t("Die {n} leans: enter its top face.", { n: match + 1 });
     // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
     // (no colour for a die entered by hand)
     if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
@@ -209,6 +218,12 @@
     }
     if (state.state === "armed" || state.state === "waiting") return throwPrompt(state);
     return prompt;
+  }
+
+  /** The index of the die a prompt asks the top face of (RULES T-5 accept_leaning), or null. */
+  function leaningDie(prompt) {
+    const match = /^die (\d+)(?: \(.*?\))? leans: enter its top face$/.exec(prompt || "");
+    return match ? Number(match[1]) - 1 : null;
   }
 
   // device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
@@ -439,6 +454,9 @@
       prompt.hidden = !text;
       prompt.textContent = text;
       prompt.dataset.urgent = String(state.state === "prompting");
+      const leaning = past ? null : leaningDie(state.prompt);
+      $("#lean-open").hidden = leaning === null;
+      $("#lean-open").dataset.index = leaning === null ? "" : String(leaning);
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
@@ -762,6 +780,17 @@
     });
 
     $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
+    // RULES T-5 accept_leaning: the keypad for the one die that leans, its top face entered by hand
+    $("#lean-open").addEventListener("click", () => {
+      const roll = shownRoll();
+      const index = Number($("#lean-open").dataset.index);
+      if (!roll || !roll.dice[index]) return;
+      openFix(roll, roll.dice[index], index);
+      $("#fix-title").textContent = t("Die {n} leans: enter its top face.", { n: index + 1 });
+      $("#fix-hint").textContent = t("Its top face, as the table sees it");
+      $("#fix-cocked").hidden = true;
+      $("#fix-principal").hidden = true;
+    });
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
     // --- live updates ------------------------------------------------------------
@@ -957,11 +986,21 @@
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
       setChildren(list, (settings.presets || []).map(presetRow));
+      for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
+        choice.checked = choice.value === settings.cocked_dice;
+      }
       const house = settings.house_rules;  // RULES P-5b
       $("#house-ten").checked = house.rule_of_ten;
       $("#house-one").checked = house.rule_of_one;
       $("#house-target").value = String(house.target_number);
     }
+
+    $("#cocked-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = $("#cocked-form input[name=cocked]:checked");
+      const settings = await act(api.post(API.settings, { cocked_dice: chosen ? chosen.value : null }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
 
     $("#house-form").addEventListener("submit", async (event) => {
       event.preventDefault();
