@@ -1,15 +1,17 @@
-"""RULES T-5: the cocked-die policy on a roll's tray reads (throw that die again, throw the
+"""RULES T-5: the cocked-die policy on a roll's and a fight's tray reads (throw that die again, throw the
 whole set again, or enter a leaning die's top face by hand); never a value from two faces (T-1)."""
 
 from __future__ import annotations
 
 import pytest
 
+from device.combat import CombatSession
 from device.config import ConfigError, config_from_dict
 from device.controller import Controller
 from device.presets import build_presets
+from rules.errors import InvalidStep
 
-from .controller_fakes import die, fakes, settle
+from .controller_fakes import die, fakes, numbered, settle
 
 COCKED = {"unreadable": "cocked"}
 
@@ -86,3 +88,59 @@ def test_the_config_key_and_its_default(history, reader, clock):
     assert controller.settings()["cocked_dice"] == "rethrow_set"
     with pytest.raises(ConfigError, match="cocked_dice must be one of rethrow_die, rethrow_set, accept_leaning"):
         config_from_dict({"cocked_dice": "tilt"})
+
+
+# --- a fight's tray steps (device/combat.py, device/combat_tray.py) -------------------------
+
+def _fight(tmp_path, reader, clock, policy):
+    session = CombatSession(tmp_path / "fight", numbered_reader=reader.numbered, clock=clock,
+                            cocked_dice=lambda: policy)
+    session.add_hero("Brann")
+    session.add_enemy("Saqueador")
+    session.roll_initiative({"Brann": 5, "Saqueador": 4})
+    session.start_attack("Brann", "Saqueador")
+    session.read_tray("attack")
+    return session
+
+
+def _throw(fight, reader, clock, *dice):
+    assert fight.on_settled(reader.frame(*dice), clock.tick())
+    return fight.state()
+
+
+def test_a_fight_step_with_a_cocked_die_under_each_policy(tmp_path, reader, clock):
+    d8, cocked_d20 = numbered(7, "d8"), numbered(None, "d20", x=300, **COCKED)
+    fight = _fight(tmp_path / "die", reader, clock, "rethrow_die")
+    assert _throw(fight, reader, clock, d8, cocked_d20)["tray"]["problem"]["text"] == "the d20: it is cocked — throw it again"
+    state = _throw(fight, reader, clock, d8, numbered(14, "d20", x=200, y=300))  # the d8 stays: it counts
+    assert (state["attack"]["attack"]["natural"], state["attack"]["attack"]["destiny"]) == (7, 14)
+
+    fight = _fight(tmp_path / "set", reader, clock, "rethrow_set")
+    problem = _throw(fight, reader, clock, d8, cocked_d20)["tray"]["problem"]
+    assert problem["code"] == "void" and problem["text"] == "the d20: it is cocked — throw all the dice of this step again"
+    problem = _throw(fight, reader, clock, d8, numbered(14, "d20", x=200, y=300))["tray"]["problem"]
+    assert problem["code"] == "unmoved"
+    assert problem["text"] == "1 of the voided throw's dice did not move: throw all the dice of this step again"
+    assert fight.state()["attack"]["attack"]["natural"] is None
+    state = _throw(fight, reader, clock, numbered(7, "d8", x=400, y=300), numbered(14, "d20", x=200, y=300))
+    assert state["tray"]["problem"] is None and state["attack"]["attack"]["natural"] == 7
+
+    fight = _fight(tmp_path / "lean", reader, clock, "accept_leaning")
+    problem = _throw(fight, reader, clock, d8, cocked_d20)["tray"]["problem"]
+    assert problem["code"] == "leaning" and problem["text"] == "the d20 leans: enter its top face"
+    assert problem["values"] == [7, None] and fight.state()["attack"]["attack"]["natural"] is None
+    with pytest.raises(InvalidStep, match="a d20 shows 1 to 20"):
+        fight.enter_top_face(21)
+    state = fight.enter_top_face(14)
+    assert (state["attack"]["attack"]["natural"], state["attack"]["attack"]["destiny"]) == (7, 14)
+    assert state["attack"]["sources"] == {"attack": "corrected"} and state["tray"]["problem"] is None
+    with pytest.raises(InvalidStep, match="no die of the tray leans"):
+        fight.enter_top_face(3)
+
+
+def test_an_initiative_die_that_leans_is_entered_by_hand(tmp_path, reader, clock):
+    fight = CombatSession(tmp_path, numbered_reader=reader.numbered, clock=clock, cocked_dice=lambda: "accept_leaning")
+    fight.add_hero("Brann")
+    fight.read_tray("initiative", "Brann")
+    assert _throw(fight, reader, clock, numbered(None, "d6", **COCKED))["tray"]["problem"]["code"] == "leaning"
+    assert fight.enter_top_face(4)["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 4}}
