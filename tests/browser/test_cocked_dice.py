@@ -1,5 +1,5 @@
 """RULES T-5 on the pages: the cocked-die policy is a setting, and under accept_leaning the
-live page asks for the leaning die's top face with the keypad of that one die."""
+live page and the combat page ask for the leaning die's top face with the keypad of that one die."""
 
 from __future__ import annotations
 
@@ -9,10 +9,15 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from device.combat import CombatSession
 from device.controller import Controller
 from device.history import History
 from device.presets import build_presets
+from vision.numerals import NumberedReading
 from vision.reading import DieReading, TrayReading
+from web import combat, create_app
+
+from .conftest import LiveServer
 
 
 def _die(value, color, x, principal=False):
@@ -28,6 +33,26 @@ def _read(image, principal_color):  # every frame: a red 3, and a white die the 
 def controller(tmp_path):
     with History(tmp_path) as history:
         yield Controller(build_presets(), history, reader=_read, annotate=lambda image, reading, labels=None: image)
+
+
+def _read_fight(image, principal_color):  # a d8 7, and a d20 the reader saw cocked
+    return TrayReading(dice=[NumberedReading(value=7, sides=8, box=(0, 0, 60, 60), center=(30, 30), color="blue",
+                                             confidence=0.9, kind="d8"),
+                             NumberedReading(value=None, sides=20, box=(200, 0, 260, 60), center=(230, 30), color="blue",
+                                             confidence=0.9, unreadable="cocked", kind="d20")], size=(640, 480))
+
+
+@pytest.fixture
+def fight(tmp_path, controller):  # follows the settings page's policy, as dicelens serve's does
+    return CombatSession(tmp_path / "fight", numbered_reader=_read_fight,
+                         cocked_dice=lambda: controller.settings()["cocked_dice"])
+
+
+@pytest.fixture
+def server(controller, fight):
+    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
+    with LiveServer(combat.attach(app, fight)) as live:
+        yield live
 
 
 @pytest.mark.parametrize(("lang", "heading", "leaning", "saved"), [
@@ -70,3 +95,26 @@ def test_a_leaning_die_asks_for_its_top_face(phone, controller, lang, prompt, bu
     expect(page.get_by_role("button", name=button, exact=True)).to_be_hidden()
     roll = controller.state()["latest_roll"]
     assert roll["complete"] and roll["dice"][1]["source"] == "hand" and roll["corrections"][0]["to"] == 5
+
+
+@pytest.mark.parametrize(("lang", "prompt"), [
+    ("en", "The d20 leans: enter its top face."),
+    ("pt_BR", "O d20 está apoiado: informe a face de cima."),
+    ("es", "El d20 está apoyado: indica su cara de arriba."),
+])
+def test_a_fight_s_leaning_die_asks_for_its_top_face(phone, controller, fight, lang, prompt):
+    controller.update_settings(cocked_dice="accept_leaning")
+    fight.add_hero("Brann")
+    fight.add_enemy("Saqueador")
+    fight.roll_initiative({"Brann": 5, "Saqueador": 4})
+    fight.start_attack("Brann", "Saqueador")
+    page = phone(f"/combat?lang={lang}")
+    fight.read_tray("attack")
+    assert fight.on_settled(None, time.monotonic() + 1)
+    expect(page.locator("#attack-tray-status")).to_have_text(prompt)
+    page.locator("#attack-tray-lean .key", has_text="14").click()
+    expect(page.locator("#attack-tray-lean .key")).to_have_count(0)
+    expect(page.locator("#attack-dice .die-chip")).to_have_text(["d8 7", "d20 14"])
+    attack = fight.state()["attack"]
+    assert (attack["attack"]["natural"], attack["attack"]["destiny"]) == (7, 14)
+    assert attack["sources"] == {"attack": "corrected"}

@@ -144,3 +144,12 @@ def test_an_initiative_die_that_leans_is_entered_by_hand(tmp_path, reader, clock
     fight.read_tray("initiative", "Brann")
     assert _throw(fight, reader, clock, numbered(None, "d6", **COCKED))["tray"]["problem"]["code"] == "leaning"
     assert fight.enter_top_face(4)["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 4}}
+
+
+def test_read_says_a_leaning_die_is_not_read_and_the_table_enters_its_top_face():
+    from .cli_run import dicelens
+
+    shown = " ".join(dicelens("read", "--help").stdout.split())
+    assert 'has value null and unreadable "cocked"' in shown
+    assert "cannot tell a die leaning on the wall with a plain top face from one cocked on another die" in shown
+    assert 'cocked_dice = "accept_leaning" in the config (RULES T-5), the page asks the table for that die\'s top face' in shown
