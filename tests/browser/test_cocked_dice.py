@@ -118,3 +118,23 @@ def test_a_fight_s_leaning_die_asks_for_its_top_face(phone, controller, fight, l
     attack = fight.state()["attack"]
     assert (attack["attack"]["natural"], attack["attack"]["destiny"]) == (7, 14)
     assert attack["sources"] == {"attack": "corrected"}
+
+
+@pytest.mark.parametrize(("lang", "voided", "unmoved"), [
+    ("en", "Die 2: it is cocked — throw all the dice of this throw again (2).",
+     "2 of the voided throw's dice did not move: throw all 2 again."),
+    ("pt_BR", "Dado 2: está inclinado — jogue de novo todos os dados desta jogada (2).",
+     "2 dos dados da jogada anulada não se moveram: jogue todos os 2 de novo."),
+    ("es", "Dado 2: está montado — tira de nuevo todos los dados de esta tirada (2).",
+     "2 de los dados de la tirada anulada no se movieron: tira los 2 de nuevo."),
+])
+def test_a_voided_throw_is_said_in_the_page_s_language(phone, controller, lang, voided, unmoved):
+    controller.update_settings(cocked_dice="rethrow_set")
+    controller.on_status("ok")
+    page = phone(f"/?lang={lang}")
+    controller.arm("2d6")
+    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 1)
+    expect(page.locator("#prompt")).to_have_text(voided)
+    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 2)  # the same tray: nothing moved
+    expect(page.locator("#prompt")).to_have_text(unmoved)
+    expect(page.locator("#lean-open")).to_be_hidden()

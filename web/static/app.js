@@ -194,6 +194,11 @@
     if ((match = /^the history could not be saved \((.+?)\): .* — then throw again$/.exec(prompt))) {
       return t("The roll could not be saved ({why}): nothing was changed. Fix it, then throw again.", { why: match[1] });
     }
+    // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
+    // (no colour for a die entered by hand)
+    if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
+      return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
+    }
     // RULES T-5 (device/controller.py throw_problem, _take_frame): a cocked die voids its throw
     // (rethrow_set), or leans and its top face is entered by hand (accept_leaning)
     if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw all (\d+) dice? of this throw again$/.exec(prompt))) {
@@ -203,11 +208,6 @@
       return t("{n} of the voided throw's dice did not move: throw all {count} again.", { n: match[1], count: match[2] });
     }
     if ((match = leaningDie(prompt)) !== null) return t("Die {n} leans: enter its top face.", { n: match + 1 });
-    // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
-    // (no colour for a die entered by hand)
-    if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
-      return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
-    }
     // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
     if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
       const dice = match[1].split(/, | and /).map((item) => /^(a|\d+) (.+?)s?$/.exec(item));
