@@ -608,6 +608,7 @@ class Controller:
                 self._pin = changes["pin"]
             if "cocked_dice" in changes:
                 self._cocked_dice = changes["cocked_dice"]
+                self._void = self._voided_now()
                 if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
                     self._set_state(self._state, prompt=self._request())
             self._publish_state()
@@ -727,6 +728,22 @@ class Controller:
         self._void = {"step": step, "reference": reference, "dice": taken} if voids else None
         self._store_step(taken, step)
         self._advance(photos, principal_note=reading.principal_note)
+
+    def _voided_now(self) -> dict | None:
+        """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
+        step to throw again), else None; for a policy set while that throw waits: the tray
+        before it is known for the first throw only (a later one is compared with none)."""
+        roll = self._roll
+        if self._cocked_dice != "rethrow_set" or roll is None or not roll["dice"]:
+            return None
+        if self._void is not None:
+            return self._void
+        walk = self._walk(roll)
+        dice = [die for die in roll["dice"] if die["step"] == walk.step]
+        if walk.problem is None or not any(die.get("unreadable") == "cocked" for die in dice):
+            return None
+        return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
+                "dice": copy.deepcopy(dice)}
 
     def _request(self) -> str:
         """What the roll asks for now, in the words of its prompt: the first throw, the dice

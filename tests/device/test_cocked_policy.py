@@ -153,3 +153,15 @@ def test_read_says_a_leaning_die_is_not_read_and_the_table_enters_its_top_face()
     assert 'has value null and unreadable "cocked"' in shown
     assert "cannot tell a die leaning on the wall with a plain top face from one cocked on another die" in shown
     assert 'cocked_dice = "accept_leaning" in the config (RULES T-5), the page asks the table for that die\'s top face' in shown
+
+
+def test_rethrow_set_chosen_while_a_cocked_die_waits_voids_that_throw(controller, reader, clock):
+    controller.arm("2d6")
+    settle(controller, clock, reader.frame(die(3, "red", principal=True), die(None, "white", 300, **COCKED)))
+    controller.update_settings(cocked_dice="rethrow_set")
+    assert controller.state()["prompt"] == "die 2 (white): it is cocked — throw all 2 dice of this throw again"
+    state = settle(controller, clock, reader.frame(die(3, "red", principal=True), die(4, "white", 250, 300)))
+    assert state["prompt"] == "1 die of the voided throw did not move: throw all 2 again"
+    controller.update_settings(cocked_dice="rethrow_die")  # back: the red die that lies there counts again
+    state = settle(controller, clock, reader.frame(die(3, "red", principal=True), die(5, "white", 100, 300)))
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 8
