@@ -138,3 +138,4 @@ def test_a_voided_throw_is_said_in_the_page_s_language(phone, controller, lang, 
     controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 2)  # the same tray: nothing moved
     expect(page.locator("#prompt")).to_have_text(unmoved)
     expect(page.locator("#lean-open")).to_be_hidden()
+

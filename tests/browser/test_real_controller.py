@@ -284,3 +284,25 @@ def test_the_pools_house_rules_are_page_settings(phone, controller, lang, headin
     assert controller.enter_dice([1, 2, 3, 4, 7])["latest_roll"]["outcome"] == "botch"  # 7 < 8, a 1: P-5b
     page.reload()
     expect(page.locator("#house-one")).not_to_be_checked()
+
+
+@pytest.mark.parametrize(("lang", "free", "pool", "random"), [
+    ("en", "Free roll", "pool 5 · difficulty 1", "random 2D6"),
+    ("pt_BR", "Rolagem livre", "parada 5 · dificuldade 1", "2D6 aleatório"),
+    ("es", "Tirada libre", "reserva 5 · dificultad 1", "2D6 aleatorio"),
+])
+def test_the_settings_page_shows_preset_labels_in_its_language(phone, controller, lang, free, pool, random):
+    # (issue 19 trial) the labels the rules made read as on the live page; they are kept as stored
+    stored = [p["label"] for p in controller.presets()]
+    page = phone(f"/settings?lang={lang}")
+    labels = page.locator("#preset-editor .p-label")
+    expect(labels).to_have_count(len(stored))
+    expect(labels.nth(0)).to_have_value(free)
+    expect(labels.nth(5)).to_have_value(random)
+    expect(labels.nth(6)).to_have_value(pool)
+    labels.nth(1).fill("Dano leve")
+    page.locator("#preset-save").click()
+    expect(page.locator("#toast")).to_have_text({"en": "Saved", "pt_BR": "Salvo", "es": "Guardado"}[lang])
+    assert [p["label"] for p in controller.presets()] == [stored[0], "Dano leve", *stored[2:]]
+    page.goto(f"/?lang={lang}")
+    expect(page.locator("#presets")).to_contain_text(pool)

@@ -1016,7 +1016,10 @@
       delete rest.name;
       delete rest.label;
       $(".p-name", row).value = preset.name || "";
-      $(".p-label", row).value = preset.label || "";
+      // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
+      // shows it; kept as it is stored unless it is edited.
+      row.dataset.label = preset.label || "";
+      $(".p-label", row).value = labelText(preset.label || "");
       $(".p-spec", row).value = JSON.stringify(rest);
       $(".p-remove", row).addEventListener("click", () => row.remove());
       if (preset.system === "pool") poolSteppers(row, preset);
@@ -1041,7 +1044,7 @@
           input.value = Math.min(100, Math.max(low, value));
           rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
           $(".p-spec", row).value = JSON.stringify(rest);
-          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
             $(".p-label", row).value = "";
           }
         };
@@ -1086,7 +1089,8 @@
           $(".p-spec", row).focus();
           return;
         }
-        const label = $(".p-label", row).value.trim();
+        const typed = $(".p-label", row).value.trim();
+        const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
         Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
         if (!label) delete rest.label;   // the rules make one (an empty label is refused)
         presets.push(rest);
