@@ -80,6 +80,10 @@ SURPLUS_NOTE = "dice after die"
 #: How the note of a roll closed before it was complete begins (the rest says why). Such a
 #: roll has ``finished`` but not ``complete``: the pages show it as abandoned.
 ABANDONED_NOTE = "abandoned: "
+#: How the prompt asking for a tap on the principal die begins (RULES D6-2a), and what is put
+#: before it when a new throw replaced the dice meanwhile (web/static/app.js translates both).
+NO_PRINCIPAL = "no principal die found"
+NEW_THROW = "a new throw was read: "
 #: How the note of a past roll a correction left waiting for dice begins.
 WAITING_NOTE = "it still waits for dice: "
 
@@ -726,8 +730,12 @@ class Controller:
             die["source"] = "camera"
         voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in taken)
         self._void = {"step": step, "reference": reference, "dice": taken} if voids else None
+        asking = self._roll["dice"] and (self._walk(self._roll).problem or "").startswith(NO_PRINCIPAL)
         self._store_step(taken, step)
         self._advance(photos, principal_note=reading.principal_note)
+        if asking and self._state == "prompting" and self._prompt.startswith(NO_PRINCIPAL):
+            # a throw while the page asked for a tap replaced the dice: say so (RULES D6-2a)
+            self._set_state("prompting", prompt=NEW_THROW + self._prompt)
 
     def _voided_now(self) -> dict | None:
         """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
@@ -1152,7 +1160,7 @@ def throw_problem(system: str, step: int, dice: list[dict], principal_note: str 
     # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
     if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         why = f" ({principal_note})" if principal_note else ""
-        return f"no principal die found{why}: tap the principal die on the page"
+        return f"{NO_PRINCIPAL}{why}: tap the principal die on the page"
     return None
 
 

@@ -306,3 +306,22 @@ def test_the_settings_page_shows_preset_labels_in_its_language(phone, controller
     assert [p["label"] for p in controller.presets()] == [stored[0], "Dano leve", *stored[2:]]
     page.goto(f"/?lang={lang}")
     expect(page.locator("#presets")).to_contain_text(pool)
+
+
+@pytest.mark.parametrize(("lang", "prompt", "unit"), [
+    ("en", "A new throw was read. No principal die found: tap the principal die.", "tap the principal die"),
+    ("pt_BR", "Uma nova jogada foi lida. Dado principal não encontrado: toque no dado principal.",
+     "toque no dado principal"),
+    ("es", "Se leyó una nueva tirada. No se encontró el dado principal: toca el dado principal.",
+     "toca el dado principal"),
+])
+def test_a_throw_while_the_principal_die_is_asked_for_is_told(phone, controller, lang, prompt, unit):
+    # (issue 19 trial) the dice a new throw replaced are not read silently under "waiting for dice"
+    page = phone(f"/?lang={lang}")
+    controller.arm("free")
+    settle(controller, (6, 2), ("white", "white"))
+    expect(page.locator("#big-unit")).to_have_text(unit)
+    settle(controller, (3, 5), ("white", "white"), seed=11)
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    expect(page.locator("#big-unit")).to_have_text(unit)
+    expect(page.locator("#pick-principal")).to_be_visible()

@@ -133,6 +133,14 @@
   }
 
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
+  /** Whether a roll waits for a tap on its principal die (RULES D6-2a: a D6 or free roll's
+   *  first throw of several dice, none of them marked principal). */
+  function asksPrincipal(roll) {
+    const first = roll.dice.filter((die) => !die.step);
+    return ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
+      !first.some((die) => die.principal || die.role === "principal");
+  }
+
   function describeRoll(roll) {
     const result = roll.result || {};
     if (!roll.complete && roll.finished) {
@@ -140,8 +148,9 @@
       return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
     }
     if (!roll.complete) {
-      // A perfect roll is known before its extra dice are: say so while waiting.
-      return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+      // A perfect roll is known before its extra dice are: say so while waiting. A first throw
+      // with no principal die waits for a tap, not for dice (RULES D6-2a).
+      return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
         detail: "", tone: roll.perfect ? "good" : "plain" };
     }
     if (roll.system === "pool") {
@@ -232,6 +241,8 @@
     [/^no dice seen: /, "No dice seen."],
     [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
     [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
+    // a throw while the page asked which die is the principal one replaced the dice
+    [/^a new throw was read: /, "A new throw was read."],
   ];
 
   /** The prompt without the refusal before it: what the roll asks for. */
@@ -569,9 +580,7 @@
         photoBox.hidden = false;
       } else photoBox.hidden = true;
       // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
-      const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
-        !first.some((die) => die.principal || die.role === "principal");
+      const askPrincipal = asksPrincipal(roll);
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
