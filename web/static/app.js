@@ -133,6 +133,14 @@
   }
 
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
+  /** Whether a roll waits for a tap on its principal die (RULES D6-2a: a D6 or free roll's
+   *  first throw of several dice, none of them marked principal). */
+  function asksPrincipal(roll) {
+    const first = roll.dice.filter((die) => !die.step);
+    return ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
+      !first.some((die) => die.principal || die.role === "principal");
+  }
+
   function describeRoll(roll) {
     const result = roll.result || {};
     if (!roll.complete && roll.finished) {
@@ -140,8 +148,9 @@
       return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
     }
     if (!roll.complete) {
-      // A perfect roll is known before its extra dice are: say so while waiting.
-      return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+      // A perfect roll is known before its extra dice are: say so while waiting. A first throw
+      // with no principal die waits for a tap, not for dice (RULES D6-2a).
+      return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
         detail: "", tone: roll.perfect ? "good" : "plain" };
     }
     if (roll.system === "pool") {
@@ -199,6 +208,15 @@
     if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
       return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
     }
+    // RULES T-5 (device/controller.py throw_problem, _take_frame): a cocked die voids its throw
+    // (rethrow_set), or leans and its top face is entered by hand (accept_leaning)
+    if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw all (\d+) dice? of this throw again$/.exec(prompt))) {
+      return t("Die {n}: {why} — throw all the dice of this throw again ({count}).", { n: match[1], why: t(match[2]), count: match[3] });
+    }
+    if ((match = /^(\d+) dice? of the voided throw did not move: throw all (\d+) again$/.exec(prompt))) {
+      return t("{n} of the voided throw's dice did not move: throw all {count} again.", { n: match[1], count: match[2] });
+    }
+    if ((match = leaningDie(prompt)) !== null) return t("Die {n} leans: enter its top face.", { n: match + 1 });
     // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
     if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
       const dice = match[1].split(/, | and /).map((item) => /^(a|\d+) (.+?)s?$/.exec(item));
@@ -211,12 +229,20 @@
     return prompt;
   }
 
+  /** The index of the die a prompt asks the top face of (RULES T-5 accept_leaning), or null. */
+  function leaningDie(prompt) {
+    const match = /^die (\d+)(?: \(.*?\))? leans: enter its top face$/.exec(prompt || "");
+    return match ? Number(match[1]) - 1 : null;
+  }
+
   // device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
   // then what the roll still asks for.
   const REFUSALS = [
     [/^no dice seen: /, "No dice seen."],
     [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
     [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
+    // a throw while the page asked which die is the principal one replaced the dice
+    [/^a new throw was read: /, "A new throw was read."],
   ];
 
   /** The prompt without the refusal before it: what the roll asks for. */
@@ -439,6 +465,9 @@
       prompt.hidden = !text;
       prompt.textContent = text;
       prompt.dataset.urgent = String(state.state === "prompting");
+      const leaning = past ? null : leaningDie(state.prompt);
+      $("#lean-open").hidden = leaning === null;
+      $("#lean-open").dataset.index = leaning === null ? "" : String(leaning);
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
@@ -551,9 +580,7 @@
         photoBox.hidden = false;
       } else photoBox.hidden = true;
       // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
-      const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
-        !first.some((die) => die.principal || die.role === "principal");
+      const askPrincipal = asksPrincipal(roll);
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
@@ -762,6 +789,17 @@
     });
 
     $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
+    // RULES T-5 accept_leaning: the keypad for the one die that leans, its top face entered by hand
+    $("#lean-open").addEventListener("click", () => {
+      const roll = shownRoll();
+      const index = Number($("#lean-open").dataset.index);
+      if (!roll || !roll.dice[index]) return;
+      openFix(roll, roll.dice[index], index);
+      $("#fix-title").textContent = t("Die {n} leans: enter its top face.", { n: index + 1 });
+      $("#fix-hint").textContent = t("Its top face, as the table sees it");
+      $("#fix-cocked").hidden = true;
+      $("#fix-principal").hidden = true;
+    });
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
     // --- live updates ------------------------------------------------------------
@@ -957,11 +995,21 @@
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
       setChildren(list, (settings.presets || []).map(presetRow));
+      for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
+        choice.checked = choice.value === settings.cocked_dice;
+      }
       const house = settings.house_rules;  // RULES P-5b
       $("#house-ten").checked = house.rule_of_ten;
       $("#house-one").checked = house.rule_of_one;
       $("#house-target").value = String(house.target_number);
     }
+
+    $("#cocked-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = $("#cocked-form input[name=cocked]:checked");
+      const settings = await act(api.post(API.settings, { cocked_dice: chosen ? chosen.value : null }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
 
     $("#house-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -977,7 +1025,10 @@
       delete rest.name;
       delete rest.label;
       $(".p-name", row).value = preset.name || "";
-      $(".p-label", row).value = preset.label || "";
+      // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
+      // shows it; kept as it is stored unless it is edited.
+      row.dataset.label = preset.label || "";
+      $(".p-label", row).value = labelText(preset.label || "");
       $(".p-spec", row).value = JSON.stringify(rest);
       $(".p-remove", row).addEventListener("click", () => row.remove());
       if (preset.system === "pool") poolSteppers(row, preset);
@@ -1002,7 +1053,7 @@
           input.value = Math.min(100, Math.max(low, value));
           rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
           $(".p-spec", row).value = JSON.stringify(rest);
-          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
             $(".p-label", row).value = "";
           }
         };
@@ -1047,7 +1098,8 @@
           $(".p-spec", row).focus();
           return;
         }
-        const label = $(".p-label", row).value.trim();
+        const typed = $(".p-label", row).value.trim();
+        const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
         Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
         if (!label) delete rest.label;   // the rules make one (an empty label is refused)
         presets.push(rest);
