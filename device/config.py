@@ -352,8 +352,8 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
-         "resume_minutes", "cocked_dice", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules", "presets",
-         "combat"),
+         "resume_minutes", "cocked_dice", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules",
+         "presets", "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),
