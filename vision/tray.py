@@ -65,9 +65,6 @@ BLURRED_DIE_MIN = 0.2  # DIE_MIN for a blurred crop, which looks less like a die
 #: classifier: a die at least this likely (given a die) to be cocked is reported cocked
 #: (out of fold: synthetic cocked dice ≥ 0.18, real dice ≤ 0.13)
 COCKED_MIN = 0.15
-#: a candidate this many times smaller than a die another pass found around it is one of its pips
-#: (a die's pips are 1/5–1/6 of its side; a group of touching dice is not classified one die)
-PIP_RATIO = 4.0
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
 #: DIE_MIN for a crop past the photo's edge (a part of a die): reported "cut off", not left
 #: out (out of fold, 0.3 adds no phantom to 0.5 and reports 34 of 40 synthetic half dice, not 30)
@@ -173,22 +170,7 @@ class PipReader:
             refined = self._detect_at(pyramid, better, heat_min)
             if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
                 found = refined
-        found = self._without_pips(image, found, passes)
         return found if found is passes[base] else _still_cut(found, passes[base], image.shape[1], image.shape[0])
-
-    def _without_pips(self, image: np.ndarray, found: list, passes: dict) -> list:
-        """``found`` with every two or more candidates lying inside a die :data:`PIP_RATIO` times
-        their side or more, found by another pass and classified a die (:data:`DIE_MIN`),
-        replaced by that die: they are its pips (large dice's pips are dice to a pass that
-        sees them at the size dice were learned; 17.6 phantoms per 100 dice of 80 px)."""
-        others = sorted((c for cands in passes.values() if cands is not found for c in cands), key=lambda c: -c[3])
-        for big in others:
-            x, y, side, _ = big
-            inside = [c for c in found if c[2] * PIP_RATIO <= side
-                      and abs(c[0] - x) <= side / 2 and abs(c[1] - y) <= side / 2]
-            if len(inside) >= 2 and 1.0 - self.classify(crop_die(image, (x, y), side)[None])[0, 0] >= DIE_MIN:
-                found = [c for c in found if c not in inside] + [big]
-        return found
 
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
