@@ -159,11 +159,12 @@ def detect(image: np.ndarray) -> list[tuple[float, float, float, float]]:
     return passes[scale]
 
 
-def tiles(width: int, height: int) -> list[tuple[int, int, int, int]]:
-    """The detector's windows over a scaled photo of ``width`` × ``height`` pixels: (x0, y0, x1,
-    y1) of each :data:`DETECT_SIZE`-square tile and of the part it owns (every pixel is owned
-    by one tile; the tiles overlap by :data:`TILE_OVERLAP`, so a die of up to that side centred
-    in a tile's own part is whole in it) as ((tx, ty), (ox0, oy0, ox1, oy1))."""
+def tiles(width: int, height: int) -> list[tuple[tuple[int, int], tuple[int, int, int, int]]]:
+    """The detector's windows over a scaled photo of ``width`` × ``height`` pixels: for each
+    :data:`DETECT_SIZE`-square tile, ((tx, ty) its top-left corner, (ox0, oy0, ox1, oy1) the part
+    of the photo it owns), pixels. Every pixel is owned by one tile; the tiles overlap by
+    :data:`TILE_OVERLAP`, so a die of up to that side centred in a tile's own part is whole in it.
+    A photo that fits one square is one tile owning all of it."""
     step = DETECT_SIZE - TILE_OVERLAP
 
     def starts(n: int) -> list[int]:
