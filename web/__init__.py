@@ -111,6 +111,7 @@ def _page_context() -> dict:
             "login": url_for("api.login"),
             "logout": url_for("api.logout"),
             "frame": url_for("api.latest_frame"),
+            "setup": url_for("api.camera_setup"),
             "clear": url_for("api.clear_history"),
             "export_csv": url_for("api.export_csv"),
             "export_json": url_for("api.export_json"),

@@ -33,6 +33,10 @@ every POST must be same-origin.
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
                                          reading's boxes); the image is scaled to ≤ 1280 px
+``GET  /api/setup``                      the camera's setup: the latest frame with its dice's boxes
+                                         ``{"image": JPEG data URL, "width", "height", "die_px":
+                                         int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
+                                         404 no frame yet (the controller's ``setup_view``)
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
@@ -68,7 +72,7 @@ from flask_babel import gettext as _
 from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
-from .device_messages import reason
+from .device_messages import reason, translated
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .inputs import (
     MAX_ID,
@@ -413,6 +417,19 @@ def latest_frame():
         height=height,
         reading=reading,
     )
+
+
+@bp.get("/setup")
+def camera_setup():
+    try:
+        view = controller().setup_view()
+    except ValueError as exc:
+        raise Conflict(_("the latest frame could not be encoded")) from exc
+    if view is None:
+        raise NotFound(_("no frame from the camera yet"))
+    return jsonify(image="data:image/jpeg;base64," + base64.b64encode(view["jpeg"]).decode("ascii"),
+                   width=view["width"], height=view["height"], die_px=view["die_px"], fit=view["fit"],
+                   advice=translated(view["advice"]))
 
 
 # --- settings and PIN ---------------------------------------------------------------

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 import rules
+from device.setup_view import setup_view
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
 
@@ -265,6 +266,9 @@ class FakeController:
             self._get(roll_id)
             path = self._data_dir / f"roll-{roll_id}.jpg"
             return path if path.exists() else None
+
+    def setup_view(self):
+        return setup_view(self)  # the device's, on this controller's latest frame
 
     def latest_frame(self):
         with self._lock:

@@ -23,6 +23,7 @@ import waitress
 from waitress import wasyncore
 
 from device.history import History
+from device.setup_view import setup_view
 from tests.device.controller_fakes import Clock, FakeReader
 from web import create_app
 
@@ -278,6 +279,9 @@ class FakeController:
         if not roll["photo"]:
             return None
         return self.data_dir / (f"{roll_id}.jpg" if annotated else f"{roll_id}-raw.jpg")
+
+    def setup_view(self):
+        return setup_view(self)  # the device's, on this controller's latest frame
 
     def latest_frame(self):
         if self.frame is None:

@@ -201,6 +201,18 @@ def test_latest_frame_is_scaled_for_a_phone_with_the_reading_size_kept(client, c
     assert image.shape[:2] == (959, 1280)
 
 
+def test_camera_setup_measures_the_dice_of_the_latest_frame(client, controller):
+    assert client.get("/api/setup").status_code == 404
+    controller.frame = np.zeros((3040, 4056, 3), np.uint8)  # its reading: one die of 10 px
+    view = client.get("/api/setup").get_json()
+    assert (view["width"], view["height"], view["die_px"], view["fit"]) == (4056, 3040, 10, "small")
+    assert view["advice"] == "lower the camera or zoom in: dice are 10 px, the readers need 17 px or more"
+    jpeg = base64.b64decode(view["image"].split(",", 1)[1])
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (959, 1280)
+    es = client.get("/api/setup", headers={"Accept-Language": "es"}).get_json()
+    assert es["advice"] == "baja la cámara o acerca el zoom: los dados miden 10 px, la lectura necesita 17 px o más"
+
+
 def test_settings_hide_the_pin(client, controller):
     settings = client.get("/api/settings").get_json()
     assert "pin" not in settings and settings["pin_set"] is False and settings["authorized"] is True
