@@ -42,7 +42,7 @@ numerals)
         dir=$out/numerals/$source
         for network in classifier detector; do
             step "$dir" "$network" "$python" "$here/train_numerals.py" --threads 1 --only "$network" \
-                --leave-out-source "$source" --models "$dir" --detector-epochs 40 --classifier-epochs 100
+                --leave-out-source "$source" --models "$dir" --detector-epochs 25 --classifier-epochs 50
         done
     done
     ;;

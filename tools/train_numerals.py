@@ -4,7 +4,7 @@ Run from the repository root, in a separate venv with PyTorch (never a run-time
 dependency of dicelens):
 
     python3.11 -m venv /tmp/trainvenv
-    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx onnxruntime numpy opencv-python-headless
+    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx onnxruntime numpy opencv-python-headless pillow  # pillow: vision.image
     /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 [--only detector|classifier]
 
 Learns from the photos listed by tools/numerals_data.py that are not held out
