@@ -33,16 +33,16 @@ pips)
         dir=$out/pips/$source
         for network in detector classifier; do
             step "$dir" "$network" "$python" "$here/train_pips.py" --threads 1 --only "$network" \
-                --leave-out-source "$source" --out "$dir" --detector-epochs 60 --classifier-epochs 40
+                --leave-out-source "$source" --out "$dir" --detector-epochs 40 --classifier-epochs 25
         done
     done
     ;;
 numerals)
-    for source in burks-tray-polyhedral banachowicz-mixed-d10; do
+    for source in banachowicz-mixed-d10 burks-tray-polyhedral; do
         dir=$out/numerals/$source
         for network in classifier detector; do
             step "$dir" "$network" "$python" "$here/train_numerals.py" --threads 1 --only "$network" \
-                --leave-out-source "$source" --models "$dir" --detector-epochs 25 --classifier-epochs 50
+                --leave-out-source "$source" --models "$dir" --detector-epochs 20 --classifier-epochs 40
         done
     done
     ;;
