@@ -252,7 +252,8 @@ def train_classifier(photos, images, epochs: int, rng) -> Classifier:
     positives += [it for it in _positives(photos, {}) if photos[it[0]].source == "byler-tray-d6"][::3]
     sizes = [(im.shape[1], im.shape[0]) for im in images]
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    per_epoch = len(positives) * 2  # more than positives and negatives together
+    # at least the positives and negatives together (with few dice a photo, the negatives outnumber them)
+    per_epoch = max(len(positives) * 2, len(positives) + _NEGATIVES * len(photos))
     steps = epochs * math.ceil(per_epoch / 64)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
