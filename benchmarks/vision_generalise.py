@@ -46,7 +46,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import vision.numerals as numerals  # noqa: E402
+from vision import numerals  # noqa: E402
 from benchmarks.timing import print_times  # noqa: E402
 from tools import numerals_data, pips_data  # noqa: E402
 from vision.network import Network  # noqa: E402

@@ -396,7 +396,7 @@ class Camera:
 
     @classmethod
     def looking_down(cls, tilt: float, distance: float, focal: float, size: tuple[int, int],
-                     radial: float) -> "Camera":
+                     radial: float) -> Camera:
         position = distance * np.array([0.0, -math.sin(tilt), math.cos(tilt)])
         forward = -position / distance
         right = np.array([1.0, 0.0, 0.0])
@@ -623,7 +623,7 @@ def render_photo(rng: np.random.Generator, kinds: tuple[str, ...] = KINDS, patch
         photo = cv2.GaussianBlur(photo, (3, 3), rng.uniform(0.3, 1.2))
     noise = rng.normal(0, rng.uniform(0, 5), photo.shape)
     photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+    _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
     photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     return photo, [_label(die, camera) for die in dice]
 
@@ -632,7 +632,7 @@ def _label(die: Die, camera: Camera) -> dict:
     pixels = camera.distort(camera.project(die.vertices))
     w, h = camera.size
     box = [max(0, int(pixels[:, 0].min())), max(0, int(pixels[:, 1].min())),
-           min(w, int(math.ceil(pixels[:, 0].max()))), min(h, int(math.ceil(pixels[:, 1].max())))]
+           min(w, math.ceil(pixels[:, 0].max())), min(h, math.ceil(pixels[:, 1].max()))]
     if die.up is None:
         top = die.vertices.mean(0, keepdims=True)
     elif die.solid.kind == "d4-pyramid":
