@@ -270,10 +270,10 @@ def floor_texture(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
             img = np.rot90(img)
             img[:wall] = colour * (0.8 + 0.2 * grain[:wall])
     else:  # mat: a busy print
-        img = np.full((size, size, 3), base) * (0.9 + 0.2 * grain)
-        for _ in range(int(rng.integers(10, 40))):
+        img = np.clip(np.full((size, size, 3), base) * (0.9 + 0.2 * grain), 0, 255).astype(np.uint8)
+        for _ in range(int(rng.integers(10, 40))):  # OpenCV 5 draws on 8-bit images only
             centre = tuple(int(c) for c in rng.integers(0, size, 2))
-            colour = tuple(float(c) for c in rng.uniform(0, 255, 3))
+            colour = tuple(int(c) for c in rng.integers(0, 256, 3))
             if rng.random() < 0.5:
                 cv2.circle(img, centre, int(rng.integers(5, size // 6)), colour, -1)
             else:
@@ -356,29 +356,29 @@ def symbol_texture(symbol: str, look: Look, body: np.ndarray, at: tuple[float, f
                    scale: float = 1.0, angle: float = 0.0) -> np.ndarray:
     """``body`` with ``symbol`` written in the die's ink and font, centred at ``at`` (fractions of
     the texture), turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
-    mask = np.zeros((TEXTURE, TEXTURE), np.float32)
+    mask = np.zeros((TEXTURE, TEXTURE), np.uint8)  # 8-bit: OpenCV 5 writes text on nothing else
     height = 0.42 * TEXTURE * scale / max(1, 0.6 * len(symbol))
     thickness = max(1, round(look.thickness * TEXTURE * scale))
     font_scale = height / 22
     (w, h), _ = cv2.getTextSize(symbol, look.font, font_scale, thickness)
     x, y = round(at[0] * TEXTURE - w / 2), round(at[1] * TEXTURE + h / 2)
-    cv2.putText(mask, symbol, (x, y), look.font, font_scale, 1.0, thickness, cv2.LINE_AA)
+    cv2.putText(mask, symbol, (x, y), look.font, font_scale, 255, thickness, cv2.LINE_AA)
     if symbol in ("6", "9") and look.mark == "underline":
-        cv2.line(mask, (x, y + thickness + 2), (x + w, y + thickness + 2), 1.0, thickness, cv2.LINE_AA)
+        cv2.line(mask, (x, y + thickness + 2), (x + w, y + thickness + 2), 255, thickness, cv2.LINE_AA)
     elif symbol in ("6", "9") and look.mark == "dot":
-        cv2.circle(mask, (x + w + thickness + 1, y), thickness, 1.0, -1, cv2.LINE_AA)
+        cv2.circle(mask, (x + w + thickness + 1, y), thickness, 255, -1, cv2.LINE_AA)
     if angle:
         turn = cv2.getRotationMatrix2D((at[0] * TEXTURE, at[1] * TEXTURE), -angle, 1.0)
         mask = cv2.warpAffine(mask, turn, (TEXTURE, TEXTURE))
-    return body + (np.array(look.ink, np.float32) - body) * mask[..., None]
+    return body + (np.array(look.ink, np.float32) - body) * (mask[..., None] / np.float32(255))
 
 
 def pip_texture(value: int, look: Look, body: np.ndarray) -> np.ndarray:
-    img = body.copy()
+    mask = np.zeros((TEXTURE, TEXTURE), np.uint8)
     for px, py in PIPS[value]:
-        cv2.circle(img, (round(TEXTURE * (0.5 + 0.27 * px)), round(TEXTURE * (0.5 + 0.27 * py))),
-                   round(TEXTURE * 0.09), look.ink, -1, cv2.LINE_AA)
-    return img
+        cv2.circle(mask, (round(TEXTURE * (0.5 + 0.27 * px)), round(TEXTURE * (0.5 + 0.27 * py))),
+                   round(TEXTURE * 0.09), 255, -1, cv2.LINE_AA)
+    return body + (np.array(look.ink, np.float32) - body) * (mask[..., None] / np.float32(255))
 
 
 # --- the scene ------------------------------------------------------------------------
@@ -586,9 +586,9 @@ def render_photo(rng: np.random.Generator, kinds: tuple[str, ...] = KINDS, patch
         for direction, strength in lamps:
             cast = die.vertices - np.outer(die.vertices[:, 2] / direction[2], direction)
             hull = cv2.convexHull(np.round(camera.project(cast)).astype(np.int32))
-            layer = np.zeros((h, w), np.float32)
-            cv2.fillConvexPoly(layer, hull, strength * 0.5)
-            shadow = np.maximum(shadow, layer)
+            layer = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(layer, hull, round(127 * strength))
+            shadow = np.maximum(shadow, layer / np.float32(255))
     blur = max(3, int(die_px / 6) | 1)
     canvas *= 1 - cv2.GaussianBlur(shadow, (blur, blur), 0)[..., None]
     view = camera.position
@@ -609,9 +609,9 @@ def render_photo(rng: np.random.Generator, kinds: tuple[str, ...] = KINDS, patch
             texture, corners = _face_image(die, f, points, normal, rng)
             glare = max((s * max(0.0, float((2 * (normal @ d) * normal - d) @ to_eye)) ** 40 for d, s in lamps))
             if glare > 0.05:
-                spot = np.zeros((TEXTURE, TEXTURE), np.float32)
-                cv2.circle(spot, tuple(int(c) for c in rng.integers(16, 48, 2)), TEXTURE // 5, 1.0, -1)
-                texture = texture + 255 * glare * cv2.GaussianBlur(spot, (15, 15), 0)[..., None]
+                spot = np.zeros((TEXTURE, TEXTURE), np.uint8)
+                cv2.circle(spot, tuple(int(c) for c in rng.integers(16, 48, 2)), TEXTURE // 5, 255, -1)
+                texture = texture + glare * cv2.GaussianBlur(spot, (15, 15), 0)[..., None].astype(np.float32)
             inset = points.mean(0) + (points - points.mean(0)) * (1 - die.look.rounding)
             corners = points.mean(0) + (corners - points.mean(0)) * (1 - die.look.rounding)
             _paste(canvas, texture, camera.project(corners), camera.project(inset), shade, die.look.alpha)
