@@ -4,7 +4,9 @@
 (device/controller.py; interface in the team's CONTRACTS.md). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
-  (history.html), ``/settings`` (settings.html); template context documented there.
+  (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
+  context documented there.
+* :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
 * :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
