@@ -1,7 +1,7 @@
 """The table page for phones: Flask app, JSON API and live events.
 
 ``create_app(controller, config=None)`` builds the app around the controller
-(device/controller.py; interface in the team's CONTRACTS.md). Parts:
+(device/controller.py; what the web calls on it: :class:`web.controller.Controller`). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
   (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
@@ -31,6 +31,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, url_for
 
 from . import api, combat, events, health, join, pages, security
+from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
@@ -53,7 +54,7 @@ _ICONS = (("icon-192.png", "192x192", "image/png"), ("icon-512.png", "512x512", 
           ("icon.svg", "any", "image/svg+xml"))
 
 
-def create_app(controller, config: dict | None = None) -> Flask:
+def create_app(controller: Controller, config: dict | None = None) -> Flask:
     """Build the web app around ``controller``.
 
     :param controller: the roll controller (state, presets, arm, throw, rolls,

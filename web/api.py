@@ -61,6 +61,7 @@ from flask import Blueprint, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from . import security
+from .controller import Controller
 from .device_messages import reason
 from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
@@ -88,7 +89,7 @@ FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 MAX_PRESET_NUMBER = 100
 
 
-def controller():
+def controller() -> Controller:
     """The controller handed to :func:`web.create_app`."""
     return current_app.extensions["dicelens.controller"]
 

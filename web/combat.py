@@ -61,6 +61,7 @@ from flask_babel import gettext as _
 
 from . import combat_inputs as check
 from . import security
+from .controller import Fight
 from .errors import BadRequest, NotFound, Unavailable, refusals
 from .events import StreamCounter, format_event, sse_response
 from .inputs import json_body, name_text, only_keys, whole_number
@@ -71,13 +72,13 @@ EXTENSION = "dicelens.combat"
 MAX_FIGHTERS = 40
 
 
-def attach(app: Flask, session) -> Flask:
+def attach(app: Flask, session: Fight) -> Flask:
     """Give ``app`` the combat session (``device.combat.CombatSession``); returns ``app``."""
     app.extensions[EXTENSION] = session
     return app
 
 
-def session():
+def session() -> Fight:
     """The combat session, or 404 when the app was built without one."""
     found = current_app.extensions.get(EXTENSION)
     if found is None:
@@ -105,7 +106,7 @@ def state():
     return jsonify(session().state())
 
 
-def stream(fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
+def stream(fight: Fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
     """The event stream of one page: the state at once, then after every step (see the table above)."""
     subscription = fight.subscribe()  # before the state: no step between them is lost
     try:

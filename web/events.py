@@ -50,6 +50,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext as _
 
+from .controller import Controller
 from .errors import BadRequest
 from .inputs import MAX_ID
 
@@ -118,7 +119,7 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
-def _catch_up(controller, seq: int) -> Generator[str, None, int]:
+def _catch_up(controller: Controller, seq: int) -> Generator[str, None, int]:
     """Roll events for every roll with a seq above ``seq``; returns the highest seq sent.
 
     ``rolls_since`` may answer in batches (the history's is 500 rolls), so it is
@@ -133,7 +134,7 @@ def _catch_up(controller, seq: int) -> Generator[str, None, int]:
         seq = max(roll["seq"] for roll in batch)
 
 
-def _newest_seq(controller, state: dict) -> int:
+def _newest_seq(controller: Controller, state: dict) -> int:
     """The highest seq in the history: the latest roll's, or a later correction's of an older roll."""
     latest = state.get("latest_roll")
     seq = latest["seq"] if latest else 0
@@ -155,7 +156,7 @@ def _coalesced(first, subscription) -> list:
     return [event for number, event in enumerate(events) if event.kind == "roll" or last[event.kind] == number]
 
 
-def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
+def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
            clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.

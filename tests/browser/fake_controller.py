@@ -1,4 +1,5 @@
-"""An in-memory controller with the interface `web.create_app` is handed (CONTRACTS.md).
+"""An in-memory controller typed against web.controller.Controller, the interface `web.create_app`
+is handed (tests/web/test_controller_contract.py checks it against the real one).
 
 The browser tests drive it directly: `throw_dice([6, 4])` stands for the camera
 reading a settled tray. It keeps rolls, corrections and sequence numbers the way
@@ -22,6 +23,7 @@ import numpy as np
 import rules
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
+from web.controller import Controller
 
 PRESETS = [
     {"name": "2d6", "label": "2D6", "system": "d6", "sides": 6, "count": 2,
@@ -57,6 +59,7 @@ class Event:
 class Subscription:
     _queue: queue.Queue = field(default_factory=queue.Queue)
     _owner: "FakeController | None" = None
+    ended: bool = False  # end_streams: the server is stopping
 
     def get(self, timeout: float) -> Event | None:
         try:
@@ -77,7 +80,7 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class FakeController:
+class FakeController(Controller):
     """Thread-safe stand-in for device.controller with the documented methods.
 
     Outcomes come from the real rules (``rules.resolve``); what is faked is the
@@ -289,6 +292,18 @@ class FakeController:
             self._rolls.clear()
             self._state["latest_roll"] = None
             self._publish_state()
+
+    def health(self) -> dict:
+        with self._lock:
+            camera = {"status": self._state["camera"]["status"], "message": self._state["camera"]["message"],
+                      "last_frame_seconds": 0.1}
+        return {"camera": camera, "disk": {"free_bytes": 10**9, "error": None},
+                "database": {"ok": True, "error": None}, "saving": {"ok": True, "error": None}}
+
+    def end_streams(self) -> None:
+        with self._lock:
+            for sub in self._subs:
+                sub.ended = True
 
     def subscribe(self) -> Subscription:
         sub = Subscription(_owner=self)

@@ -1,4 +1,5 @@
-"""A fake controller with the interface of CONTRACTS.md (device/controller.py), and app fixtures.
+"""A fake controller typed against web.controller.Controller (tests/web/test_controller_contract.py
+checks it against the real one), and app fixtures.
 
 The fake keeps rolls in memory with the same shapes, seq numbering, errors and
 event feed as the real controller; its arithmetic is the plain sum (D6) or count of
@@ -22,6 +23,7 @@ import waitress
 from waitress import wasyncore
 
 from web import create_app
+from web.controller import Controller
 
 
 class RollNotFound(KeyError):
@@ -45,6 +47,7 @@ class Subscription:
         self.queue: queue.Queue[Event] = queue.Queue(maxsize=8)
         self.closed = False
         self.dropped = 0
+        self.ended = False  # end_streams: the server is stopping
 
     def get(self, timeout: float) -> Event | None:
         try:
@@ -72,7 +75,7 @@ def _now() -> str:
 
 
 @dataclass
-class FakeController:
+class FakeController(Controller):
     data_dir: Path
     can_throw: bool = True
     seed: int = 1
@@ -301,6 +304,16 @@ class FakeController:
     def clear_history(self) -> None:
         with self._lock:
             self._rolls.clear()
+
+    def health(self) -> dict:
+        return {"camera": {"status": "ok", "message": None, "last_frame_seconds": 0.1},
+                "disk": {"free_bytes": 10**9, "error": None}, "database": {"ok": True, "error": None},
+                "saving": {"ok": True, "error": None}}
+
+    def end_streams(self) -> None:
+        with self._lock:
+            for sub in self._subs:
+                sub.ended = True
 
 
 @pytest.fixture
