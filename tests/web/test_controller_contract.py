@@ -11,11 +11,10 @@ from device.combat import CombatSession
 from device.controller import Controller
 from device.history import History
 from device.presets import build_presets
-from tests.browser.fake_controller import FakeController as BrowserFake
+from tests.fakes.controller import FakeController as BrowserFake
+from tests.fakes.plain_controller import FakeController as WebFake
 from web.controller import Controller as ControllerProtocol
 from web.controller import Fight
-
-from .conftest import FakeController as WebFake
 
 STATE_KEYS = {"state", "preset", "roller", "prompt", "needs", "camera", "latest_roll", "odds"}
 PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
