@@ -191,7 +191,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
                 return
             if getattr(subscription, "dropped", 0) != dropped:
                 # The queue overflowed while this client was slow: fetch the rolls it lost.
-                dropped = subscription.dropped
+                dropped = getattr(subscription, "dropped", 0)
                 sent = yield from _catch_up(controller, sent)
             if event is None:
                 if clock() - written < heartbeat:  # a tick, not yet a heartbeat

@@ -207,8 +207,10 @@ class FakeController(Controller):
             return copy.deepcopy(self._state)
 
     def correct(self, roll_id: int, index: int, *, value: int | None = None,
-                cocked: bool = False, who: str | None = None) -> dict:
+                cocked: bool = False, who: str | None = None, more: list[int] | None = None) -> dict:
         with self._lock:
+            if more:  # a correction here never leaves a roll waiting for dice
+                raise ValueError("this roll needs no more dice")
             roll = self._get(roll_id)
             sides = self._preset(roll["preset"])["sides"]
             if not cocked and (value is None or not 1 <= value <= sides):

@@ -217,8 +217,10 @@ class FakeController(Controller):
             raise RollNotFound(roll_id) from None
 
     def correct(self, roll_id: int, index: int, *, value: int | None = None, cocked: bool = False,
-                who: str | None = None) -> dict:
+                who: str | None = None, more: list[int] | None = None) -> dict:
         with self._lock:
+            if more:  # a correction here never leaves a roll waiting for dice
+                raise ValueError("this roll needs no more dice")
             roll = self._get(roll_id)
             if not 0 <= index < len(roll["dice"]):
                 raise ValueError(f"roll {roll_id} has no die {index}")
