@@ -52,3 +52,26 @@ def test_the_fights_prompts_are_statuses(phone, fight):
     expect(page.get_by_role("status").filter(
         has_text="Attacker (Brann): roll Body d8 and the Destiny d20")).to_be_visible()
     expect(page.get_by_role("alert")).to_have_count(0)
+
+
+#: locale → (the button of die 2, white, and what the page then says)
+PRINCIPAL = {
+    "en-US": ("Die 2 · white", "Principal colour: white"),
+    "pt-BR": ("Dado 2 · branco", "Cor do dado principal: branco"),
+    "es-ES": ("Dado 2 · blanco", "Color del dado principal: blanco"),
+}
+
+
+@pytest.mark.parametrize("locale", PRINCIPAL)
+def test_the_principal_colour_is_chosen_without_tapping_the_photo(phone, controller, locale):
+    """The photo can only be tapped; its dice are buttons too, for a keyboard or a screen reader."""
+    controller.arm("2d6")
+    controller.throw_dice([3, 5])  # die 1 red, die 2 white
+    page = phone("/settings", locale=locale)
+    name, said = PRINCIPAL[locale]
+    die = page.get_by_role("button", name=name)
+    die.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#principal-color")).to_have_text(said)
+    expect(die).to_have_attribute("aria-pressed", "true")
+    assert controller.settings()["principal_color"] == "white"

@@ -1,6 +1,6 @@
 /* dicelens settings page: the principal colour, the rolls (presets), the house rules,
  * the PIN and the history, each saved through POST /api/settings (README). */
-import { $, setChildren } from "./dom.js";
+import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { t } from "./i18n.js";
 import { cameraPill } from "./page.js";
@@ -11,6 +11,9 @@ let frameSize = null;
 
 function showSettings(settings) {
   $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color ? t(settings.principal_color) : "–" });
+  for (const button of document.querySelectorAll("#frame-dice button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.color === settings.principal_color));
+  }
   $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
   $("#pin-clear").disabled = !settings.pin_set;
   const list = $("#preset-editor");
@@ -79,6 +82,17 @@ async function loadFrame() {
   $("#frame-box").hidden = !has;
   $("#frame-none").hidden = has;
   if (has) { frameSize = { width: frame.width, height: frame.height }; $("#frame").src = frame.image; }
+  const dice = has ? reading.dice.filter((d) => d.color) : [];
+  $("#frame-dice").hidden = !dice.length;
+  setChildren($("#frame-dice"), dice.map((die, i) => el("li", {}, el("button", {
+    type: "button", class: "chip", dataset: { color: die.color }, text: t("Die {n}", { n: i + 1 }) + " · " + t(die.color),
+    onclick: () => choosePrincipal(die.color),
+  }))));
+}
+
+async function choosePrincipal(color) {
+  const settings = await act(api.post(API.settings, { principal_color: color }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
 }
 
 $("#frame").addEventListener("click", async (event) => {
@@ -88,8 +102,7 @@ $("#frame").addEventListener("click", async (event) => {
   const y = (event.offsetY / img.clientHeight) * height;
   const die = reading.dice.find((d) => x >= d.box[0] && x <= d.box[2] && y >= d.box[1] && y <= d.box[3]);
   if (!die) { toast(t("No die there: tap inside a die.")); return; }
-  const settings = await act(api.post(API.settings, { principal_color: die.color }));
-  if (settings) { showSettings(settings); toast(t("Saved")); }
+  await choosePrincipal(die.color);
 });
 
 $("#preset-add").addEventListener("click", () => {
