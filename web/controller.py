@@ -2,9 +2,10 @@
 
 :func:`web.create_app` is handed a :class:`Controller` (``device.controller.Controller``)
 and :func:`web.combat.attach` a :class:`Fight` (``device.combat.CombatSession``); the web
-calls nothing else on them. The tests' fakes are typed against these, and one contract
-suite (``tests/web/test_controller_contract.py``) runs on the fakes and the real ones
-alike, so neither side can drift. Rolls, states and settings are the JSON-ready dicts the
+calls nothing else on them. The tests' fake (``tests/fakes/controller.py``) is typed
+against these, and one contract suite (``tests/web/test_controller_contract.py``) runs on
+it and on the real ones alike, so neither side can drift (the fight has no fake: the
+tests use the real session, which needs only a folder). Rolls, states and settings are the JSON-ready dicts the
 API sends (README, :mod:`web.api`).
 
 Errors the web turns into answers (:func:`web.errors.refusals`): ``LookupError`` (an unknown

@@ -1,4 +1,4 @@
-"""The web part's app fixtures, around the plain fake controller (tests/fakes/plain_controller.py)."""
+"""The web part's app fixtures, around the tests' fake controller (tests/fakes/controller.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 import waitress
 from waitress import wasyncore
 
-from tests.fakes.plain_controller import FakeController
+from tests.fakes.controller import FakeController
 from web import create_app
 
 __all__ = ["FakeController", "live_server", "running"]
@@ -18,7 +18,9 @@ __all__ = ["FakeController", "live_server", "running"]
 
 @pytest.fixture
 def controller(tmp_path) -> FakeController:
-    return FakeController(data_dir=tmp_path)
+    # A throw settles at once, as the simulated camera's; photos are two small files; a
+    # page's queue holds 8 events, so a slow client's dropped ones are soon seen.
+    return FakeController(tmp_path, queue_size=8, settles_on_throw=True, draws=False)
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ from device.combat import CombatSession
 from device.controller import Controller
 from device.history import History
 from device.presets import build_presets
-from tests.fakes.controller import FakeController as BrowserFake
-from tests.fakes.plain_controller import FakeController as WebFake
+from tests.fakes.controller import FakeController
 from web.controller import Controller as ControllerProtocol
 from web.controller import Fight
 
@@ -22,15 +21,15 @@ SETTING_KEYS = {"principal_color", "presets", "pin", "house_rules"}
 ROLL_KEYS = {"id", "seq", "preset", "system", "roller", "complete", "dice", "corrections"}
 
 
-@pytest.fixture(params=["real", "web fake", "browser fake"])
+@pytest.fixture(params=["real", "fake", "fake as tests/web has it"])
 def ctl(request, tmp_path):
     if request.param == "real":
         with History(tmp_path) as history:
             yield Controller(build_presets(), history)
-    elif request.param == "web fake":
-        yield WebFake(data_dir=tmp_path)
+    elif request.param == "fake":
+        yield FakeController(tmp_path)
     else:
-        yield BrowserFake(tmp_path)
+        yield FakeController(tmp_path, queue_size=8, settles_on_throw=True, draws=False)
 
 
 def _own_methods(obj, protocol) -> list[str]:
