@@ -57,6 +57,7 @@ from device.errors import CameraUnavailable, DeviceError, RollNeedsDice, SaveFai
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
+from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -79,6 +80,10 @@ SURPLUS_NOTE = "dice after die"
 #: How the note of a roll closed before it was complete begins (the rest says why). Such a
 #: roll has ``finished`` but not ``complete``: the pages show it as abandoned.
 ABANDONED_NOTE = "abandoned: "
+#: How the prompt asking for a tap on the principal die begins (RULES D6-2a), and what is put
+#: before it when a new throw replaced the dice meanwhile (web/static/app.js translates both).
+NO_PRINCIPAL = "no principal die found"
+NEW_THROW = "a new throw was read: "
 #: How the note of a past roll a correction left waiting for dice begins.
 WAITING_NOTE = "it still waits for dice: "
 
@@ -99,7 +104,7 @@ class RollStateError(DeviceError, RuntimeError):
 #: What a failed save or a refused request puts back: the roll being made and where the
 #: controller is with it.
 _ROLL_STATE = ("_state", "_prompt", "_needs", "_roll", "_latest", "_preset", "_roller", "_fresh_after",
-               "_generation", "_before", "_read_requested", "_armed_before")
+               "_generation", "_before", "_read_requested", "_armed_before", "_void")
 
 
 def _all_or_nothing(method):
@@ -147,6 +152,8 @@ class Controller:
         note on the roll (RULES T-4).
     :param house_rules: the config's pool options (RULES P-5b), applied to every pool
         preset until the settings page changes them (kept in the history database).
+    :param cocked_dice: the config's cocked-die policy (RULES T-5, :data:`rules.cocked.POLICIES`),
+        until the settings page changes it (kept in the history database).
     :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
         stopped mid-chain) is taken up at start when its last step is younger than this:
@@ -160,6 +167,7 @@ class Controller:
                  principal_color: str | None = "red", pin: str | None = None,
                  pin_from_page: bool = True,
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
+                 cocked_dice: str = cocked_policy.DEFAULT,
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
                  resume_seconds: float = 30 * 60):
         if reader is None or numbered_reader is None or annotate is None:
@@ -173,6 +181,7 @@ class Controller:
         self._chain_limit = chain_limit
         stored_rules = history.setting("house_rules")
         self._house_rules = PoolOptions(**stored_rules) if stored_rules else house_rules
+        self._cocked_dice = cocked_policy.check_policy(history.setting("cocked_dice", cocked_dice))
         self._hub = EventHub(queue_size)
         self._lock = threading.RLock()
         self._config_presets = [_with_house_rules(preset, self._house_rules) for preset in presets]
@@ -201,6 +210,9 @@ class Controller:
         self._before: list[dict] | None = None  # the dice of the last frame read: the tray as it was
         self._read_requested = False            # the next frame is read as it is (read now)
         self._armed_before: list[dict] | None = None  # the tray when the preset was armed
+        # RULES T-5 rethrow_set: the throw a cocked die voided, {"step", "reference" (the tray
+        # before it), "dice"}; its dice count again only once they moved
+        self._void: dict | None = None
         self._frame: np.ndarray | None = None
         self._frame_reading: dict | None = None
         self._odds: dict[str, dict | None] = {}
@@ -312,7 +324,7 @@ class Controller:
             self._abandon(f"{chosen.label} was armed before this roll was complete")
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
-            self._roll, self._needs, self._armed_before = None, None, self._before
+            self._roll, self._needs, self._armed_before, self._void = None, None, self._before, None
             self._fresh_after = self._clock()
             if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
                 self._roll = self._new_roll()
@@ -408,7 +420,7 @@ class Controller:
             if self._roll is None:
                 self._roll = self._new_roll()
             self._roll["roller"] = self._roller
-            self._before = None  # the tray holds dice we did not see: no comparison
+            self._before = self._void = None  # the tray holds dice we did not see: no comparison
             self._store_step(dice, step)
             self._advance()
             return copy.deepcopy(self._state_dict())
@@ -447,7 +459,9 @@ class Controller:
             roll["corrections"].append({"index": index, "from": die["natural"],
                                         "to": new if not cocked else "cocked",
                                         "who": who, "at": _now()})
-            die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
+            leaning = die.get("unreadable") == "cocked" and self._cocked_dice == "accept_leaning"
+            die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True,
+                       source="hand" if leaning and not cocked else die["source"])  # RULES T-5: its top face
             if more:
                 if roll is self._roll:
                     raise ValueError(Phrase("the current roll asks for its dice itself: throw them or enter them by hand"))
@@ -519,15 +533,17 @@ class Controller:
             return self._frame, copy.deepcopy(self._frame_reading)
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin", "house_rules"}`` (pin: the stored hash, or
-        None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``, RULES P-5b)."""
+        """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
+        stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``,
+        RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
         with self._lock:
             return {"principal_color": self._principal_color, "presets": self.presets(),
-                    "pin": self._pin, "house_rules": self._house_rules.to_dict()}
+                    "pin": self._pin, "house_rules": self._house_rules.to_dict(),
+                    "cocked_dice": self._cocked_dice}
 
     def update_settings(self, **changes) -> dict:
-        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``
-        or ``house_rules``.
+        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``,
+        ``house_rules`` or ``cocked_dice`` (RULES T-5: from the next throw read on).
 
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
@@ -540,11 +556,13 @@ class Controller:
             ``pin_from_page`` off).
         :raises SaveFailed: when the history database cannot save them.
         """
-        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules"})
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules", "cocked_dice"})
         if unknown:
             raise ValueError(f"unknown setting {', '.join(unknown)}; "
-                             "settings: principal_color, presets, pin, house_rules")
+                             "settings: principal_color, presets, pin, house_rules, cocked_dice")
         with self._lock:
+            if "cocked_dice" in changes:
+                cocked_policy.check_policy(changes["cocked_dice"])
             if "house_rules" in changes:
                 wanted = changes["house_rules"]
                 if not isinstance(wanted, dict) or set(wanted) - set(PoolOptions().to_dict()):
@@ -592,6 +610,11 @@ class Controller:
                 self._odds.clear()
             if "pin" in changes:
                 self._pin = changes["pin"]
+            if "cocked_dice" in changes:
+                self._cocked_dice = changes["cocked_dice"]
+                self._void = self._voided_now()
+                if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
+                    self._set_state(self._state, prompt=self._request())
             self._publish_state()
             return self.settings()
 
@@ -659,6 +682,9 @@ class Controller:
         # The first throw is compared with the tray when the roll was armed (taking a die
         # out of it is fine), each later throw with the frame before it.
         reference = self._armed_before if step == 0 else before
+        void = self._void if self._void is not None and self._void["step"] == step else None
+        if void is not None:  # RULES T-5 rethrow_set: the step is thrown again from the tray before it
+            reference = void["reference"]
         new = dice if reference is None else _new_dice(dice, reference)
         taken = dice
         if not dice or (not new and not asked):
@@ -667,6 +693,10 @@ class Controller:
             self._set_state(self._state, prompt=f"{why}: {self._request()}")
             return
         problem = _wrong_kinds(reading.dice, NUMBERED_KINDS.get(self._preset.sides))
+        still = len(new) - len(_new_dice(new, void["dice"])) if void is not None else 0
+        if problem is None and still:  # read now too: a die of the voided throw that did not move is not thrown
+            problem = (f"{_dice(still)} of the voided throw did not move: "
+                       f"throw all {len(void['dice'])} again")
         if problem is None and step > 0 and expected is not None and not (asked and len(dice) == expected):
             if len(new) == expected:
                 taken = new
@@ -698,8 +728,30 @@ class Controller:
             return
         for die in taken:
             die["source"] = "camera"
+        voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in taken)
+        self._void = {"step": step, "reference": reference, "dice": taken} if voids else None
+        asking = self._roll["dice"] and (self._walk(self._roll).problem or "").startswith(NO_PRINCIPAL)
         self._store_step(taken, step)
         self._advance(photos, principal_note=reading.principal_note)
+        if asking and self._state == "prompting" and self._prompt.startswith(NO_PRINCIPAL):
+            # a throw while the page asked for a tap replaced the dice: say so (RULES D6-2a)
+            self._set_state("prompting", prompt=NEW_THROW + self._prompt)
+
+    def _voided_now(self) -> dict | None:
+        """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
+        step to throw again), else None; for a policy set while that throw waits: the tray
+        before it is known for the first throw only (a later one is compared with none)."""
+        roll = self._roll
+        if self._cocked_dice != "rethrow_set" or roll is None or not roll["dice"]:
+            return None
+        if self._void is not None:
+            return self._void
+        walk = self._walk(roll)
+        dice = [die for die in roll["dice"] if die["step"] == walk.step]
+        if walk.problem is None or not any(die.get("unreadable") == "cocked" for die in dice):
+            return None
+        return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
+                "dice": copy.deepcopy(dice)}
 
     def _request(self) -> str:
         """What the roll asks for now, in the words of its prompt: the first throw, the dice
@@ -779,7 +831,7 @@ class Controller:
                 dice = [principal] + [die for die in dice if die is not principal]  # rules: principal first
             if outcome is not None:  # a throw's dice beyond what the rules ask for (fewer 10s now) are surplus
                 dice = dice[:outcome.needs.count]
-            problem = throw_problem(roll["system"], step, dice, principal_note)
+            problem = throw_problem(roll["system"], step, dice, principal_note, self._cocked_dice)
             if problem is None:
                 try:
                     later = rules.resolve(spec, [[die["natural"] for die in throw]
@@ -894,6 +946,7 @@ class Controller:
         waiting for dice is refused (ValueError, nothing saved)."""
         if roll is self._roll:
             self._generation += 1  # a reading in flight was for the roll before the edit
+            self._void = None  # the table fixed the throw by hand
             self._advance(self._redrawn(roll))
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
@@ -1085,21 +1138,29 @@ UNREADABLE_PHRASES = {
 }
 
 
-def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> str | None:
+def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None,
+                  cocked: str = cocked_policy.DEFAULT) -> str | None:
     """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
     D6-2a): an unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
-    principal die was marked. web/static/app.js translates these prompts: keep the wording."""
+    principal die was marked, ``cocked`` the cocked-die policy (RULES T-5): a cocked die is
+    thrown again, voids its throw, or leans and asks for its top face by hand.
+    web/static/app.js translates these prompts: keep the wording."""
     for die in dice:
         if die["natural"] is None:
             colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
+            why = die.get("unreadable")
+            if why == "cocked" and cocked == "accept_leaning":
+                return f"die {die['index'] + 1}{colour} leans: enter its top face"
+            if why == "cocked" and cocked == "rethrow_set":
+                return f"die {die['index'] + 1}{colour}: it is cocked — throw all {_dice(len(dice))} of this throw again"
             return (f"die {die['index'] + 1}{colour}: "
-                    f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
+                    f"{unreadable_phrase(why)} — throw it again or correct it on the page")
     # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
     if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         why = f" ({principal_note})" if principal_note else ""
-        return f"no principal die found{why}: tap the principal die on the page"
+        return f"{NO_PRINCIPAL}{why}: tap the principal die on the page"
     return None
 
 

@@ -211,7 +211,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
                             chain_limit=config.chain_limit, house_rules=config.house_rules,
-                            resume_seconds=config.resume_minutes * 60)
+                            cocked_dice=config.cocked_dice, resume_seconds=config.resume_minutes * 60)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
 
@@ -235,7 +235,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, AutoThrow(controller), stack)
-    fight = CombatSession(config.data_folder, config.combat)
+    fight = CombatSession(config.data_folder, config.combat,  # RULES T-5: the settings page's policy
+                          cocked_dice=lambda: controller.settings()["cocked_dice"])
     controller.claim_frames(fight.on_settled)  # a combat step waiting for the tray reads the next throw
     return web.combat.attach(web.create_app(controller, {"SECRET_KEY": secret_key,
                                                          "SERVE_HOST": config.web.host}), fight)

@@ -115,7 +115,8 @@ class FakeController(Controller):
         self.can_throw = True   # False: a camera that cannot start a throw (a real one)
         self.frame: np.ndarray | None = None  # the latest frame, when a test sets one
         self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
-                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6}}
+                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
+                          "cocked_dice": "rethrow_die"}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,

@@ -214,9 +214,19 @@ function trayText(tray) {
     "wrong dice": () => t(one ? "{dice} is in the tray: {needs}." : "{dice} are in the tray: {needs}.", { dice, needs }),
     missing: () => t(one ? "{dice} is missing: {needs}." : "{dice} are missing: {needs}.", { dice, needs }),
     unreadable: () => t("The {die}: {why} — throw it again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
+    // RULES T-5: the policy of the settings page
+    void: () => t("The {die}: {why} — throw all the dice of this step again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
+    unmoved: () => t("{n} of the voided throw's dice did not move: throw all the dice of this step again.", { n: problem.dice[0].count }),
+    leaning: () => t("The {die} leans: enter its top face.", { die: t(problem.dice[0].name) }),
     "no reading": () => t("Could not read the tray ({reason}): throw again.", { reason: problem.why }),
   }[problem.code];
   return capital(text ? text() : problem.text);
+}
+
+/** RULES T-5 accept_leaning: the keypad of the die the tray shows leaning, or null. */
+function leaningSides(waiting) {
+  const problem = waiting && state.tray.problem;
+  return problem && problem.code === "leaning" ? problem.sides[problem.values.indexOf(null)] : null;
 }
 
 function showTray(status, waiting) {
@@ -258,6 +268,9 @@ function renderAttack() {
   card.hidden = !attack;
   const waiting = state.tray.waiting && state.tray.waiting.step === "attack" ? state.tray.waiting : null;
   showTray($("#attack-tray-status"), waiting);
+  const leaning = leaningSides(waiting);
+  setChildren($("#attack-tray-lean"), leaning ? [keypad(leaning, null, (v) => step("/tray/top", { value: v }),
+    t("Top face of the d{n}", { n: leaning }))] : []);
   $("#attack-tray-read").hidden = !!waiting;
   $("#attack-tray-stop").hidden = !waiting;
   if (!attack) { throwValues = []; card.dataset.step = ""; return; }
@@ -366,7 +379,9 @@ function renderInitiative() {
           onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
       ]),
       status,
-      keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+      // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
+      keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
+        : (initiative[p.name] = v, renderInitiative())), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
     ]);
   }));
   $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);

@@ -6,7 +6,7 @@ import { number, percent, when } from "./format.js";
 import { t } from "./i18n.js";
 import { keys } from "./keypad.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
-import { announceText, correctionText, describeRoll, dieTags, labelText, poolSummary, sidesOf } from "./roll.js";
+import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, labelText, poolSummary, sidesOf } from "./roll.js";
 import { eventStream } from "./stream.js";
 import { toast } from "./toast.js";
 
@@ -32,6 +32,15 @@ function promptText(state) {
   if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
     return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
   }
+  // RULES T-5 (device/controller.py throw_problem, _take_frame): a cocked die voids its throw
+  // (rethrow_set), or leans and its top face is entered by hand (accept_leaning)
+  if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw all (\d+) dice? of this throw again$/.exec(prompt))) {
+    return t("Die {n}: {why} — throw all the dice of this throw again ({count}).", { n: match[1], why: t(match[2]), count: match[3] });
+  }
+  if ((match = /^(\d+) dice? of the voided throw did not move: throw all (\d+) again$/.exec(prompt))) {
+    return t("{n} of the voided throw's dice did not move: throw all {count} again.", { n: match[1], count: match[2] });
+  }
+  if ((match = leaningDie(prompt)) !== null) return t("Die {n} leans: enter its top face.", { n: match + 1 });
   // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
   if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
     const dice = match[1].split(/, | and /).map((item) => /^(a|\d+) (.+?)s?$/.exec(item));
@@ -44,12 +53,20 @@ function promptText(state) {
   return prompt;
 }
 
+/** The index of the die a prompt asks the top face of (RULES T-5 accept_leaning), or null. */
+function leaningDie(prompt) {
+  const match = /^die (\d+)(?: \(.*?\))? leans: enter its top face$/.exec(prompt || "");
+  return match ? Number(match[1]) - 1 : null;
+}
+
 // device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
 // then what the roll still asks for.
 const REFUSALS = [
   [/^no dice seen: /, "No dice seen."],
   [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
   [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
+  // a throw while the page asked which die is the principal one replaced the dice
+  [/^a new throw was read: /, "A new throw was read."],
 ];
 
 /** The prompt without the refusal before it: what the roll asks for. */
@@ -235,6 +252,9 @@ function renderState() {
   prompt.hidden = !text;
   prompt.textContent = text;
   prompt.dataset.urgent = String(state.state === "prompting");
+  const leaning = past ? null : leaningDie(state.prompt);
+  $("#lean-open").hidden = leaning === null;
+  $("#lean-open").dataset.index = leaning === null ? "" : String(leaning);
   for (const item of document.querySelectorAll("#presets button")) {
     item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
   }
@@ -347,9 +367,7 @@ function renderRoll() {
     photoBox.hidden = false;
   } else photoBox.hidden = true;
   // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
-  const first = roll.dice.filter((die) => !die.step);
-  const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
-    !first.some((die) => die.principal || die.role === "principal");
+  const askPrincipal = asksPrincipal(roll);
   const pick = $("#pick-principal");
   pick.hidden = !askPrincipal;
   pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
@@ -551,6 +569,17 @@ $("#photo-open").addEventListener("click", () => {
 });
 
 $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
+// RULES T-5 accept_leaning: the keypad for the one die that leans, its top face entered by hand
+$("#lean-open").addEventListener("click", () => {
+  const roll = shownRoll();
+  const index = Number($("#lean-open").dataset.index);
+  if (!roll || !roll.dice[index]) return;
+  openFix(roll, roll.dice[index], index);
+  $("#fix-title").textContent = t("Die {n} leans: enter its top face.", { n: index + 1 });
+  $("#fix-hint").textContent = t("Its top face, as the table sees it");
+  $("#fix-cocked").hidden = true;
+  $("#fix-principal").hidden = true;
+});
 $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
 // --- live updates ------------------------------------------------------------

@@ -35,6 +35,14 @@ function shown(value) {
   return value === null || value === undefined ? "–" : String(value);
 }
 
+/** Whether a roll waits for a tap on its principal die (RULES D6-2a: a D6 or free roll's
+ *  first throw of several dice, none of them marked principal). */
+export function asksPrincipal(roll) {
+  const first = roll.dice.filter((die) => !die.step);
+  return ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
+    !first.some((die) => die.principal || die.role === "principal");
+}
+
 /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
 export function describeRoll(roll) {
   const result = roll.result || {};
@@ -43,8 +51,9 @@ export function describeRoll(roll) {
     return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
   }
   if (!roll.complete) {
-    // A perfect roll is known before its extra dice are: say so while waiting.
-    return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+    // A perfect roll is known before its extra dice are: say so while waiting. A first throw
+    // with no principal die waits for a tap, not for dice (RULES D6-2a).
+    return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
       detail: "", tone: roll.perfect ? "good" : "plain" };
   }
   if (roll.system === "pool") {

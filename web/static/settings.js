@@ -3,6 +3,7 @@
 import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { t } from "./i18n.js";
+import { labelText } from "./roll.js";
 import { cameraPill } from "./page.js";
 import { toast } from "./toast.js";
 
@@ -18,11 +19,21 @@ function showSettings(settings) {
   $("#pin-clear").disabled = !settings.pin_set;
   const list = $("#preset-editor");
   setChildren(list, (settings.presets || []).map(presetRow));
+  for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
+    choice.checked = choice.value === settings.cocked_dice;
+  }
   const house = settings.house_rules;  // RULES P-5b
   $("#house-ten").checked = house.rule_of_ten;
   $("#house-one").checked = house.rule_of_one;
   $("#house-target").value = String(house.target_number);
 }
+
+$("#cocked-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const chosen = $("#cocked-form input[name=cocked]:checked");
+  const settings = await act(api.post(API.settings, { cocked_dice: chosen ? chosen.value : null }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
 
 $("#house-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -38,7 +49,10 @@ function presetRow(preset) {
   delete rest.name;
   delete rest.label;
   $(".p-name", row).value = preset.name || "";
-  $(".p-label", row).value = preset.label || "";
+  // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
+  // shows it; kept as it is stored unless it is edited.
+  row.dataset.label = preset.label || "";
+  $(".p-label", row).value = labelText(preset.label || "");
   $(".p-spec", row).value = JSON.stringify(rest);
   $(".p-remove", row).addEventListener("click", () => row.remove());
   if (preset.system === "pool") poolSteppers(row, preset);
@@ -63,7 +77,7 @@ function poolSteppers(row, preset) {
       input.value = Math.min(100, Math.max(low, value));
       rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
       $(".p-spec", row).value = JSON.stringify(rest);
-      if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+      if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
         $(".p-label", row).value = "";
       }
     };
@@ -118,7 +132,8 @@ $("#preset-save").addEventListener("click", async () => {
       $(".p-spec", row).focus();
       return;
     }
-    const label = $(".p-label", row).value.trim();
+    const typed = $(".p-label", row).value.trim();
+    const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
     Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
     if (!label) delete rest.label;   // the rules make one (an empty label is refused)
     presets.push(rest);
