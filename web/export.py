@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Response
 
@@ -63,7 +63,7 @@ def csv_row(roll: dict) -> list:
 
 
 def _download_name(extension: str) -> str:
-    return f"dicelens-rolls-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.{extension}"
+    return f"dicelens-rolls-{datetime.now(UTC):%Y%m%d-%H%M%S}.{extension}"
 
 
 def download(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:

@@ -56,7 +56,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
-    def __enter__(self) -> "LiveServer":
+    def __enter__(self) -> LiveServer:
         self._thread.start()
         return self
 

@@ -15,7 +15,7 @@ import copy
 import itertools
 import random
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
@@ -59,7 +59,7 @@ class Subscription:
     """A subscription of the real event hub (device/events.py: its bounded queue that drops
     the oldest event and counts it), which a test can cut as a network drop does."""
 
-    def __init__(self, inner: HubSubscription, owner: "FakeController"):
+    def __init__(self, inner: HubSubscription, owner: FakeController):
         self._inner, self._owner, self.cut = inner, owner, False
 
     @property
@@ -83,7 +83,7 @@ class Subscription:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class FakeController(Controller):
@@ -426,7 +426,7 @@ class FakeController(Controller):
         throws = [[d["natural"] for d in ordered if d["step"] == step] for step in range(len(throws))]
         outcome = rules.resolve(_spec(self._preset(roll["preset"])), throws)
         result = outcome.to_dict()
-        for die, ruled in zip(ordered, result["dice"]):
+        for die, ruled in zip(ordered, result["dice"], strict=True):
             die.update(value=ruled.get("value", die["natural"]), role=ruled["role"])
         roll.update(result=result, complete=result["complete"],
                     total=result.get("total"), successes=result.get("successes"),
