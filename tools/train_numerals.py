@@ -35,8 +35,7 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.numerals_data import load_photos  # noqa: E402
-from vision.numerals import (  # noqa: E402
-    CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob)
+from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob  # noqa: E402
 
 SEED = 20261130
 
@@ -179,7 +178,8 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None) -> Detecto
             size = torch.from_numpy(np.stack([b[2] for b in batch]))
             mask = torch.from_numpy(np.stack([b[3] for b in batch]))
             out = net(x)
-            loss = focal_loss(out[:, 0], heat) + (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            size_loss = (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            loss = focal_loss(out[:, 0], heat) + size_loss
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -197,7 +197,7 @@ def _positives(photos, weight_of_source) -> list[tuple[int, float, float, float,
     """(photo index, x, y, side, class, value) of every labelled die, repeated per its source's weight."""
     items = []
     for k, photo in enumerate(photos):
-        for d, (x, y, s) in zip(photo.dice, _centres(photo)):
+        for d, (x, y, s) in zip(photo.dice, _centres(photo), strict=True):
             items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
     return items
 
@@ -291,7 +291,7 @@ def _crop_accuracy(net, photos, images) -> None:
         x = torch.from_numpy(to_blob(np.stack([_crop(images, it, None, False) for it in items])))
         kind_logits, value_logits = net(x)
     by_kind: dict[str, list[int]] = {}
-    for it, kl, vl in zip(items, kind_logits, value_logits):
+    for it, kl, vl in zip(items, kind_logits, value_logits, strict=True):
         name = CLASSES[it[4]]
         k = int(kl.argmax())
         v = int(vl.view(len(KINDS), MAX_VALUE)[it[4] - 1, :SIDES[name]].argmax()) + 1
@@ -300,7 +300,8 @@ def _crop_accuracy(net, photos, images) -> None:
         counts[1] += k == it[4]
         counts[2] += k == it[4] and v == it[5]
     for name, (n, kind_ok, both_ok) in sorted(by_kind.items()):
-        print(f"  held-out crops {name:15} {n:4}  kind {100 * kind_ok / n:5.1f} %  kind+value {100 * both_ok / n:5.1f} %")
+        print(f"  held-out crops {name:15} {n:4}  kind {100 * kind_ok / n:5.1f} %  "
+              f"kind+value {100 * both_ok / n:5.1f} %")
 
 
 def _export(net, shape, path: Path, names, batch: bool) -> None:

@@ -44,14 +44,25 @@ from tools.pips_data import load_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
-    CLASSIFY_FILE, COCKED, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, PipReader, crop_die, input_scale)
+    CLASSIFY_FILE,
+    COCKED,
+    CROP,
+    DETECT_FILE,
+    DETECT_SIZE,
+    MODELS,
+    STRIDE,
+    PipReader,
+    crop_die,
+    input_scale,
+)
 
 SEED = 20261130
 WINDOW = 160  # pixels: the part of the scaled photo one detector training step sees
 #: Detector peaks this strong or stronger are mined (:func:`mined_by_detector`): lower than the
 #: reader's HEAT_MIN, because on the photos it learned from the detector is surer than on new ones.
 MINING_HEAT_MIN = 0.3
-#: Each labelled die is shown this many times per classifier epoch (byler's small dice are the hardest, patterson has few).
+#: Each labelled die is shown this many times per classifier epoch (byler's small dice are the
+#: hardest, patterson has few).
 REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3, "cocked": 2}
 
 
@@ -171,7 +182,7 @@ def _positives(photos) -> list[tuple[int, float, float, float, int]]:
     """(photo index, x, y, side, class = value, or COCKED) of every labelled die, repeated per REPEAT."""
     items = []
     for k, photo in enumerate(photos):
-        for d, (x, y, s) in zip(photo.dice, photo.targets):
+        for d, (x, y, s) in zip(photo.dice, photo.targets, strict=True):
             label = COCKED if d.get("cocked") else d["value"]
             items += [(k, x, y, s, label)] * REPEAT.get(photo.source, 1)
     return items

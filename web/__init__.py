@@ -29,6 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, url_for
+from flask.json.provider import DefaultJSONProvider
 
 from . import api, combat, events, health, join, pages, security
 from .controller import Controller
@@ -70,7 +71,8 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     app.config.update(config or {})
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secrets.token_hex(32)
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):  # Flask's own, always here
+        app.json.sort_keys = False  # the order the API builds its objects in
 
     app.extensions["dicelens.controller"] = controller
     app.extensions["dicelens.streams"] = StreamCounter(int(app.config["MAX_STREAMS"]))

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from flask import Flask, jsonify, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from rules.phrase import Phrase
 
@@ -27,7 +27,9 @@ logger = logging.getLogger(__name__)
 
 
 class WebError(Exception):
-    """Base class of every error raised by ``web``."""
+    """Base class of every error raised by ``web``; answered with its ``status``."""
+
+    status = 500
 
 
 class BadRequest(WebError, ValueError):
@@ -122,8 +124,9 @@ def register_error_handlers(app: Flask) -> None:
             413: _("request too large"),
             415: _("unsupported media type"),
         }
-        response = error_response(reasons.get(exc.code, exc.name), exc.code or 500)
-        if exc.code == 405 and exc.valid_methods:
+        code = exc.code or 500
+        response = error_response(reasons.get(code, exc.name), code)
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 

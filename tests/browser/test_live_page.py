@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+
 def live(page: Page) -> Page:
     """Wait until the page's event stream is open (the green "Live" dot)."""
     expect(page.locator("#link")).to_have_attribute("data-link", "live")

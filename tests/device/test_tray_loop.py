@@ -13,7 +13,6 @@ from device.settle import SettleDetector
 from device.tray_loop import TrayLoop
 
 
-
 class FakeClock:
     def __init__(self) -> None:
         self.t = 0.0

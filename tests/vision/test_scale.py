@@ -8,6 +8,8 @@ from vision.scoring import score_photo
 from vision.synthetic import render_tray
 from vision.tray import DETECT_SIZE, read_tray
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 
 @pytest.mark.parametrize(("frame", "die_input"), [
     ((1280, 960), 8),   # the README's camera raised: dice of 27 px in the frame

@@ -1,4 +1,5 @@
-"""The web part's app fixtures, around the tests' fake controller (tests/fakes/controller.py)."""
+"""The web part's app fixtures, around the tests' fake controller (tests/fakes/controller.py);
+for the tests over the real controller, its history (SQLite), a fake reader and a clock."""
 
 from __future__ import annotations
 
@@ -10,10 +11,30 @@ import pytest
 import waitress
 from waitress import wasyncore
 
+from device.history import History
+from tests.device.controller_fakes import Clock, FakeReader
 from tests.fakes.controller import FakeController
 from web import create_app
 
 __all__ = ["FakeController", "live_server", "running"]
+
+
+@pytest.fixture
+def history(tmp_path):
+    """The real history (SQLite) in the data folder ``tmp_path/data``, for the tests over the
+    real controller."""
+    with History(tmp_path / "data") as history:
+        yield history
+
+
+@pytest.fixture
+def reader() -> FakeReader:
+    return FakeReader()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
 
 
 @pytest.fixture

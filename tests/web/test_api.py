@@ -90,6 +90,7 @@ def test_dice_by_hand_records_a_hand_roll(client):
 
 
 @pytest.mark.parametrize("value", [7, -1, 0, 100, 1.5, True])
+@pytest.mark.slow
 def test_dice_by_hand_bad_face_is_400_with_the_faces_of_the_armed_dice(client, value):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/dice", json={"values": [value, 1]})
@@ -133,6 +134,7 @@ def test_set_principal(client):
     assert client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 9}).status_code == 404
 
 
+@pytest.mark.slow
 def test_photo_served_by_id_only(client):
     client.post("/api/arm", json={"preset": "2d6"})
     client.post("/api/throw")
@@ -166,6 +168,7 @@ def test_exports(client):
     assert [r["roller"] for r in only_nara] == ["Nara"]
 
 
+@pytest.mark.slow
 def test_export_pages_through_a_long_history(client):
     for _ in range(250):
         _roll(client)
@@ -188,6 +191,7 @@ def test_latest_frame(client, controller):
     assert frame["reading"]["dice"][0]["color"] == "red"
 
 
+@pytest.mark.slow
 def test_latest_frame_is_scaled_for_a_phone_with_the_reading_size_kept(client, controller):
     controller.frame = np.zeros((3040, 4056, 3), np.uint8)
     frame = client.get("/api/frame/latest").get_json()
