@@ -1,10 +1,12 @@
 """The table page for phones: Flask app, JSON API and live events.
 
 ``create_app(controller, config=None)`` builds the app around the controller
-(device/controller.py; interface in the team's CONTRACTS.md). Parts:
+(device/controller.py; what the web calls on it: :class:`web.controller.Controller`). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
-  (history.html), ``/settings`` (settings.html); template context documented there.
+  (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
+  context documented there.
+* :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
 * :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
@@ -30,6 +32,7 @@ from flask import Flask, current_app, jsonify, url_for
 from flask.json.provider import DefaultJSONProvider
 
 from . import api, combat, events, health, join, pages, security
+from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
@@ -52,7 +55,7 @@ _ICONS = (("icon-192.png", "192x192", "image/png"), ("icon-512.png", "512x512", 
           ("icon.svg", "any", "image/svg+xml"))
 
 
-def create_app(controller, config: dict | None = None) -> Flask:
+def create_app(controller: Controller, config: dict | None = None) -> Flask:
     """Build the web app around ``controller``.
 
     :param controller: the roll controller (state, presets, arm, throw, rolls,

@@ -59,21 +59,20 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import itertools
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime, timezone
 
 import cv2
-from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask import Blueprint, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
+from .controller import Controller
 from .device_messages import reason, translated
-from .errors import BadRequest, Conflict, NotFound, Unauthorized
+from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
+from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
 from .inputs import (
     MAX_ID,
     face_value,
@@ -96,43 +95,18 @@ FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
 # would only make the exact odds take minutes.
 MAX_PRESET_NUMBER = 100
-EXPORT_PAGE = 200
-CSV_COLUMNS = (
-    "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
-    "total", "successes", "outcome", "perfect", "botch", "naturals", "values", "roles",
-    "sources", "corrected", "note",
-)
 
 
-def controller():
+def controller() -> Controller:
     """The controller handed to :func:`web.create_app`."""
     return current_app.extensions["dicelens.controller"]
-
-
-@contextmanager
-def controller_errors(not_found: str | None = None) -> Iterator[None]:
-    """Turn the controller's errors into answers: LookupError → 404 (or 400 when
-    ``not_found`` is None, the unknown thing being in the body), ValueError → 400,
-    RuntimeError → 409."""
-    try:
-        yield
-    except (BadRequest, NotFound):
-        raise
-    except LookupError as exc:
-        if not_found is None:
-            raise BadRequest(reason(exc)) from exc
-        raise NotFound(not_found) from exc
-    except ValueError as exc:
-        raise BadRequest(reason(exc)) from exc
-    except RuntimeError as exc:
-        raise Conflict(reason(exc)) from exc
 
 
 def _roll_or_404(roll_id: int) -> dict:
     message = _("no roll %(id)d", id=roll_id)
     if roll_id > MAX_ID:
         raise NotFound(message)
-    with controller_errors(not_found=message):
+    with refusals(not_found=message):
         return controller().roll(roll_id)
 
 
@@ -160,7 +134,7 @@ def arm():
     known = {p["name"] for p in controller().presets()}
     if preset not in known:
         raise BadRequest(_("unknown preset: %(name)s", name=preset))
-    with controller_errors():
+    with refusals():
         return jsonify(controller().arm(preset, roller))
 
 
@@ -168,7 +142,7 @@ def arm():
 @security.requires_pin
 def throw():
     only_keys(json_body(), set())
-    with controller_errors():
+    with refusals():
         controller().throw()
     return jsonify(controller().state())
 
@@ -177,7 +151,7 @@ def throw():
 @security.requires_pin
 def read_now():
     only_keys(json_body(), set())
-    with controller_errors():
+    with refusals():
         controller().read_now()
     return jsonify(controller().state())
 
@@ -196,7 +170,7 @@ def dice_by_hand():
         raise Conflict(_("no roll armed: choose a preset first"))
     values = [face_value(v, armed["sides"]) for v in values]
     roller = name_text(body.get("roller"), "roller")
-    with controller_errors():
+    with refusals():
         return jsonify(controller().enter_dice(values, roller=roller))
 
 
@@ -214,7 +188,7 @@ def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int |
     never more than the history accepts. The controller's errors become 4xx answers.
     """
     ctl = controller()
-    with controller_errors():
+    with refusals():
         page = ctl.rolls(limit=limit, offset=offset, **filters)
         more = len(page) == limit and bool(ctl.rolls(limit=1, offset=offset + limit, **filters))
     return page, offset + limit if more else None
@@ -260,7 +234,7 @@ def correct_die(roll_id: int, index: int):
         if not isinstance(more, list) or not 1 <= len(more) <= MAX_DICE:
             raise BadRequest(_("more must be a list of 1 to %(count)d face values", count=MAX_DICE))
         more = [face_value(v, sides) for v in more]
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         try:
             extra = {"more": more} if more else {}
             return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
@@ -280,7 +254,7 @@ def set_principal(roll_id: int):
     index = whole_number(body.get("index"), "index", 0, MAX_DICE)
     index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         return jsonify(controller().set_principal(roll_id, index, who=who))
 
 
@@ -289,7 +263,7 @@ def photo(roll_id: int):
     annotated = query_flag("annotated", True)
     if roll_id > MAX_ID:
         raise NotFound(_("no roll %(id)d", id=roll_id))
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         path = controller().photo_path(roll_id, annotated=annotated)
     # The path comes from the controller, by id: nothing in the request names a file.
     if path is None or not path.is_file():
@@ -305,70 +279,9 @@ def clear_history():
     return jsonify(cleared=True)
 
 
-def _all_rolls(ctl, player: str | None, preset: str | None) -> Iterator[dict]:
-    # Paged so years of history never sit in memory; a roll added meanwhile shifts
-    # the pages by one, so ids already given are skipped.
-    seen, offset = set(), 0
-    while True:
-        page = ctl.rolls(limit=EXPORT_PAGE, offset=offset, player=player, preset=preset)
-        for item in page:
-            if item["id"] not in seen:
-                seen.add(item["id"])
-                yield item
-        if len(page) < EXPORT_PAGE:
-            return
-        offset += EXPORT_PAGE
-
-
-def _spreadsheet_safe(text: object) -> object:
-    # A name starting with = + - @ would run as a formula in a spreadsheet.
-    if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + text
-    return text
-
-
-def csv_row(roll: dict) -> list:
-    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated, ``-``
-    where a die has none (an unread die's natural value, a die without a role: an empty item
-    would vanish between two spaces), and roles, which may hold spaces ("one left over"),
-    separated by ``|``; a die a correction made surplus has the role
-    ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
-    page does (a 0 read as "not corrected")."""
-    dice = roll.get("dice") or []
-    joined = lambda key: " ".join("-" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
-    return [
-        roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),
-        _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
-        roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
-        roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
-        joined("natural"), joined("value"),
-        "|".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
-        joined("source"),
-        " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
-        _spreadsheet_safe(roll.get("note")),
-    ]
-
-
-def _download_name(extension: str) -> str:
-    return f"dicelens-rolls-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.{extension}"
-
-
-def _export(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:
-    response = Response(chunks, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{_download_name(extension)}"'
-    return response
-
-
-def _first_checked(rolls: Iterator[dict]) -> Iterator[dict]:
-    """``rolls`` with its first page read now: a history that cannot be read answers 503
-    before the download starts, not a cut-off file."""
-    first = next(rolls, None)
-    return iter(()) if first is None else itertools.chain([first], rolls)
-
-
 @bp.get("/rolls.csv")
 def export_csv():
-    rolls = _first_checked(_all_rolls(controller(), **_filters()))
+    rolls = first_checked(all_rolls(controller(), **_filters()))
 
     def lines() -> Iterator[str]:
         buffer = io.StringIO()
@@ -381,12 +294,12 @@ def export_csv():
             buffer.truncate()
         yield buffer.getvalue()
 
-    return _export("text/csv", "csv", lines())
+    return download("text/csv", "csv", lines())
 
 
 @bp.get("/rolls.json")
 def export_json():
-    rolls = _first_checked(_all_rolls(controller(), **_filters()))
+    rolls = first_checked(all_rolls(controller(), **_filters()))
 
     def chunks() -> Iterator[str]:
         yield "["
@@ -394,7 +307,7 @@ def export_json():
             yield ("," if number else "") + "\n" + json.dumps(item)
         yield "\n]\n"
 
-    return _export("application/json", "json", chunks())
+    return download("application/json", "json", chunks())
 
 
 # --- the latest frame, for picking the principal colour ----------------------------
@@ -510,7 +423,7 @@ def post_settings():
             raise BadRequest(_("the PIN must be 4 to 12 digits"))
     if changes:
         try:
-            with controller_errors():
+            with refusals():
                 controller().update_settings(**changes)
         except TypeError as exc:  # a preset of the wrong shape
             raise BadRequest(reason(exc)) from exc

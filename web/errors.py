@@ -12,6 +12,8 @@ as a JSON 500 so a page never receives an HTML error.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask, jsonify, request
 from flask_babel import gettext as _
@@ -70,6 +72,27 @@ class Unavailable(WebError, RuntimeError):
     """The server has no room for one more event stream now (503)."""
 
     status = 503
+
+
+@contextmanager
+def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest) -> Iterator[None]:
+    """The device's and the rules' refusals (the controller's, the fight's) as answers, with
+    their reason in the phone's language (:func:`web.device_messages.reason`): ValueError →
+    400, RuntimeError → 409, LookupError → 404 ``not_found`` when the unknown thing is named by
+    the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
+    of a roll request, 404 for a fight's unknown fighter or sheet. A :class:`WebError` passes."""
+    try:
+        yield
+    except WebError:
+        raise
+    except LookupError as exc:
+        if not_found is not None:
+            raise NotFound(not_found) from exc
+        raise unknown(reason(exc) if exc.args else _("not found")) from exc
+    except ValueError as exc:
+        raise BadRequest(reason(exc)) from exc
+    except RuntimeError as exc:
+        raise Conflict(reason(exc)) from exc
 
 
 def error_response(reason: str, status: int):

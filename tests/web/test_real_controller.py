@@ -211,13 +211,13 @@ def test_null_presets_restore_the_configured_ones(client, real):
 
 @pytest.mark.slow
 def test_the_page_translates_every_unreadable_die_prompt(client, real):
-    """The controller's prompt for an unreadable die is matched by app.js and translated."""
+    """The controller's prompt for an unreadable die is matched by live.js and translated."""
     import re
     from pathlib import Path
 
     from device.controller import UNREADABLE_PHRASES, throw_problem
 
-    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
+    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "live.js").read_text()
     pattern = re.search(r"match = /(\^die .+?)/\.exec\(prompt\)", script).group(1)
     key = re.search(r'return t\("(Die \{n\}: \{why\}[^"]*)"', script).group(1)
     for lang in ("pt_BR", "es"):
@@ -235,7 +235,7 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
 
 @pytest.mark.slow
 def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
-    """The controller's prompt for a d8 among a pool's d10s is matched by app.js, and the
+    """The controller's prompt for a d8 among a pool's d10s is matched by live.js, and the
     kind names and the sentence it is translated into are in the catalogues."""
     import re
     from pathlib import Path
@@ -243,7 +243,7 @@ def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
     from device.controller import KIND_NAMES, _wrong_kinds
     from vision.numerals import KINDS, NumberedReading
 
-    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
+    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "live.js").read_text()
     pattern = re.search(r"match = /(.+ in the tray: throw only .+?)/\.exec\(prompt\)", script).group(1)
     key = re.search(r'return t\("(Dice of another kind in the tray[^"]*)"', script).group(1)
     others = [kind for kind in KINDS if kind != "d10"]
