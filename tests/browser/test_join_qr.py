@@ -34,12 +34,12 @@ def test_the_settings_page_qr_code_reads_as_the_tables_address(phone, server):
 
 
 @pytest.mark.parametrize(("locale", "words"), [
-    ("en-US", "First join the table's own Wi-Fi: point a phone's camera at this code, "
-              "or choose the network Dice table with the password roll-them-all."),
-    ("pt-BR", "Primeiro entre no Wi-Fi da própria mesa: aponte a câmera de um celular para este código, "
-              "ou escolha a rede Dice table com a senha roll-them-all."),
-    ("es", "Primero conéctate al Wi-Fi propio de la mesa: apunta la cámara de un móvil a este código, "
-           "o elige la red Dice table con la contraseña roll-them-all."),
+    ("en-US", ("First join the table's own Wi-Fi: point a phone's camera at this code, "
+               "or choose the network Dice table with the password roll-them-all.")),
+    ("pt-BR", ("Primeiro entre no Wi-Fi da própria mesa: aponte a câmera de um celular para este código, "
+               "ou escolha a rede Dice table com a senha roll-them-all.")),
+    ("es", ("Primero conéctate al Wi-Fi propio de la mesa: apunta la cámara de un móvil a este código, "
+            "o elige la red Dice table con la contraseña roll-them-all.")),
 ])
 def test_on_the_tables_own_wifi_both_codes_and_the_numeric_address_show(phone, server, locale, words):
     # Opened by name (Android phones often cannot resolve .local): the code carries the number.

@@ -88,8 +88,8 @@ def test_the_dry_run_needs_no_nmcli_and_prints_the_commands(nmcli):
     lines = output.splitlines()
     assert [line.removeprefix("would run: ") for line in lines if line.startswith("would run: ")] == [STATUS, *HOTSPOT]
     assert lines[:2] == [f"would run: {STATUS}", "and when wlan0 is not connected:"]
-    assert lines[5:7] == ["then print:", "dicelens: no known network in reach: the table's own Wi-Fi is 'Dice table', "
-                                         "password 'roll-them-all'; phones open http://10.42.0.1:8123/"]
+    assert lines[5:7] == ["then print:", ("dicelens: no known network in reach: the table's own Wi-Fi is "
+                                          "'Dice table', password 'roll-them-all'; phones open http://10.42.0.1:8123/")]
     assert qr_codes(output) == ["WIFI:T:WPA;S:Dice table;P:roll-them-all;;", "http://10.42.0.1:8123/"]
 
 
