@@ -61,7 +61,8 @@ make_root() {
 
 mounts() {
   mount -t proc proc "$root/proc"
-  mount --rbind /sys "$root/sys" # onnxruntime counts the processors there
+  # No /sys: onnxruntime then warns that it cannot count the processors; with the
+  # host's (x86-64) /sys, `dicelens read` crashed under qemu (signal 11).
   mount --rbind /dev "$root/dev"
   cp /etc/resolv.conf "$root/etc/resolv.conf" # pip reaches PyPI from inside...
   # ...trusting the host's own certificate authorities (a proxy's, say) as the host does.
@@ -75,7 +76,6 @@ mounts() {
 unmount() {
   [ -n "${root:-}" ] || return 0
   umount -R "$root/dev" 2>/dev/null || true
-  umount -R "$root/sys" 2>/dev/null || true
   umount "$root/proc" 2>/dev/null || true
 }
 trap unmount EXIT
