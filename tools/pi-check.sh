@@ -169,7 +169,7 @@ check_suite() {
   log "$suite: $(in_root python3 --version), $(in_root uname -m)"
   timed "$suite install.sh --root" install_in_root
   log "$suite: wheels got: $(in_root /root/pi/opt/dicelens/venv/bin/python -m pip list --format=freeze \
-    --disable-pip-version-check 2>/dev/null | grep -Ei '^(numpy|opencv|onnxruntime|flask|waitress|icepool|pillow)=' | tr '\n' ' ')"
+    --disable-pip-version-check 2>/dev/null | grep -Ei '^(numpy|opencv-python-headless|onnxruntime|flask|flask-babel|waitress|icepool|pillow)=' | tr '\n' ' ')"
   timed "$suite read of 20 photos" read_photos
   if diff <(values <"$root/root/read.jsonl") "$base/x86.values" >"$root.read.diff"; then
     log "$suite: the readings of all $(grep -c . "$base/x86.values") photos are those of x86-64"
