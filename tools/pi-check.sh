@@ -123,6 +123,7 @@ rules() {
 
 # serve on 127.0.0.1, /healthz, then one 2d6 roll armed and given through the API.
 serve() {
+  rm -rf "$root/root/serve-data" # a history of its own each run: the roll given is roll 1
   in_root /root/pi/opt/dicelens/venv/bin/python - "$PORT" <<'EOF'
 import json, subprocess, sys, time, urllib.request
 port = sys.argv[1]
@@ -153,7 +154,7 @@ try:
     roll = rolls["rolls"][0]
     print(f"/api/rolls: {status}, roll {roll['id']}: {roll['preset']} total {roll['total']} "
           f"complete {roll['complete']} by {roll['roller']}")
-    if not (health["healthy"] and roll["total"] == 7 and roll["complete"]):
+    if not (health["healthy"] and roll["id"] == 1 and roll["total"] == 7 and roll["complete"]):
         sys.exit("the served roll is not the one given")
 finally:
     server.terminate()
