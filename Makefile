@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast lint tools
+.PHONY: run test test-fast lint tools pi-check
 
 run: $(STAMP)
 	$(BIN)/dicelens serve --camera sim --host 0.0.0.0 --port 8000
@@ -37,3 +37,8 @@ tools:
 	  pkgs=$$(echo "$$missing" | sed 's/systemd-analyze/systemd/'); \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$pkgs; \
 	  else echo "The tests need:$$pkgs (sudo apt-get install$$pkgs)" >&2; exit 1; fi; }
+
+# dicelens on an emulated 64-bit Pi, arm64 Bookworm and Trixie roots (tools/pi-check.sh):
+# as root, by hand, niced (the emulation is slow; .ci/run does not run it).
+pi-check: $(STAMP)
+	OMP_NUM_THREADS=1 nice -n 15 tools/pi-check.sh

@@ -38,6 +38,7 @@ from device.config import Config, check_camera_source, default_data_folder, load
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
+from device.hotspot import ADDRESS as HOTSPOT_ADDRESS
 from device.tray_loop import TrayLoop
 from device.watchdog import Watchdog
 
@@ -238,8 +239,11 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     fight = CombatSession(config.data_folder, config.combat,  # RULES T-5: the settings page's policy
                           cocked_dice=lambda: controller.settings()["cocked_dice"])
     controller.claim_frames(fight.on_settled)  # a combat step waiting for the tray reads the next throw
-    return web.combat.attach(web.create_app(controller, {"SECRET_KEY": secret_key,
-                                                         "SERVE_HOST": config.web.host}), fight)
+    app_config = {"SECRET_KEY": secret_key, "SERVE_HOST": config.web.host}
+    if config.hotspot.enabled:  # the join page gives its Wi-Fi QR code while it is up (web/join.py)
+        hotspot = config.hotspot
+        app_config["HOTSPOT"] = {"ssid": hotspot.ssid, "password": hotspot.password, "address": HOTSPOT_ADDRESS}
+    return web.combat.attach(web.create_app(controller, app_config), fight)
 
 
 class StartupError(DeviceError, ValueError):

@@ -52,6 +52,7 @@ class LiveServer:
     """The app served by werkzeug in a thread: one thread per request, as event streams need."""
 
     def __init__(self, app):
+        self.app = app  # its config may change between requests (a test's setting)
         self._server = make_server("127.0.0.1", 0, closing(app), threaded=True)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)

@@ -1,5 +1,6 @@
 """`dicelens hotspot`: the table's own Wi-Fi through nmcli, against a stand-in nmcli that
-logs its calls; the dry run prints what would be run, as the installer's does."""
+logs its calls; the dry run prints what would be run, as the installer's does, with no
+nmcli at all; the QR codes it prints read back as the Wi-Fi and the page's address."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
+import zxingcpp
 
 from device.config import ConfigError, config_from_dict
 
@@ -42,10 +45,13 @@ def nmcli(tmp_path):
         """))
     fake.chmod(0o755)
 
-    def hotspot(config_text: str, *options: str, wlan0: str = "disconnected", fail: bool = False):
+    def hotspot(config_text: str, *options: str, wlan0: str = "disconnected", fail: bool = False,
+                with_nmcli: bool = True):
         config = tmp_path / "config.toml"
         config.write_text(config_text)
-        env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", FAKE_WLAN0=wlan0)
+        # Without it, a PATH of an empty folder: no nmcli, nor any other program, to be found.
+        path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}" if with_nmcli else str(tmp_path)
+        env = dict(os.environ, PATH=path, FAKE_WLAN0=wlan0)
         if fail:
             env["FAKE_FAIL"] = "1"
         result = subprocess.run([sys.executable, "-m", "device.cli", "hotspot", "--config", str(config), *options],
@@ -57,16 +63,43 @@ def nmcli(tmp_path):
     return hotspot
 
 
+def qr_codes(output: str) -> list[str]:
+    """The texts of the QR codes printed in ``output`` (segno's half blocks: a full
+    block is two light modules, a space two dark ones), read as a phone would."""
+    top = {" ": 1, "\u2580": 0, "\u2584": 1, "\u2588": 0}
+    bottom = {" ": 1, "\u2580": 1, "\u2584": 0, "\u2588": 0}
+    texts, rows = [], []
+    for line in [*output.splitlines(), ""]:
+        if line and set(line) <= set(top):
+            rows += [[top[c] for c in line], [bottom[c] for c in line]]
+            continue
+        if rows:
+            modules = np.array(rows, np.uint8)
+            image = np.kron(255 * (1 - modules), np.ones((6, 6), np.uint8))  # 6 px a module
+            texts += [code.text for code in zxingcpp.read_barcodes(image)]
+            rows = []
+    return texts
+
+
 @pytest.mark.slow
-def test_the_dry_run_prints_the_commands_and_runs_none(nmcli):
-    status, output, calls = nmcli(ENABLED, "--dry-run")
-    assert status == 0
-    assert [line.removeprefix("would run: ") for line in output.splitlines()
-            if line.startswith("would run: ")] == HOTSPOT
-    assert calls == [STATUS]  # only asked for the state
-    assert output.splitlines()[-1] == (
-        "dicelens: no known network in reach: the table's own Wi-Fi is 'Dice table', "
-        "password 'roll-them-all'; phones open http://10.42.0.1:8123/")
+def test_the_dry_run_needs_no_nmcli_and_prints_the_commands(nmcli):
+    status, output, calls = nmcli(ENABLED, "--dry-run", with_nmcli=False)
+    assert status == 0, output
+    assert calls == []
+    lines = output.splitlines()
+    assert [line.removeprefix("would run: ") for line in lines if line.startswith("would run: ")] == [STATUS, *HOTSPOT]
+    assert lines[:2] == [f"would run: {STATUS}", "and when wlan0 is not connected:"]
+    assert lines[5:7] == ["then print:", ("dicelens: no known network in reach: the table's own Wi-Fi is "
+                                          "'Dice table', password 'roll-them-all'; phones open http://10.42.0.1:8123/")]
+    assert qr_codes(output) == ["WIFI:T:WPA;S:Dice table;P:roll-them-all;;", "http://10.42.0.1:8123/"]
+
+
+@pytest.mark.slow
+def test_the_wifi_code_escapes_the_name_and_password(nmcli):
+    config = ENABLED.replace('"Dice table"', '"Bob\'s;table"').replace('"roll-them-all"', r'"a,b:c\\d\"e"')
+    status, output, _ = nmcli(config, "--dry-run", with_nmcli=False)
+    assert status == 0, output
+    assert qr_codes(output)[0] == r"WIFI:T:WPA;S:Bob's\;table;P:a\,b\:c\\d\"e;;"
 
 
 @pytest.mark.slow
@@ -75,6 +108,7 @@ def test_with_no_known_network_the_access_point_is_made(nmcli):
     assert status == 0, output
     assert calls == [STATUS, *HOTSPOT]
     assert "phones open http://10.42.0.1:8123/" in output
+    assert qr_codes(output) == ["WIFI:T:WPA;S:Dice table;P:roll-them-all;;", "http://10.42.0.1:8123/"]
 
 
 @pytest.mark.slow

@@ -16,12 +16,14 @@ import sys
 import threading
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from device.cli import build_parser, main
-from device.serve import settings_from, tell_addresses
+from device.config import HotspotConfig, config_from_dict
+from device.serve import build, settings_from, tell_addresses
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -334,3 +336,13 @@ def test_serve_on_this_machine_only_says_phones_cannot_reach_it(caplog):
     caplog.clear()
     tell_addresses("192.0.2.7", 8001, pin_set=True)  # an address of its own: that one, no warning with a PIN
     assert caplog.messages == ["phones open http://192.0.2.7:8001/"]
+
+
+def test_the_table_s_own_wifi_reaches_the_join_page(tmp_path):
+    # The join page gives its Wi-Fi QR code while the hotspot's address is this machine's (web/join.py).
+    config = replace(config_from_dict({"camera": {"source": "sim"}, "hotspot": {
+        "enabled": True, "ssid": "Dice table", "password": "roll-them-all"}}), data_folder=tmp_path / "data")
+    with contextlib.ExitStack() as stack:
+        app = build(config, stack)
+        assert app.config["HOTSPOT"] == {"ssid": "Dice table", "password": "roll-them-all", "address": "10.42.0.1"}
+        assert "HOTSPOT" not in build(replace(config, hotspot=HotspotConfig()), stack).config
