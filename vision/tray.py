@@ -65,11 +65,16 @@ BLURRED_DIE_MIN = 0.2  # DIE_MIN for a blurred crop, which looks less like a die
 #: classifier: a die at least this likely (given a die) to be cocked is reported cocked
 #: (out of fold: synthetic cocked dice ≥ 0.18, real dice ≤ 0.13)
 COCKED_MIN = 0.15
+#: a candidate read no value this many times smaller than a die another pass found around it is
+#: one of its pips (a die's pips are 1/5–1/6 of its side)
+PIP_RATIO = 4.0
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
 #: DIE_MIN for a crop past the photo's edge (a part of a die): reported "cut off", not left
 #: out (out of fold, 0.3 adds no phantom to 0.5 and reports 34 of 40 synthetic half dice, not 30)
 CUT_DIE_MIN = 0.3
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
+
+Candidate = tuple[float, float, float, float]  # a detector candidate: x, y, side (photo pixels), heat
 
 MODELS = Path(__file__).resolve().parent / "models"
 DETECT_FILE = "pips_detect.onnx"
@@ -101,6 +106,11 @@ def _reach(x: float, y: float, side: float, width: int, height: int) -> float:
     return max(-(x - half), -(y - half), x + half - width, y + half - height)
 
 
+def _inside(a: Candidate, b: Candidate) -> bool:
+    """Whether candidate ``a``'s centre lies in the square of candidate ``b``'s side around its centre."""
+    return abs(a[0] - b[0]) <= b[2] / 2 and abs(a[1] - b[1]) <= b[2] / 2
+
+
 def _still_cut(found: list, first: list, width: int, height: int) -> list:
     """``found`` with the side of each die the first pass saw cut by the photo's edge where it
     is (within SAME_DIE of its side): another scale sees the half die left as a whole small die."""
@@ -111,6 +121,17 @@ def _still_cut(found: list, first: list, width: int, height: int) -> list:
                     and _reach(fx, fy, fs, width, height) > CUT_OFF * fs:
                 side = fs
         out.append((x, y, side, heat))
+    return out
+
+
+def _one_each(found: list[Candidate]) -> list[Candidate]:
+    """``found`` (strongest first) without the weaker of two candidates closer than
+    :data:`SAME_DIE` of the larger's side: :func:`_still_cut` can give two parts of one cut
+    die (two of its pips, at a finer scale) the die's side."""
+    out: list[Candidate] = []
+    for x, y, side, heat in found:
+        if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * max(side, fs)) ** 2 for fx, fy, fs, _ in out):
+            out.append((x, y, side, heat))
     return out
 
 
@@ -169,8 +190,59 @@ class PipReader:
         if better is not None:
             refined = self._detect_at(pyramid, better, heat_min)
             if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
-                found = refined
-        return found if found is passes[base] else _still_cut(found, passes[base], image.shape[1], image.shape[0])
+                found, scale = refined, better
+        others = [c for cands in passes.values() if cands is not found for c in cands]
+        if not others:
+            return found
+        if found is not passes[base]:
+            found = _one_each(_still_cut(found, passes[base], image.shape[1], image.shape[0]))
+            if scale < base:  # a coarser pass: the first saw its dice larger (a finer one, at random)
+                found = found + self._missed(image, passes[base], found)
+        return self._without_pips(image, found, others)
+
+    def _reads_die(self, image: np.ndarray, found: list[Candidate]) -> list[bool]:
+        """Whether each candidate is read a die (:meth:`_die`), not one read no value
+        ("blurred", "ambiguous pips") or no die."""
+        if not found:
+            return []
+        probs = self.classify(np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found]))
+        readings = [self._die(image, x, y, side, p) for (x, y, side, _), p in zip(found, probs)]
+        return [d is not None and d.unreadable not in ("blurred", "ambiguous pips") for d in readings]
+
+    def _missed(self, image: np.ndarray, first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+        """The candidates of the first pass (``first``) that overlap none of ``found`` and are read
+        a die: a surer pass at a coarser scale can find fewer dice (byler's dice of 200 px in a
+        1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4)."""
+        alone = [c for c in first if not any(_inside(c, f) or _inside(f, c) for f in found)]
+        return [c for c, die in zip(alone, self._reads_die(image, alone)) if die]
+
+    def _without_pips(self, image: np.ndarray, found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
+        """``found`` without its candidates not read a die (:meth:`_reads_die`) that lie inside a
+        die :data:`PIP_RATIO` times their side or more found by another pass (``others``) and
+        classified a die: they are its pips (a pass at the size dice were learned sees a large
+        die's pips as blurred dice: 17.6 phantoms per 100 dice of 80 px). That die takes their
+        place unless a candidate inside it is read a die: then it is several dice (a coarse
+        pass's candidate around touching dice of 10 px). Left out too are those :data:`PIP_RATIO`
+        times smaller than the median die read: the pips of a die no pass found (one the frame
+        cuts, one read blurred)."""
+        h, w = image.shape[:2]
+        dice = self._reads_die(image, found)
+        for big in sorted(others, key=lambda c: -c[3]):
+            x, y, side, _ = big
+            inside = [k for k, c in enumerate(found) if c[2] * PIP_RATIO <= side and _inside(c, big)]
+            pips = [k for k in inside if not dice[k]]
+            if not pips:
+                continue
+            die_min = CUT_DIE_MIN if _reach(x, y, side, w, h) > CUT_OFF * side else DIE_MIN
+            if 1.0 - self.classify(crop_die(image, (x, y), side)[None])[0, 0] < die_min:
+                continue
+            keep = [k for k in range(len(found)) if k not in pips]
+            found, dice = [found[k] for k in keep], [dice[k] for k in keep]
+            if len(pips) == len(inside) and big not in found:
+                found, dice = found + [big], dice + [True]
+        sides = [c[2] for c, die in zip(found, dice) if die]
+        scene = float(np.median(sides)) if sides else 0.0
+        return [c for c, die in zip(found, dice) if die or c[2] * PIP_RATIO > scene]
 
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
