@@ -43,7 +43,6 @@ import logging
 import shutil
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -57,6 +56,9 @@ from device.errors import CameraUnavailable, DeviceError, RollNeedsDice, SaveFai
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
+from device.tray.dispatch import Taken, TrayDispatcher
+from device.tray.match import Wanted
+from device.tray.problems import Problem, dice_count
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -69,8 +71,6 @@ STATES = ("idle", "armed", "waiting", "reading", "prompting", "resolved")
 #: The numbered reader's kind (``vision.numerals.KINDS``) of a preset's dice, by sides;
 #: six-sided presets are read by the pip reader.
 NUMBERED_KINDS = {10: "d10"}
-#: How a prompt names a die of another kind than the preset's, where the kind's code is not its name.
-KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "percentile d10"}
 #: States in which a settled frame or dice by hand are taken for the roll.
 _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
@@ -89,7 +89,7 @@ class _Walk(NamedTuple):
     outcome: object | None        # the rules' outcome of the counted throws; None before any
     counted: list[list[dict]]     # the dice of each counted throw, in the rules' order
     step: int | None              # the throw to make again (it has the problem), else None
-    problem: str | None           # why, in words
+    problem: Problem | None       # why
 
 
 class RollStateError(DeviceError, RuntimeError):
@@ -98,8 +98,8 @@ class RollStateError(DeviceError, RuntimeError):
 
 #: What a failed save or a refused request puts back: the roll being made and where the
 #: controller is with it.
-_ROLL_STATE = ("_state", "_prompt", "_needs", "_roll", "_latest", "_preset", "_roller", "_fresh_after",
-               "_generation", "_before", "_read_requested", "_armed_before")
+_ROLL_STATE = ("_state", "_prompt", "_problem", "_needs", "_roll", "_latest", "_preset", "_roller",
+               "_fresh_after", "_generation", "_read_requested", "_armed_before")
 
 
 def _all_or_nothing(method):
@@ -147,7 +147,7 @@ class Controller:
         note on the roll (RULES T-4).
     :param house_rules: the config's pool options (RULES P-5b), applied to every pool
         preset until the settings page changes them (kept in the history database).
-    :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
+    :param clock: the clock of the ``t`` of settled frames, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
         stopped mid-chain) is taken up at start when its last step is younger than this:
         its preset armed again, its prompt shown, the next dice taken (RULES T-3); an
@@ -167,7 +167,9 @@ class Controller:
             reader = reader or vision.read_tray
             numbered_reader = numbered_reader or vision.read_numbered
             annotate = annotate or vision.annotate
-        self._reader, self._numbered_reader, self._annotate = reader, numbered_reader, annotate
+        self.annotate = annotate
+        self.readers = {"pips": reader, "numbered": numbered_reader}
+        self._tray = TrayDispatcher([self], self.readers, annotate)
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
@@ -188,21 +190,18 @@ class Controller:
         self._can_throw: Callable[[], bool] = lambda: False
         self._can_throw_dice: Callable[[int], bool] = lambda sides: True
         self._last_frame_at: Callable[[], float | None] = lambda: None
-        self._claim: Callable[[np.ndarray, float], bool] | None = None
         self._state = "idle"
         self._preset: Preset | None = None
         self._roller: str | None = None
         self._prompt: str | None = None
+        self._problem: dict | None = None      # the prompt's problem as data (Problem.to_dict)
         self._needs: dict | None = None
         self._roll: dict | None = None          # the roll of the armed preset
         self._latest: dict | None = history.latest()
         self._fresh_after = 0.0                 # frames settled before this are stale (T-2)
         self._generation = 0                    # bumped when a reading in flight goes stale
-        self._before: list[dict] | None = None  # the dice of the last frame read: the tray as it was
         self._read_requested = False            # the next frame is read as it is (read now)
-        self._armed_before: list[dict] | None = None  # the tray when the preset was armed
-        self._frame: np.ndarray | None = None
-        self._frame_reading: dict | None = None
+        self._armed_before: list[DieReading] | None = None  # the tray when the preset was armed
         self._odds: dict[str, dict | None] = {}
         self._closed = False
         self._save_error: str | None = None     # why the last save failed (None: it worked)
@@ -214,11 +213,11 @@ class Controller:
                       can_throw: bool | Callable[[], bool] = False,
                       can_throw_dice: Callable[[int], bool] | None = None,
                       last_frame_at: Callable[[], float | None] | None = None) -> None:
-        """Give the controller the camera loop's hooks (``device.tray_loop.TrayLoop``).
+        """Give the controller the camera loop's hooks (``device.tray.loop.TrayLoop``).
 
         :param throw: ``throw(count)`` starts a throw of ``count`` dice (None: the
             camera's default) on a sim/file camera.
-        :param read_now: reads the tray at once (the frame comes to :meth:`on_settled`).
+        :param read_now: reads the tray at once (the frame comes to the tray dispatcher).
         :param can_throw: whether the camera throws by itself now (a bool or a callable).
         :param can_throw_dice: ``can_throw_dice(sides)``, whether it throws dice of that many
             sides (the simulated camera: d6 only); None: any dice it throws.
@@ -232,13 +231,6 @@ class Controller:
             self._last_frame_at = last_frame_at or (lambda: None)
             self._publish_state()
 
-    def claim_frames(self, claim: Callable[[np.ndarray, float], bool] | None) -> None:
-        """Let another part (the combat page's steps that read the tray) take settled frames
-        first: ``claim(frame, t)`` is called on the camera loop thread with each one and
-        returns True when it took it; the controller then does nothing with that frame."""
-        with self._lock:
-            self._claim = claim
-
     def on_status(self, status: str, message: str | None = None) -> None:
         """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``."""
         with self._lock:
@@ -249,47 +241,62 @@ class Controller:
             self._hub.publish("camera", self._camera_dict(self._preset))
             self._publish_state()
 
-    def on_settled(self, frame: np.ndarray, t: float) -> None:
-        """A full-resolution frame of a tray that just settled (camera loop thread).
+    def use_tray(self, tray: TrayDispatcher) -> None:
+        """Take frames from ``tray`` (``device/serve.py``'s, which asks a waiting fight first)
+        instead of this controller's own: its tray as seen is the one a roll compares with."""
+        with self._lock:
+            self._tray = tray
 
-        :param frame: H×W×3 uint8 BGR.
-        :param t: when the tray settled, seconds on the controller's clock.
-        """
+    def on_settled(self, frame: np.ndarray, t: float) -> None:
+        """A full-resolution frame (H×W×3 uint8 BGR) of a tray that settled at ``t``
+        (seconds on the controller's clock), through this controller's own
+        :class:`~device.tray.dispatch.TrayDispatcher` of it alone (tests, benchmarks)."""
+        self._tray.on_settled(frame, t)
+
+    def wanted(self, t: float) -> Wanted:
+        """What the roll asks of a frame settled at ``t`` (the tray dispatcher's question):
+        ``take`` only while it waits for dice and the frame settled after the prompt (RULES
+        T-2); the roll is then ``reading`` until :meth:`take`."""
         with self._lock:
-            claim = self._claim
-        if claim is not None and claim(frame, t):
-            return
+            preset = self._preset
+            reader = "numbered" if preset is not None and preset.sides in NUMBERED_KINDS else "pips"
+            if self._closed or self._state not in _TAKING or preset is None or t < self._fresh_after:
+                return Wanted(reader=reader, color=self._principal_color, take=False)
+            step, expected, _ = self._open_step()
+            # RULES T-2: the first throw is compared with the tray when the roll was armed
+            # (taking a die out of it is fine), each later throw with the frame before it.
+            wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
+                            moved_only=True, follow_up=step > 0, as_is=self._read_requested,
+                            label=preset.label, asks=self._request(), color=self._principal_color,
+                            photos=True, token=(self._generation, self._state, step),
+                            before="last" if step > 0 else self._armed_before)
+            self._set_state("reading")
+            return wanted
+
+    def take(self, taken: Taken) -> bool:
+        """The frame :meth:`wanted` asked for: its dice are the step's, or the prompt says what
+        is wrong. False when its save failed: the roll is as before, the next throw tries again."""
+        generation, resume, step = taken.wanted.token  # type: ignore[misc]
         with self._lock:
-            wanted = (not self._closed and self._state in _TAKING and self._preset is not None
-                      and t >= self._fresh_after)
-            if wanted:
-                generation = self._generation
-                resume = self._state
-                self._set_state("reading")
-            color = self._principal_color
-            numbered = self._preset is not None and self._preset.sides in NUMBERED_KINDS
-        try:
-            reading = (self._numbered_reader if numbered else self._reader)(frame, color)
-            reading_dict = reading.to_dict()
-            photos = self._encode(frame, reading) if wanted else None
-        except Exception as exc:  # a bad frame must not stop the evening
-            log.warning("could not read the tray: %s", exc)
-            with self._lock:
-                if wanted and self._generation == generation:
-                    self._set_state(resume, prompt=f"could not read the tray ({exc}): {self._request()}")
-            return
-        with self._lock:
-            self._frame, self._frame_reading = frame, reading_dict
-            if not wanted or self._generation != generation:  # (armed again meanwhile...)
-                self._before = [_die_from_reading(d) for d in reading.dice]  # the tray as it is
-                return
+            if self._generation != generation:  # (armed again meanwhile...)
+                return True
+            problem = taken.match.problem
+            if taken.reading is None:  # the reader failed
+                failed = replace(problem, asks=self._request(), then=self._request_problem())
+                self._set_state(resume, prompt=failed.english(), problem=failed.to_dict())
+                return True
             self._state = resume
             before = self._snapshot()
             try:
-                self._take_frame(reading, reading_dict, photos)
+                self._take_frame(taken, step)
+                return True
             except SaveFailed as exc:  # say so where the players look; the next throw tries again
                 self._restore(before, exc)
-                self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]))
+                failed = Problem("not saved", why=str(exc.args[0].values.get("why", exc))
+                                 if isinstance(exc.args[0], Phrase) else str(exc), asks=exc.args[0])
+                self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]),
+                                problem=failed.to_dict())
+                return False
 
     # --- the interface the web app and buttons use -------------------------------
     def state(self) -> dict:
@@ -312,7 +319,7 @@ class Controller:
             self._abandon(f"{chosen.label} was armed before this roll was complete")
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
-            self._roll, self._needs, self._armed_before = None, None, self._before
+            self._roll, self._needs, self._armed_before = None, None, self._tray.seen()
             self._fresh_after = self._clock()
             if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
                 self._roll = self._new_roll()
@@ -348,7 +355,7 @@ class Controller:
                 self.arm(self._preset.name, self._roller)
             if self._state in _TAKING:
                 count = self._open_step()[1]
-                self._set_state("waiting", prompt=self._prompt)
+                self._set_state("waiting", prompt=self._prompt, problem=self._problem)
         try:
             throw(count)
         except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws
@@ -408,9 +415,9 @@ class Controller:
             if self._roll is None:
                 self._roll = self._new_roll()
             self._roll["roller"] = self._roller
-            self._before = None  # the tray holds dice we did not see: no comparison
             self._store_step(dice, step)
             self._advance()
+            self._tray.forget()  # the tray holds dice nobody saw: no comparison
             return copy.deepcopy(self._state_dict())
 
     @_all_or_nothing
@@ -515,8 +522,13 @@ class Controller:
 
     def latest_frame(self) -> tuple[np.ndarray | None, dict | None]:
         """The last frame read (any state) and its tray reading dict, for picking the principal colour."""
-        with self._lock:
-            return self._frame, copy.deepcopy(self._frame_reading)
+        return self._tray.latest_frame()
+
+    def latest_frame_jpeg(self, max_side: int) -> tuple[bytes, dict] | None:
+        """The last frame read as a JPEG of at most ``max_side`` pixels, and ``{"width",
+        "height", "reading"}`` of the full frame; None before the first
+        (:meth:`TrayDispatcher.latest_frame_jpeg`)."""
+        return self._tray.latest_frame_jpeg(max_side)
 
     def settings(self) -> dict:
         """``{"principal_color", "presets", "pin", "house_rules"}`` (pin: the stored hash, or
@@ -649,57 +661,37 @@ class Controller:
             self._closed = True
 
     # --- inside: frames and steps ------------------------------------------------
-    def _take_frame(self, reading, reading_dict: dict, photos: tuple[bytes, bytes]) -> None:
-        dice = [_die_from_reading(d) for d in reading.dice]
-        before, self._before = self._before, dice
-        asked, self._read_requested = self._read_requested, False
-        step, expected, _ = self._open_step()
-        # RULES T-2: dice lying where they lay, showing what they showed, were not thrown
-        # (a bump of the tray, a hand reaching in); "read now" reads the tray as it is.
-        # The first throw is compared with the tray when the roll was armed (taking a die
-        # out of it is fine), each later throw with the frame before it.
-        reference = self._armed_before if step == 0 else before
-        new = dice if reference is None else _new_dice(dice, reference)
-        taken = dice
-        if not dice or (not new and not asked):
-            why = "no dice seen" if not dice else "no die has moved since the last reading"
-            self._fresh_after = self._clock()  # no roll starts and no photo is replaced
-            self._set_state(self._state, prompt=f"{why}: {self._request()}")
+    def _take_frame(self, taken: Taken, step: int) -> None:
+        """Store the taken dice as the step's throw and advance, or save the reading with its
+        problem and prompt (RULES T-1, T-3); a refused frame (no dice, nothing moved) starts
+        no roll and replaces no photo."""
+        self._read_requested = False
+        found = taken.match
+        if found.problem is not None and found.problem.code in ("no dice", "not moved"):
+            refused = replace(found.problem, then=self._request_problem())
+            self._fresh_after = self._clock()
+            self._set_state(self._state, prompt=refused.english(), problem=refused.to_dict())
             return
-        problem = _wrong_kinds(reading.dice, NUMBERED_KINDS.get(self._preset.sides))
-        if problem is None and step > 0 and expected is not None and not (asked and len(dice) == expected):
-            if len(new) == expected:
-                taken = new
-            else:
-                problem = (f"{_dice(len(dice))} seen, {len(new)} of them moved; {_dice(expected)} "
-                           f"needed: throw only {'that die' if expected == 1 else 'those dice'} "
-                           "(or clear the tray first)")
-        elif problem is None and expected is not None and len(dice) != expected:
-            label = self._preset.label
-            if len(dice) > expected:
-                problem = (f"{_dice(len(dice))} seen, {label} takes {expected}: take "
-                           f"{_dice(len(dice) - expected)} out and throw again")
-            else:
-                problem = f"{_dice(len(dice))} seen, {label} takes {expected}: throw all {expected} again"
+        problem = found.problem
+        dice = [_die_from_reading(d) for d in found.dice or ()]
         if step == 0 and problem is None:
-            principals = [die for die in taken if die["principal"]]
-            if len(taken) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
-                taken[0]["principal"] = True
+            principals = [die for die in dice if die["principal"]]
+            if len(dice) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
+                dice[0]["principal"] = True
             elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
-                for die in taken:
+                for die in dice:
                     die["principal"] = False
         if self._roll is None:
             self._roll = self._new_roll()
-        self._roll["readings"].append({**reading_dict, "step": step, "problem": problem, "at": _now()})
+        self._roll["readings"].append({**taken.reading_dict, "step": step,
+                                       "problem": problem and problem.english(), "at": _now()})
         self._fresh_after = self._clock()
         if problem is not None:
-            self._save(photos)
-            self._set_state("prompting", prompt=problem)
+            self._save(taken.photos)
+            self._set_state("prompting", prompt=problem.english(), problem=problem.to_dict())
             return
-        for die in taken:
-            die["source"] = "camera"
-        self._store_step(taken, step)
-        self._advance(photos, principal_note=reading.principal_note)
+        self._store_step(dice, step)
+        self._advance(taken.photos, principal_note=taken.reading.principal_note)
 
     def _request(self) -> str:
         """What the roll asks for now, in the words of its prompt: the first throw, the dice
@@ -710,8 +702,13 @@ class Controller:
             return self._first_prompt()
         walk = self._walk(roll)
         if walk.problem is not None:
-            return walk.problem
+            return walk.problem.english()
         return self._needs["reason"] if self._needs else self._first_prompt()
+
+    def _request_problem(self) -> Problem | None:
+        """The problem of a throw the roll asks to make again, if that is what it asks for."""
+        roll = self._roll
+        return None if roll is None or not roll["dice"] else self._walk(roll).problem
 
     def _open_step(self) -> tuple[int, int | None, int]:
         """The step the next dice are for: (number, dice expected or None for any, sides).
@@ -750,11 +747,13 @@ class Controller:
         if walk.problem is None and roll["complete"]:
             roll["finished"] = _now()
             self._save(photos)
-            self._set_state("resolved", prompt=None)
+            self._set_state("resolved")
         else:
             roll["finished"] = None
             self._save(photos)
-            self._set_state("prompting", prompt=walk.problem or self._needs["reason"])
+            problem = walk.problem
+            self._set_state("prompting", prompt=problem.english() if problem else self._needs["reason"],
+                            problem=problem and problem.to_dict())
         self._fresh_after = self._clock()
 
     def _walk(self, roll: dict, principal_note: str | None = None) -> _Walk:
@@ -785,7 +784,7 @@ class Controller:
                     later = rules.resolve(spec, [[die["natural"] for die in throw]
                                                  for throw in (*counted, dice)], max_links=bound)
                 except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
-                    problem = f"{exc}: throw again, or correct it on the page"
+                    problem = Problem("refused", why=str(exc), asks="throw again, or correct it on the page")
             if problem is not None:
                 return _Walk(spec, outcome, counted, step, problem)
             outcome = later
@@ -897,7 +896,7 @@ class Controller:
             self._advance(self._redrawn(roll))
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
-        waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
+        waiting = walk.problem.english() if walk.problem else None if roll["complete"] else walk.outcome.needs.reason
         if waiting is not None and was_complete:
             refusal = Phrase("roll {id} is finished and can take no more dice, but this change would "
                              "leave it waiting for them ({waiting}): only the current roll can ask "
@@ -943,7 +942,7 @@ class Controller:
             before = "?" if read["value"] is None else read["value"]
             now = "cocked" if die.get("unreadable") == "cocked" else "?" if die["natural"] is None else die["natural"]
             labels.append(f"{before}->{now} {read['color']} corrected")  # the photo's font is ASCII
-        ok, annotated = cv2.imencode(".jpg", self._annotate(frame, reading, labels=labels),
+        ok, annotated = cv2.imencode(".jpg", self.annotate(frame, reading, labels=labels),
                                      [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         return (photo, annotated.tobytes()) if ok else None
 
@@ -964,6 +963,8 @@ class Controller:
                 self._needs = None if needs is None else needs.to_dict()
                 self._state = "prompting" if roll["dice"] else "armed"
                 self._prompt = self._request()
+                problem = self._request_problem()
+                self._problem = problem and problem.to_dict()
                 log.info("roll %d taken up again: %s", roll["id"], self._prompt)
                 continue
             why = (f"its preset {roll['preset']} is no more" if preset is None else
@@ -995,8 +996,8 @@ class Controller:
             self._latest = saved
         self._hub.publish("roll", copy.deepcopy(saved), seq=saved["seq"])
 
-    def _set_state(self, state: str, prompt: str | None = None) -> None:
-        self._state, self._prompt = state, prompt
+    def _set_state(self, state: str, prompt: str | None = None, problem: dict | None = None) -> None:
+        self._state, self._prompt, self._problem = state, prompt, problem
         if state in ("idle", "armed", "resolved"):
             self._needs = None
         self._publish_state()
@@ -1012,6 +1013,7 @@ class Controller:
             "label": preset.label if preset else None,
             "roller": self._roller,
             "prompt": self._prompt,
+            "problem": self._problem,
             "needs": self._needs,
             "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
@@ -1039,7 +1041,7 @@ class Controller:
     def _first_prompt(self) -> str:
         preset = self._preset
         count = preset.count
-        dice = "the dice" if count is None else _dice(count, "six-sided " if preset.sides == 6 else "ten-sided ")
+        dice = "the dice" if count is None else dice_count(count, "six-sided " if preset.sides == 6 else "ten-sided ")
         return f"{preset.label}: throw {dice}"
 
     def _find_preset(self, name: str) -> Preset:
@@ -1063,65 +1065,23 @@ class Controller:
             presets.append(preset)
         return presets
 
-    def _encode(self, frame: np.ndarray, reading) -> tuple[bytes, bytes]:
-        params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-        ok, photo = cv2.imencode(".jpg", frame, params)
-        ok2, annotated = cv2.imencode(".jpg", self._annotate(frame, reading), params)
-        if not (ok and ok2):
-            raise ValueError("could not encode the frame as JPEG")
-        return photo.tobytes(), annotated.tobytes()
-
 
 # --- helpers ----------------------------------------------------------------------
-#: Why a die has no value (vision's ``unreadable`` words, or "cocked" from a correction),
-#: as a clause of a prompt. web/static/app.js translates these clauses: keep them in step.
-UNREADABLE_PHRASES = {
-    "cocked": "it is cocked",
-    "cut off": "it is cut off by the edge of the photo",
-    "blurred": "it is blurred",
-    "ambiguous pips": "its pips are ambiguous",
-    "ambiguous numeral": "its numeral is ambiguous",
-    "unreadable": "it cannot be read",
-}
-
-
-def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> str | None:
-    """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
-    D6-2a): an unreadable die, or in the first throw of a D6 or free roll of several dice no single
+def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> Problem | None:
+    """What stops one throw of a roll from being resolved, or None (RULES T-1, T-3, D6-2a): an
+    unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
-    principal die was marked. web/static/app.js translates these prompts: keep the wording."""
+    principal die was marked."""
     for die in dice:
         if die["natural"] is None:
-            colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
-            return (f"die {die['index'] + 1}{colour}: "
-                    f"{unreadable_phrase(die.get('unreadable'))} — throw it again or correct it on the page")
+            return Problem("unreadable", die=die["index"] + 1, color=die["color"],  # none: a die by hand
+                           why=die.get("unreadable") or "unreadable",
+                           asks="throw it again or correct it on the page")
     # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
     if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
-        why = f" ({principal_note})" if principal_note else ""
-        return f"no principal die found{why}: tap the principal die on the page"
+        return Problem("no principal", why=principal_note)
     return None
-
-
-def unreadable_phrase(why: str | None) -> str:
-    """The clause saying why a die cannot be read ("its pips are ambiguous"); a reason not
-    in :data:`UNREADABLE_PHRASES` is quoted as vision gives it."""
-    return UNREADABLE_PHRASES.get(why or "unreadable", f"it cannot be read ({why})")
-
-
-def _wrong_kinds(dice, kind: str | None) -> str | None:
-    """The prompt naming the dice not of ``kind`` ("a d8 and 2 pip d6s are in the tray:
-    throw only d10s"); None when every die is of it, or ``kind`` is None (a pip reading).
-    web/static/app.js translates this prompt: keep the wording in step."""
-    if kind is None:
-        return None
-    wrong = Counter(KIND_NAMES.get(die.kind, die.kind) for die in dice if die.kind != kind)
-    if not wrong:
-        return None
-    named = [f"a {name}" if n == 1 else f"{n} {name}s" for name, n in wrong.items()]
-    listing = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-    verb = "is" if wrong.total() == 1 else "are"
-    return f"{listing} {verb} in the tray: throw only {kind}s"
 
 
 def _faces(sides: int) -> Phrase:
@@ -1137,10 +1097,6 @@ def _last_step(roll: dict) -> datetime:
     """When a roll last changed: its start, its last reading or its last correction."""
     times = [roll["started"], *(r.get("at") for r in roll["readings"]), *(c["at"] for c in roll["corrections"])]
     return max(datetime.fromisoformat(at) for at in times if at)
-
-
-def _dice(count: int, adjective: str = "") -> str:
-    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
 
 
 def _die(natural: int | None, source: str, *, principal: bool = False, color: str | None = None,
@@ -1160,28 +1116,6 @@ def _die_at(roll: dict, index: int) -> dict:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(roll["dice"]):
         raise ValueError(f"roll {roll['id']} has no die {index}")
     return roll["dice"][index]
-
-
-def _new_dice(dice: list[dict], before: list[dict]) -> list[dict]:
-    """The dice of a frame that were not in the previous frame (same face, colour and place)."""
-    left = list(before)
-    new = []
-    for die in dice:
-        match = next((old for old in left if _same_die(die, old)), None)
-        if match is None:
-            new.append(die)
-        else:
-            left.remove(match)
-    return new
-
-
-def _same_die(a: dict, b: dict) -> bool:
-    if a["natural"] != b["natural"] or a["color"] != b["color"] or not a["box"] or not b["box"]:
-        return False
-    ax, ay = (a["box"][0] + a["box"][2]) / 2, (a["box"][1] + a["box"][3]) / 2
-    bx, by = (b["box"][0] + b["box"][2]) / 2, (b["box"][1] + b["box"][3]) / 2
-    size = max(a["box"][2] - a["box"][0], a["box"][3] - a["box"][1], 1)
-    return (ax - bx) ** 2 + (ay - by) ** 2 <= (size / 2) ** 2
 
 
 def _spec_dict(spec) -> dict:

@@ -38,7 +38,7 @@ from device.config import Config, check_camera_source, default_data_folder, load
 from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
 from device.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -192,7 +192,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     """
     from device.cameras import open_camera
     from device.combat import CombatSession
-    from device.settle import SettleDetector
+    from device.tray.dispatch import TrayDispatcher
+    from device.tray.settle import SettleDetector
     import web
     from web.security import hash_pin
 
@@ -219,7 +220,11 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         controller.on_status(status, message)
         watchdog.status(f"camera {status}" + (f": {message}" if message else ""))
 
-    loop = WatchedTrayLoop(lambda: open_camera(source, **options), controller.on_settled,
+    fight = CombatSession(config.data_folder, config.combat)
+    # Every settled frame goes one way: a combat step waiting for the tray first, then the roll.
+    tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)
+    controller.use_tray(tray)
+    loop = WatchedTrayLoop(lambda: open_camera(source, **options), tray.on_settled,
                            on_status, camera=camera, detector=SettleDetector(config.settle_seconds),
                            watchdog=watchdog)
     stack.callback(loop.close)
@@ -235,8 +240,6 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, AutoThrow(controller), stack)
-    fight = CombatSession(config.data_folder, config.combat)
-    controller.claim_frames(fight.on_settled)  # a combat step waiting for the tray reads the next throw
     return web.combat.attach(web.create_app(controller, {"SECRET_KEY": secret_key,
                                                          "SERVE_HOST": config.web.host}), fight)
 

@@ -59,7 +59,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
-import cv2
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
@@ -393,22 +392,14 @@ def export_json():
 
 @bp.get("/frame/latest")
 def latest_frame():
-    image, reading = controller().latest_frame()
-    if image is None:
+    try:  # scaled down: a full-resolution Pi frame would be megabytes on a phone
+        latest = controller().latest_frame_jpeg(FRAME_MAX_SIDE)
+    except ValueError:
+        raise Conflict(_("the latest frame could not be encoded")) from None
+    if latest is None:
         raise NotFound(_("no frame from the camera yet"))
-    height, width = image.shape[:2]
-    scale = FRAME_MAX_SIDE / max(width, height)
-    if scale < 1:  # a full-resolution Pi frame would be megabytes on a phone
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
-        raise Conflict(_("the latest frame could not be encoded"))
-    return jsonify(
-        image="data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
-        width=width,
-        height=height,
-        reading=reading,
-    )
+    jpeg, frame = latest
+    return jsonify(image="data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii"), **frame)
 
 
 # --- settings and PIN ---------------------------------------------------------------

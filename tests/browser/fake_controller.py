@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 import rules
+from device.tray.dispatch import frame_jpeg
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
 
@@ -271,6 +272,10 @@ class FakeController:
             if latest is None:
                 return None, None
             return _draw_tray(latest["dice"], annotated=False)
+
+    def latest_frame_jpeg(self, max_side: int):
+        image, reading = self.latest_frame()
+        return None if image is None else frame_jpeg(image, reading, max_side)
 
     def settings(self) -> dict:
         with self._lock:

@@ -21,6 +21,7 @@ import pytest
 import waitress
 from waitress import wasyncore
 
+from device.tray.dispatch import frame_jpeg
 from web import create_app
 
 
@@ -282,6 +283,10 @@ class FakeController:
                                       "principal": True, "confidence": 0.9, "unreadable": None}],
                             "size": [self.frame.shape[1], self.frame.shape[0]], "seconds": 0.01,
                             "principal_note": None}
+
+    def latest_frame_jpeg(self, max_side: int):
+        image, reading = self.latest_frame()
+        return None if image is None else frame_jpeg(image, reading, max_side)
 
     def settings(self) -> dict:
         with self._lock:

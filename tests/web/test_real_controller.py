@@ -203,7 +203,8 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
     import re
     from pathlib import Path
 
-    from device.controller import UNREADABLE_PHRASES, throw_problem
+    from device.controller import throw_problem
+    from device.tray.problems import UNREADABLE_PHRASES
 
     script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
     pattern = re.search(r"match = /(\^die .+?)/\.exec\(prompt\)", script).group(1)
@@ -215,7 +216,7 @@ def test_the_page_translates_every_unreadable_die_prompt(client, real):
         assert catalogue[key] != key and "{why}" in catalogue[key]
         for (why, clause), color in itertools.product(UNREADABLE_PHRASES.items(), ("black", None)):
             prompt = throw_problem("d6", 0, [{"natural": None, "unreadable": why, "index": 6,
-                                              "color": color, "step": 0}])  # None: a die entered by hand
+                                              "color": color, "step": 0}]).english()  # None: a die by hand
             found = re.match(pattern.replace("\\/", "/"), prompt)
             assert found and found.group(2) == clause, prompt
             assert catalogue[clause] != clause, (lang, clause)
@@ -227,8 +228,10 @@ def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
     import re
     from pathlib import Path
 
-    from device.controller import KIND_NAMES, _wrong_kinds
+    from device.tray.match import Wanted, match
+    from device.tray.problems import KIND_NAMES
     from vision.numerals import KINDS, NumberedReading
+    from vision.reading import TrayReading
 
     script = (Path(__file__).resolve().parents[2] / "web" / "static" / "app.js").read_text()
     pattern = re.search(r"match = /(.+ in the tray: throw only .+?)/\.exec\(prompt\)", script).group(1)
@@ -236,7 +239,8 @@ def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
     others = [kind for kind in KINDS if kind != "d10"]
     dice = [NumberedReading(value=1, sides=6, box=(0, 0, 9, 9), center=(4, 4), color="red",
                             confidence=1, unreadable=None, kind=kind) for kind in others + ["d8"]]
-    prompt = _wrong_kinds(dice, "d10")
+    prompt = match(TrayReading(dice=dice, size=(64, 48)), Wanted(reader="numbered", count=len(dice), kind="d10"),
+                   None).problem.english()
     found = re.match(pattern, prompt)
     assert found and found.group(2) == "d10", prompt
     assert "2 d8s" in prompt and "a pip d6" in prompt

@@ -1,0 +1,140 @@
+"""What is wrong with a settled tray for the step waiting on it, as one record (RULES T-1, T-2, T-3, D6-2a).
+
+A :class:`Problem` is data: its ``code`` and the values a sentence needs. The roll and the
+fight share it; :meth:`Problem.english` words it for the CLI, the logs and the ``prompt``
+field, and ``web/messages.py`` words it again in each phone's language from
+:meth:`Problem.to_dict`. The English here is the wording the CLI and the README show:
+change it only with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+#: What can be wrong: the tray is empty, nothing moved (T-2), dice of another kind or more of
+#: a kind than asked, too many or too few dice, only some of them moved, dice missing (T-3),
+#: a die unreadable (T-1), no principal die (D6-2a), the reader failed, the rules refused the
+#: dice, the roll could not be saved.
+Code = Literal["no dice", "not moved", "wrong dice", "too many", "too few", "moved", "missing",
+               "unreadable", "no principal", "no reading", "refused", "not saved"]
+
+#: How a sentence names a reader's kind where its code is not its name.
+KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "percentile d10"}
+
+#: Why a die has no value (vision's ``unreadable`` words, or "cocked" from a correction),
+#: as a clause of a sentence. web/messages.py translates these clauses: keep them in step.
+UNREADABLE_PHRASES = {
+    "cocked": "it is cocked",
+    "cut off": "it is cut off by the edge of the photo",
+    "blurred": "it is blurred",
+    "ambiguous pips": "its pips are ambiguous",
+    "ambiguous numeral": "its numeral is ambiguous",
+    "unreadable": "it cannot be read",
+}
+
+
+def kind_name(kind: str) -> str:
+    """How a sentence names a reader's kind: "d8", "pip d6", "percentile d10"."""
+    return KIND_NAMES.get(kind, kind)
+
+
+def unreadable_phrase(why: str | None) -> str:
+    """The clause saying why a die cannot be read ("its pips are ambiguous"); a reason not
+    in :data:`UNREADABLE_PHRASES` is quoted as vision gives it."""
+    return UNREADABLE_PHRASES.get(why or "unreadable", f"it cannot be read ({why})")
+
+
+def dice_count(count: int, adjective: str = "") -> str:
+    """ "1 die", "3 dice", "2 six-sided dice"."""
+    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
+
+
+def listing(dice: Sequence[tuple[str, int]]) -> str:
+    """ "a d8", "2 d20s", "a d6 and a d20" from ``((name, count), ...)``."""
+    named = [f"a {name}" if count == 1 else f"{count} {name}s" for name, count in dice]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What stops a settled tray (or a throw) from filling the step that waits for it.
+
+    :param code: one of :data:`Code`.
+    :param dice: the dice the sentence names, ``((name, count), ...)``: the wrong or missing
+        kinds, or the one unreadable die of a fight step (names as :func:`kind_name`).
+    :param die: the unreadable die's number on the page (1 the first), for a roll.
+    :param why: vision's reason word of an unreadable die ("cocked"), vision's note why no
+        principal die was marked, or an error's text (a failed reader, the rules' refusal,
+        a failed save's cause).
+    :param color: the unreadable die's colour (None for a die entered by hand).
+    :param seen: dice in the tray; ``moved``: of them, dice that moved (RULES T-2);
+        ``wanted``: dice the step takes.
+    :param label: the roll's preset label ("2D6"), for too many or too few dice.
+    :param kind: the only kind a roll takes ("d10"), for dice of another kind.
+    :param asks: the end of the English sentence: what the step asks for ("throw only
+        d10s", "this attack needs a d8 and a d20", the roll's prompt).
+    :param then: for a refused frame (no dice, nothing moved, no reading) of a roll, the
+        problem the roll still asks to fix, if any.
+    """
+
+    code: Code
+    dice: tuple[tuple[str, int], ...] = ()
+    die: int | None = None
+    why: str | None = None
+    color: str | None = None
+    seen: int | None = None
+    moved: int | None = None
+    wanted: int | None = None
+    label: str | None = None
+    kind: str | None = None
+    asks: str = field(default="", compare=False)
+    then: Problem | None = None
+
+    def english(self) -> str:
+        """The sentence the CLI, the logs and the state's ``prompt`` show."""
+        verb = "is" if sum(count for _, count in self.dice) == 1 else "are"
+        seen, moved, wanted = self.seen or 0, self.moved or 0, self.wanted or 0
+        match self.code:
+            case "no dice":
+                return f"no dice seen: {self.asks}"
+            case "not moved":
+                return f"no die has moved since the last reading: {self.asks}"
+            case "wrong dice":
+                return f"{listing(self.dice)} {verb} in the tray: {self.asks}"
+            case "missing":
+                return f"{listing(self.dice)} {verb} missing: {self.asks}"
+            case "moved":
+                return (f"{dice_count(seen)} seen, {moved} of them moved; {dice_count(wanted)} needed: "
+                        f"throw only {'that die' if wanted == 1 else 'those dice'} (or clear the tray first)")
+            case "too many":
+                return (f"{dice_count(seen)} seen, {self.label} takes {wanted}: take "
+                        f"{dice_count(seen - wanted)} out and throw again")
+            case "too few":
+                return f"{dice_count(seen)} seen, {self.label} takes {wanted}: throw all {wanted} again"
+            case "unreadable":
+                if self.die is None:
+                    return f"the {self.dice[0][0]}: {unreadable_phrase(self.why)} — {self.asks}"
+                colour = f" ({self.color})" if self.color else ""
+                return f"die {self.die}{colour}: {unreadable_phrase(self.why)} — {self.asks}"
+            case "no principal":
+                why = f" ({self.why})" if self.why else ""
+                return f"no principal die found{why}: tap the principal die on the page"
+            case "no reading":
+                return f"could not read the tray ({self.why}): {self.asks}"
+            case "refused":
+                return f"{self.why}: {self.asks}"
+            case "not saved":
+                return f"{self.asks} — then throw again"
+        raise ValueError(f"no problem code {self.code!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The problem as the state carries it: every field (``dice`` as ``[{"name",
+        "count"}]``, ``then`` as its dict or None), plus ``phrase``, the clause of an
+        unreadable die ("it is cocked", else None), and ``text``, :meth:`english`."""
+        return {"code": self.code, "dice": [{"name": name, "count": count} for name, count in self.dice],
+                "die": self.die, "why": self.why, "color": self.color, "seen": self.seen,
+                "moved": self.moved, "wanted": self.wanted, "label": self.label, "kind": self.kind,
+                "phrase": unreadable_phrase(self.why) if self.code == "unreadable" else None,
+                "text": self.english(), "then": None if self.then is None else self.then.to_dict()}
