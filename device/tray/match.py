@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from device.tray.problems import Problem, kind_name
+from device.tray.problems import Code, Problem, kind_name
 from vision.reading import DieReading, TrayReading
 
 #: The readers' kinds a die of these sides may be: a d6 is fine with pips or numerals; a
@@ -121,7 +121,7 @@ def match(reading: TrayReading, wanted: Wanted, before: Sequence[DieReading] | N
             return Match(tuple(new))
         return Match(None, Problem("moved", seen=len(dice), moved=len(new), wanted=expected))
     if len(dice) != expected:
-        code = "too many" if len(dice) > expected else "too few"
+        code: Code = "too many" if len(dice) > expected else "too few"
         return Match(None, Problem(code, seen=len(dice), wanted=expected, label=wanted.label))
     return Match(tuple(dice))
 
