@@ -63,7 +63,6 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from . import security
-from .device_messages import reason
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .inputs import (
     MAX_ID,
@@ -76,6 +75,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
+from .messages import needs_text, reason, shown_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -131,7 +131,7 @@ def _roll_or_404(roll_id: int) -> dict:
 
 @bp.get("/state")
 def state():
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.get("/presets")
@@ -152,7 +152,7 @@ def arm():
     if preset not in known:
         raise BadRequest(_("unknown preset: %(name)s", name=preset))
     with controller_errors():
-        return jsonify(controller().arm(preset, roller))
+        return jsonify(shown_state(controller().arm(preset, roller)))
 
 
 @bp.post("/throw")
@@ -161,7 +161,7 @@ def throw():
     only_keys(json_body(), set())
     with controller_errors():
         controller().throw()
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.post("/read")
@@ -170,7 +170,7 @@ def read_now():
     only_keys(json_body(), set())
     with controller_errors():
         controller().read_now()
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.post("/dice")
@@ -188,7 +188,7 @@ def dice_by_hand():
     values = [face_value(v, armed["sides"]) for v in values]
     roller = name_text(body.get("roller"), "roller")
     with controller_errors():
-        return jsonify(controller().enter_dice(values, roller=roller))
+        return jsonify(shown_state(controller().enter_dice(values, roller=roller)))
 
 
 # --- history -----------------------------------------------------------------------
@@ -259,7 +259,7 @@ def correct_die(roll_id: int, index: int):
             if not isinstance(getattr(exc, "needs", None), dict):
                 raise
             # 409 with what it needs: the page asks for those dice and sends them with the correction
-            return jsonify(error=reason(exc), needs=exc.needs), 409
+            return jsonify(error=reason(exc), needs=exc.needs, needs_text=needs_text(exc.needs)), 409
 
 
 @bp.post("/rolls/<int:roll_id>/principal")

@@ -61,10 +61,10 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from flask_babel import gettext as _
 
 from . import security
-from .device_messages import reason
 from .errors import BadRequest, NotFound, Unavailable
 from .events import StreamCounter, format_event
 from .inputs import json_body, name_text, only_keys, whole_number
+from .messages import in_request_language, reason, shown_fight
 
 bp = Blueprint("combat", __name__)
 
@@ -105,7 +105,8 @@ def rules_errors() -> Iterator[None]:
 
 def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):
     with rules_errors():
-        return jsonify(action(*args, **kwargs))
+        result = action(*args, **kwargs)
+    return jsonify(shown_fight(result) if isinstance(result, dict) and "tray" in result else result)
 
 
 def _fighter(body: dict, key: str = "name") -> str:
@@ -169,7 +170,7 @@ def _initiative(body: dict) -> int | None:
 
 @bp.get("/combat")
 def page():
-    state = session().state()
+    state = shown_fight(session().state())
     urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
             "base": url_for("combat.state"), "login": url_for("api.login")}
     return render_template("combat.html", combat=state, combat_api=urls)
@@ -177,17 +178,19 @@ def page():
 
 @bp.get("/api/combat")
 def state():
-    return jsonify(session().state())
+    return jsonify(shown_fight(session().state()))
 
 
-def stream(fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
-    """The event stream of one page: the state at once, then after every step (see the table above)."""
+def stream(fight, heartbeat: float, retry_ms: int,
+           shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
+    """The event stream of one page: the state at once, then after every step (see the table
+    above), each as ``shown`` puts it (the page's words added, in this phone's language)."""
     subscription = fight.subscribe()  # before the state: no step between them is lost
     try:
         yield f"retry: {retry_ms}\n\n"
         current = fight.state()
         sent = current["seq"]
-        yield format_event("combat", current, sent)
+        yield format_event("combat", shown(current), sent)
         while True:
             event = subscription.get(timeout=heartbeat)
             if getattr(subscription, "ended", False):  # the server is stopping
@@ -196,7 +199,7 @@ def stream(fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
                 yield ": heartbeat\n\n"
             elif event.seq > sent:  # every event is the whole state: a dropped one costs nothing
                 sent = event.seq
-                yield format_event("combat", event.data, sent)
+                yield format_event("combat", shown(event.data), sent)
     finally:
         subscription.close()
 
@@ -208,8 +211,8 @@ def events():
     if not counter.acquire():
         raise Unavailable(_("too many open pages; try again shortly"))
     config = current_app.config
-    response = Response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"])),
-                        mimetype="text/event-stream")
+    response = Response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"]),
+                               in_request_language(shown_fight)), mimetype="text/event-stream")
     response.call_on_close(counter.release)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"

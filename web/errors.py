@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from rules.phrase import Phrase
 
-from .device_messages import reason
+from .messages import reason
 
 logger = logging.getLogger(__name__)
 

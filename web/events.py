@@ -52,6 +52,7 @@ from flask_babel import gettext as _
 
 from .errors import BadRequest
 from .inputs import MAX_ID
+from .messages import in_request_language, shown_state
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -145,7 +146,8 @@ def _coalesced(first, subscription) -> list:
 
 def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
-           clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+           clock: Callable[[], float] = time.monotonic,
+           shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
     :param last_id: the seq the client has seen up to, or None for a fresh client.
@@ -153,6 +155,8 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
     :param retry_ms: the reconnect delay suggested to the browser, milliseconds.
     :param gone: whether the client went away (asked every :data:`TICK_SECONDS`).
     :param lifetime: seconds after which the stream ends (the browser reconnects).
+    :param shown: the controller's state → the state sent (the page's words added, in this
+        phone's language: ``web.messages.shown_state``).
     """
     # Subscribe before reading state and history: nothing published in between is lost,
     # and what was already sent is recognised by its seq and skipped.
@@ -168,7 +172,7 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
             # every seq is one of another history (a new one, after a damaged database).
             reload = last_id is not None and last_id > newest
             last_id = newest if last_id is None or reload else last_id
-        yield format_event("reload" if reload else "state", state, last_id)
+        yield format_event("reload" if reload else "state", shown(state), last_id)
         sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
         started = written = clock()
@@ -193,7 +197,7 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
                         yield format_event("roll", event.data, event.seq)
                         sent = event.seq
                 else:
-                    yield format_event(event.kind, event.data)
+                    yield format_event(event.kind, shown(event.data) if event.kind == "state" else event.data)
             written = clock()
     finally:
         subscription.close()
@@ -219,6 +223,7 @@ def events():
             int(config["SSE_RETRY_MS"]),
             gone=disconnected,
             lifetime=float(config["STREAM_SECONDS"]),
+            shown=in_request_language(shown_state),  # the page's words, in this phone's language
         ),
         mimetype="text/event-stream",
     )

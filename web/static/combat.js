@@ -10,7 +10,7 @@
 
   const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
   const { $, el, setChildren, toast } = window.dicelensDom;
-  // base.html's catalogue too: the kinds of dice ("pip d6") and why a die cannot be read.
+  // base.html's catalogue too (the words every page shares).
   const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
   const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
   const API = INITIAL.api;
@@ -224,48 +224,11 @@
       { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
   }
 
-  // --- dice read from the tray (device/combat_tray.py): the wait, and what is wrong with a throw ---
-  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-  function andList(items) {
-    return items.length < 2 ? (items[0] || "") : items.slice(0, -1).join(", ") + t(" and ") + items[items.length - 1];
-  }
-
-  /** "a d8 and a d20" from [{name, count}]. */
-  function diceText(dice) {
-    return andList(dice.map((d) => (d.count === 1 ? t("a {die}", { die: t(d.name) }) : t("{n} {die}s", { n: d.count, die: t(d.name) }))));
-  }
-
-  function needsText(waiting) {
-    const counts = {};
-    for (const sides of waiting.dice) counts["d" + sides] = (counts["d" + sides] || 0) + 1;
-    const dice = diceText(Object.entries(counts).map(([name, count]) => ({ name, count })));
-    if (waiting.step === "initiative") return t("{name}'s initiative needs {dice}", { name: waiting.name, dice });
-    const shapes = { attack: "this attack needs {dice}", defence: "the defence needs {dice}", damage: "the damage needs {dice}" };
-    return t(shapes[waiting.throw], { dice });
-  }
-
-  /** What the tray waits for, or why the last throw was not used, in the page's language. */
-  function trayText(tray) {
-    const needs = needsText(tray.waiting);
-    const problem = tray.problem;
-    if (!problem) return capital(t("Throw into the tray: {needs}.", { needs }));
-    const one = problem.dice.reduce((n, d) => n + d.count, 0) === 1;
-    const dice = diceText(problem.dice);
-    const text = {
-      "no dice": () => t("No dice seen: {needs}.", { needs }),
-      "wrong dice": () => t(one ? "{dice} is in the tray: {needs}." : "{dice} are in the tray: {needs}.", { dice, needs }),
-      missing: () => t(one ? "{dice} is missing: {needs}." : "{dice} are missing: {needs}.", { dice, needs }),
-      unreadable: () => t("The {die}: {why} — throw it again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
-      "no reading": () => t("Could not read the tray ({reason}): throw again.", { reason: problem.why }),
-    }[problem.code];
-    return capital(text ? text() : problem.text);
-  }
-
+  // --- dice read from the tray: the server words the wait and the problem (web/messages.py tray_text) ---
   function showTray(status, waiting) {
     status.hidden = !waiting;
     status.dataset.problem = String(!!(waiting && state.tray.problem));
-    status.textContent = waiting ? trayText(state.tray) : "";
+    status.textContent = waiting ? state.tray.text : "";
   }
 
   /** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */

@@ -1,0 +1,121 @@
+"""The roll's prompt and the fight's tray worded by the server from the state's data (its
+``problem`` and ``needs``, never its English), once per phone, in the phone's language:
+the JSON API and the event streams send ``prompt_text`` and ``tray.text``."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.combat import CombatSession
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
+from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
+from tests.device.controller_fakes import Clock, FakeReader, die, fakes, numbered
+from web import combat as web_combat
+from web import create_app
+from web.messages import DEVICE_WORDS, prompt_text
+
+from .test_events import Stream
+
+LANGS = ("en", "pt_BR", "es")
+
+
+@pytest.fixture
+def reader():
+    return FakeReader()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def real(tmp_path, reader, clock):
+    with History(tmp_path) as history:
+        yield Controller(build_presets(), history, clock=clock, **fakes(reader))
+
+
+@pytest.fixture
+def app(real, tmp_path, reader, clock):
+    app = create_app(real, {"TESTING": True, "HEARTBEAT_SECONDS": 0.05, "SECRET_KEY": "t"})
+    return web_combat.attach(app, CombatSession(tmp_path / "fight", numbered_reader=reader.numbered, clock=clock))
+
+
+def said(app, state: dict, lang: str) -> str:
+    with app.test_request_context(f"/?lang={lang}"):
+        return prompt_text(state)
+
+
+def test_the_device_words_a_sentence_holds_are_marked_for_the_catalogues():
+    assert set(DEVICE_WORDS) == set(KIND_NAMES.values()) | set(UNREADABLE_PHRASES.values())
+
+
+@pytest.mark.parametrize("why", list(UNREADABLE_PHRASES) + [None])
+def test_every_unreadable_die_is_said_in_each_language(app, why):
+    problem = Problem("unreadable", die=7, color="black", why=why or "unreadable",
+                      asks="throw it again or correct it on the page").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    clause = UNREADABLE_PHRASES[why or "unreadable"]
+    assert said(app, state, "en") == f"Die 7: {clause} — throw it again, or tap it to correct it."
+    for lang in ("pt_BR", "es"):
+        text = said(app, state, lang)
+        assert text.startswith("Dado 7: ") and clause not in text, (lang, text)
+
+
+def test_dice_of_another_kind_are_named_in_each_language(app):
+    problem = Problem("wrong dice", (("pip d6", 1), ("d8", 2), ("percentile d10", 1)), kind="d10",
+                      asks="throw only d10s").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    assert said(app, state, "en") == (
+        "Dice of another kind in the tray: 1 pip d6, 2 d8, 1 percentile d10. Throw only d10 dice.")
+    pt = said(app, state, "pt_BR")
+    assert pt.startswith("Dados de outro tipo na bandeja: ") and "1 d6 de pontos" in pt and pt.endswith("d10.")
+    es = said(app, state, "es")
+    assert "pip d6" not in es and "percentile d10" not in es and "2 d8" in es
+
+
+def test_a_refused_frame_says_why_then_what_the_roll_still_asks_for(app):
+    refused = Problem("not moved", asks="x", then=Problem("no principal")).to_dict()
+    state = {"state": "prompting", "prompt": refused["text"], "problem": refused, "needs": None}
+    assert said(app, state, "en") == ("No die has moved since the last reading. "
+                                      "No principal die found: tap the principal die.")
+    assert said(app, state, "pt_BR") == ("Nenhum dado se moveu desde a última leitura. "
+                                         "Dado principal não encontrado: toque no dado principal.")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_api_and_the_stream_send_the_prompt_in_the_phones_language(app, real, reader, clock, lang):
+    client = app.test_client()
+    real.arm("2d6")
+    real.on_settled(reader.frame(die(6, "red", principal=True), die(None, "white", 300, unreadable="cocked")),
+                    clock.tick())
+    state = client.get(f"/api/state?lang={lang}").get_json()
+    assert state["prompt"] == "die 2 (white): it is cocked — throw it again or correct it on the page"
+    assert state["problem"]["code"] == "unreadable" and state["prompt_asks"] == "fix"
+    assert state["prompt_text"] == said(app, real.state(), lang)
+    assert ("Die 2: it is cocked" in state["prompt_text"]) == (lang == "en")
+    stream = Stream(client, f"/api/events?lang={lang}")
+    try:
+        stream.next()  # retry
+        event = stream.next_event()
+        assert event["event"] == "state" and event["data"]["prompt_text"] == state["prompt_text"]
+    finally:
+        stream.close()
+
+
+@pytest.mark.parametrize(("lang", "waiting", "wrong"), [
+    ("en", "Throw into the tray: Brann's initiative needs a d6.", "A d8 is in the tray: Brann's initiative needs a d6."),
+    ("pt_BR", None, None), ("es", None, None)])
+def test_the_fights_tray_is_said_in_the_phones_language(app, reader, clock, lang, waiting, wrong):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    state = client.post(f"/api/combat/tray?lang={lang}", json={"step": "initiative", "name": "Brann"}).get_json()
+    assert state["tray"]["text"] == (waiting or state["tray"]["text"])
+    assert (state["tray"]["text"].startswith("Throw into the tray")) == (lang == "en")
+    app.extensions["dicelens.combat"].on_settled(reader.frame(numbered(7, "d8")), clock.tick())
+    state = client.get(f"/api/combat?lang={lang}").get_json()
+    assert state["tray"]["problem"]["text"] == "a d8 is in the tray: Brann's initiative needs a d6"
+    assert state["tray"]["text"] == (wrong or state["tray"]["text"]) and "d8" in state["tray"]["text"]
+    assert ("is in the tray" in state["tray"]["text"]) == (lang == "en")
