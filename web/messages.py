@@ -188,8 +188,66 @@ def tray_text(tray: dict) -> str:
 
 
 def shown_fight(state: dict) -> dict:
-    """The fight's state with the page's words added: ``tray["text"]`` (:func:`tray_text`)."""
-    return {**state, "tray": {**state["tray"], "text": tray_text(state["tray"])}}
+    """The fight's state with the page's words added: ``tray["text"]`` (:func:`tray_text`),
+    each log entry's ``shown`` and the encounter's ``turn_effects_shown`` (:func:`log_text`)."""
+    encounter = state["encounter"]
+    log = [{**entry, "shown": log_text(entry)} for entry in encounter["log"]]
+    worded = {entry["text"]: entry for entry in log}  # a turn effect is logged as it happens
+    effects = [worded[text]["shown"] if text in worded else text for text in encounter["turn_effects"]]
+    return {**state, "tray": {**state["tray"], "text": tray_text(state["tray"])},
+            "encounter": {**encounter, "log": log, "turn_effects_shown": effects}}
+
+
+# --- the fight's log, as the combat page words it -------------------------------------------
+#: rules/encounter.py's log templates (their English) → the page's sentence, with the same
+#: values; a template not here is shown in the log's English.
+LOG_SENTENCES = {
+    "round {n}: {name}'s turn": N_("Round {n}: {name}'s turn"),
+    "{name} joins the fight": N_("{name} joins the fight"),
+    "{name} leaves the fight": N_("{name} leaves the fight"),
+    "initiative: {list}": N_("Initiative: {list}"),
+    "order: {list}": N_("Order: {list}"),
+    "Derribado ends: standing up costs {name}'s main action this turn":
+        N_("Derribado ends: standing up costs {name}'s main action this turn"),
+    "Desarmado ends: taking the weapon back costs {name}'s main action this turn":
+        N_("Desarmado ends: taking the weapon back costs {name}'s main action this turn"),
+    "taking the weapon back costs {name}'s next main action": N_("Taking the weapon back costs {name}'s next main action"),
+    "Paralizado: {name} loses this turn (still rolls defence)": N_("Paralizado: {name} loses this turn (still rolls defence)"),
+    "Envenenado: {name} takes {n} damage": N_("Envenenado: {name} takes {n} damage"),
+    "{helper} helps {ally}: +{n} to {ally}'s next roll": N_("{helper} helps {ally}: +{n} to the next roll"),
+    "{name} uses +{n} from help": N_("{name} uses +{n} from help"),
+    "{name} takes {n} damage ({reason})": N_("{name} takes {n} damage ({reason})"),
+    "{name} takes {n} damage": N_("{name} takes {n} damage"),
+    "{name} is {condition} ({duration})": N_("{name} is {condition} ({duration})"),
+    "{name} is no longer {condition}": N_("{name} is no longer {condition}"),
+    "{name} is defeated": N_("{name} is defeated"),
+    "{name} is out of combat": N_("{name} is out of combat"),
+    "{name} spends {n} {energy}: {left} left": N_("{name} spends {n} {energy}: {left} left"),
+    "{name} takes a long rest: {n} PV, full energy, no conditions":
+        N_("{name} takes a long rest: {n} PV, full energy, no conditions"),
+    "{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV":
+        N_("{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV"),
+    "{name} recovers up to {n} PV ({reason}): {pv} PV": N_("{name} recovers up to {n} PV ({reason}): {pv} PV"),
+    "{name} stands and acts on their next turn": N_("{name} stands and acts on their next turn"),
+    "{name} wakes with 1 PV": N_("{name} wakes with 1 PV"),
+    "the scene ends": N_("The scene ends"),
+    "{condition} ends": N_("{condition} ends"),
+}
+#: Values a log sentence holds that are words of the catalogue too (a rest's reason, "temporary").
+_WORDED_VALUES = ("reason", "duration")
+#: rules/encounter.py's own such words (a condition's duration is the page's too).
+LOG_WORDS = (N_("healed"),)
+
+
+def log_text(entry: dict) -> str:
+    """A fight log entry (``Encounter.log``: ``text``, and ``template`` and ``values`` for a
+    sentence of the rules) in the request's language."""
+    msgid = LOG_SENTENCES.get(entry.get("template") or "")
+    if msgid is None:
+        return str(entry["text"])
+    values = {key: gettext(value) if key in _WORDED_VALUES and isinstance(value, str) else value
+              for key, value in (entry.get("values") or {}).items()}
+    return gettext(msgid).format(**values)
 
 
 def _tray_needs(waiting: dict) -> str:

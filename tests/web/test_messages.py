@@ -119,3 +119,35 @@ def test_the_fights_tray_is_said_in_the_phones_language(app, reader, clock, lang
     assert state["tray"]["problem"]["text"] == "a d8 is in the tray: Brann's initiative needs a d6"
     assert state["tray"]["text"] == (wrong or state["tray"]["text"]) and "d8" in state["tray"]["text"]
     assert ("is in the tray" in state["tray"]["text"]) == (lang == "en")
+
+
+@pytest.mark.parametrize(("lang", "joins", "initiative", "turn"), [
+    ("en", "Brann joins the fight", "Initiative: Brann 5, Saqueador 4", "Round 1: Brann's turn"),
+    ("pt_BR", "Brann entra na luta", "Iniciativa: Brann 5, Saqueador 4", "Rodada 1: vez de Brann"),
+    ("es", "Brann se une al combate", "Iniciativa: Brann 5, Saqueador 4", "Ronda 1: turno de Brann"),
+])
+def test_the_fights_log_is_said_in_the_phones_language_from_its_templates(app, lang, joins, initiative, turn):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador"})
+    state = client.post(f"/api/combat/initiative?lang={lang}", json={"values": {"Brann": 5, "Saqueador": 4}}).get_json()
+    log = state["encounter"]["log"]
+    assert [entry["text"] for entry in log] == ["Brann joins the fight", "Saqueador joins the fight",
+                                                "initiative: Brann 5, Saqueador 4", "round 1: Brann's turn"]
+    assert log[0]["template"] == "{name} joins the fight" and log[0]["values"] == {"name": "Brann"}
+    assert [log[0]["shown"], log[2]["shown"], log[3]["shown"]] == [joins, initiative, turn]
+
+
+def test_a_turn_effect_is_said_in_the_phones_language(app):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador"})
+    fight = app.extensions["dicelens.combat"]
+    fight.roll_initiative({"Brann": 5, "Saqueador": 4})
+    fight.add_condition("Saqueador", {"name": "Paralizado"})
+    fight.next_turn()
+    state = client.get("/api/combat?lang=pt_BR").get_json()
+    english = "Paralizado: Saqueador loses this turn (still rolls defence)"
+    assert english in state["encounter"]["turn_effects"]
+    shown = state["encounter"]["turn_effects_shown"][state["encounter"]["turn_effects"].index(english)]
+    assert shown != english and "Saqueador" in shown and "Paralizado" in shown

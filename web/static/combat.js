@@ -74,49 +74,8 @@
     render();
   }
 
-  /* The rules write the log and the turn's effects in English sentences; these are
-   * their shapes (rules/encounter.py), so each is shown in the page's language.
-   * A sentence of another shape is shown as written. */
-  const SENTENCES = [
-    [/^round (\d+): (.+)'s turn$/, "Round {n}: {name}'s turn", ["n", "name"]],
-    [/^(.+) joins the fight$/, "{name} joins the fight", ["name"]],
-    [/^(.+) leaves the fight$/, "{name} leaves the fight", ["name"]],
-    [/^initiative: (.+)$/, "Initiative: {list}", ["list"]],
-    [/^order: (.+)$/, "Order: {list}", ["list"]],
-    [/^Derribado ends: standing up costs (.+)'s main action this turn$/, "Derribado ends: standing up costs {name}'s main action this turn", ["name"]],
-    [/^Desarmado ends: taking the weapon back costs (.+)'s main action this turn$/, "Desarmado ends: taking the weapon back costs {name}'s main action this turn", ["name"]],
-    [/^taking the weapon back costs (.+)'s next main action$/, "Taking the weapon back costs {name}'s next main action", ["name"]],
-    [/^Paralizado: (.+) loses this turn \(still rolls defence\)$/, "Paralizado: {name} loses this turn (still rolls defence)", ["name"]],
-    [/^Envenenado: (.+) takes (\d+) damage$/, "Envenenado: {name} takes {n} damage", ["name", "n"]],
-    [/^(.+) helps (.+): \+(\d+) to (.+)'s next roll$/, "{helper} helps {ally}: +{n} to the next roll", ["helper", "ally", "n"]],
-    [/^(.+) uses \+(\d+) from help$/, "{name} uses +{n} from help", ["name", "n"]],
-    [/^(.+) takes (\d+) damage \((.+)\)$/, "{name} takes {n} damage ({reason})", ["name", "n", "reason"]],
-    [/^(.+) takes (\d+) damage$/, "{name} takes {n} damage", ["name", "n"]],
-    [/^(.+) is (.+) \((temporary|persistent)\)$/, "{name} is {condition} ({duration})", ["name", "condition", "duration"]],
-    [/^(.+) is no longer (.+)$/, "{name} is no longer {condition}", ["name", "condition"]],
-    [/^(.+) is defeated$/, "{name} is defeated", ["name"]],
-    [/^(.+) is out of combat$/, "{name} is out of combat", ["name"]],
-    [/^(.+) spends (\d+) (EC|EM|EA): (\d+) left$/, "{name} spends {n} {energy}: {left} left", ["name", "n", "energy", "left"]],
-    [/^(.+) takes a long rest: (\d+) PV, full energy, no conditions$/, "{name} takes a long rest: {n} PV, full energy, no conditions", ["name", "n"]],
-    [/^(.+) recovers up to (\d+) PV \(short rest, d4 (\d)\): (\d+) PV$/, "{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV", ["name", "n", "d4", "pv"]],
-    [/^(.+) recovers up to (\d+) PV \((.+)\): (\d+) PV$/, "{name} recovers up to {n} PV ({reason}): {pv} PV", ["name", "n", "reason", "pv"]],
-    [/^(.+) stands and acts on their next turn$/, "{name} stands and acts on their next turn", ["name"]],
-    [/^(.+) wakes with 1 PV$/, "{name} wakes with 1 PV", ["name"]],
-    [/^the scene ends$/, "The scene ends", []],
-    [/^(.+) ends$/, "{condition} ends", ["condition"]],
-  ];
-
-  function sentence(text) {
-    for (const [shape, template, keys] of SENTENCES) {
-      const found = shape.exec(text);
-      if (!found) continue;
-      const params = {};
-      keys.forEach((key, i) => { params[key] = key === "duration" || key === "reason" ? t(found[i + 1]) : found[i + 1]; });
-      return t(template, params);
-    }
-    return text;
-  }
-
+  /* The log's entries and the turn's effects come worded in the page's language by the
+   * server (entry.shown, encounter.turn_effects_shown: web/messages.py log_text). */
   const fighters = () => state.encounter.participants;
   const fighter = (name) => fighters().find((p) => p.name === name);
   const active = (p) => p.status === "active";
@@ -155,7 +114,7 @@
       : started ? t("{name}'s turn", { name: enc.current })
       : t("Set up the fight: add heroes and enemies, then roll initiative.");
     const effects = $("#turn-effects");
-    setChildren(effects, (started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
+    setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
     const prompt = $("#turn-prompt");
     const pad = $("#poison-keypad");
     if (enc.pending_poison) {
@@ -443,7 +402,7 @@
   function renderLog() {
     const entries = state.encounter.log.slice().reverse();
     setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
-      entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : sentence(entry.text))));
+      entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.shown)));
   }
 
   // --- the fighter's dialog: damage, healing, conditions, help, rests --------------
