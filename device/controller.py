@@ -829,7 +829,7 @@ class Controller:
                     die["surplus"] = True
                 else:
                     die.pop("surplus", None)
-        roll["spec"] = _spec_dict(walk.spec)
+        roll["spec"] = walk.spec.to_dict()
         if walk.problem is not None:
             roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
                         perfect=False, botch=False)
@@ -848,15 +848,15 @@ class Controller:
         if roll["system"] == "free":  # RULES D6-2a: the D6 rules, once the principal die is known
             return D6Spec(count=max(first_count, 1), principal_known=principal_found,
                           roller=roll["roller"])
-        return D6Spec(count=stored["count"], kind=stored["kind"], modifier=stored["modifier"],
-                      random=stored["random"], roller=roll["roller"])
+        # the stored principal_known is the preset's, always True: a D6 preset's principal die is its first
+        return D6Spec.from_dict({**stored, "principal_known": True}, roller=roll["roller"])
 
     def _new_roll(self) -> dict:
         preset = self._preset
         if preset.spec is None:
             spec = {"system": "free"}
         else:
-            spec = _spec_dict(preset.make_spec(preset.count or 1, roller=self._roller))
+            spec = preset.make_spec(preset.count or 1, roller=self._roller).to_dict()
         return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller, "started": _now(),
                 "finished": None, "complete": False, "result": None, "total": None,
                 "successes": None, "outcome": None, "perfect": False, "botch": False,
@@ -1116,13 +1116,6 @@ def _die_at(roll: dict, index: int) -> dict:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(roll["dice"]):
         raise ValueError(f"roll {roll['id']} has no die {index}")
     return roll["dice"][index]
-
-
-def _spec_dict(spec) -> dict:
-    if isinstance(spec, PoolSpec):
-        return spec.to_dict()
-    return {"system": "d6", "count": spec.count, "kind": spec.kind, "modifier": spec.modifier,
-            "random": spec.random, "principal_known": spec.principal_known}
 
 
 def _with_house_rules(preset: Preset, options: PoolOptions) -> Preset:
