@@ -59,13 +59,14 @@ DEVICE_WORDS = (N_("pip d6"), N_("numbered d6"), N_("percentile d10"),
 
 def label_text(label: str | None) -> str:
     """A preset label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in
-    the request's language, part by part; a label a table wrote itself stays as it is."""
+    the request's language, part by part; a label a table wrote itself stays as it is. The
+    templates use it too (``label_text`` in Jinja)."""
     parts = []
     for part in (label or "").split(" · "):
-        word, _, value = part.rpartition(" ")
+        word, _, value = part.partition(" ")
         if part in _LABEL_PARTS:
             part = gettext(part)
-        elif word in _LABEL_WORDS and value:
+        elif word in _LABEL_WORDS and " " not in value and (value.isdigit() or word == "random" and value):
             part = gettext(_LABEL_WORDS[word]).format(n=value)
         parts.append(part)
     return " · ".join(parts)
