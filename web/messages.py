@@ -72,6 +72,12 @@ def label_text(label: str | None) -> str:
     return " · ".join(parts)
 
 
+def shown_presets(presets: list[dict]) -> list[dict]:
+    """The controller's presets, each with ``label_text`` (:func:`label_text` of its label,
+    else its name) for the page."""
+    return [{**preset, "label_text": label_text(preset.get("label") or preset["name"])} for preset in presets]
+
+
 def needs_text(needs: dict) -> str:
     """What more dice the rules ask for (``needs``: ``{"count", "sides", "kind", "reason"}``,
     RULES D6-4, P-3), in the request's language."""

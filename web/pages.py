@@ -38,6 +38,7 @@ from flask_babel import gettext as _
 from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
 from .errors import BadRequest
 from .inputs import query_name
+from .messages import shown_presets, shown_state
 
 bp = Blueprint("pages", __name__)
 
@@ -47,7 +48,7 @@ HISTORY_PAGE = 25
 @bp.get("/")
 def index():
     ctl = controller()
-    return render_template("index.html", state=ctl.state(), presets=ctl.presets())
+    return render_template("index.html", state=shown_state(ctl.state()), presets=shown_presets(ctl.presets()))
 
 
 def _page_number(name: str, default: int, low: int, high: int) -> int:

@@ -151,3 +151,17 @@ def test_a_turn_effect_is_said_in_the_phones_language(app):
     assert english in state["encounter"]["turn_effects"]
     shown = state["encounter"]["turn_effects_shown"][state["encounter"]["turn_effects"].index(english)]
     assert shown != english and "Saqueador" in shown and "Paralizado" in shown
+
+
+@pytest.mark.parametrize(("lang", "pool", "free"), [("en", "pool 5 · difficulty 1", "Free roll"),
+                                                    ("pt_BR", "parada 5 · dificuldade 1", None), ("es", None, None)])
+def test_the_live_page_gets_its_state_and_preset_labels_worded(app, lang, pool, free):
+    import json
+    import re
+
+    page = app.test_client().get(f"/?lang={lang}").get_data(as_text=True)
+    initial = json.loads(re.search(r'<script id="initial" type="application/json">(.*?)</script>', page, re.S).group(1))
+    labels = {p["name"]: p["label_text"] for p in initial["presets"]}
+    assert labels["pool5"] == (pool or labels["pool5"]) and ("difficulty" in labels["pool5"]) == (lang == "en")
+    assert labels["free"] == (free or labels["free"]) and (labels["free"] == "Free roll") == (lang == "en")
+    assert labels["2d6"] == "2D6" and "prompt_text" in initial["state"]

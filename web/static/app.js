@@ -108,23 +108,6 @@
     botch: "Falha Crítica",
   };
 
-  /** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in
-   *  the page's language, part by part; a label a table wrote itself stays as it is. */
-  function labelText(label) {
-    const words = [
-      [/^pool (\d+)$/, "pool {n}"], [/^difficulty (\d+)$/, "difficulty {n}"],
-      [/^target (\d+)$/, "target {n}"], [/^random (\w+)$/, "random {n}"],
-      [/^(no rule of ten|no rule of one|Free roll)$/, null],
-    ];
-    return String(label || "").split(" · ").map((part) => {
-      for (const [pattern, text] of words) {
-        const match = pattern.exec(part);
-        if (match) return text ? t(text, { n: match[1] }) : t(part);
-      }
-      return part;
-    }).join(" · ");
-  }
-
   /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test or a free roll. */
   function sidesOf(roll) {
     return roll.system === "pool" ? 10 : 6;
@@ -329,7 +312,7 @@
 
     function presetLabel(name, fallback) {
       const preset = presetOf(name);
-      return labelText(preset ? preset.label || preset.name : fallback || name || "");
+      return preset ? preset.label_text : fallback || name || "";  // label_text: worded by the server
     }
 
     function renderCamera(camera) {
@@ -421,7 +404,7 @@
       const list = $("#presets");
       setChildren(list, store.presets.map((preset) => el("li", {}, el("button", {
         type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
-        text: labelText(preset.label || preset.name),
+        text: preset.label_text,
         onclick: () => arm(preset.name),
       }))));
       renderState();
