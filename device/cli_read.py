@@ -35,6 +35,14 @@ from vision.colors import PALETTE
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
 
+#: What the reader does with a cocked or leaning die (RULES T-1, T-5), as ``--help`` says it.
+LEANING = ('A die that is cocked, or leans on the tray wall, has value null and unreadable "cocked": '
+           "the reader never reads a value made from the pips of two faces (RULES T-1), and it cannot "
+           "tell a die leaning on the wall with a plain top face from one cocked on another die. With "
+           'cocked_dice = "accept_leaning" in the config (RULES T-5), the page asks the table for that '
+           "die's top face.")
+
+
 def _palette_name(text: str) -> str:
     text = text.lower()
     if text not in PALETTE:
@@ -45,7 +53,7 @@ def _palette_name(text: str) -> str:
 def register(subparsers) -> None:
     """Add ``read`` to the ``dicelens`` sub-commands."""
     parser = subparsers.add_parser("read", help="read the dice in tray photos (JSON lines)",
-                                   description=summary(__doc__))
+                                   description=summary(__doc__), epilog=LEANING)
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG…)")
     parser.add_argument("--principal-color", type=_palette_name, metavar="NAME",
                         help="colour of the principal die (default: the one die of a unique colour)")

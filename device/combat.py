@@ -61,7 +61,8 @@ from typing import Any
 from device.events import EventHub, Subscription
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
-from device.tray.problems import Problem, listing
+from device.tray.problems import Problem, leaning, listing
+from rules import cocked
 from rules.destiny import OPTION_NAMES, AttackSpec, DestinyOptions, resolve_attack
 from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
 from rules.errors import InvalidStep
@@ -231,15 +232,18 @@ class CombatSession:
     :param numbered_reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``
         of the tray's dice with their ``sides`` (and ``kind``); default ``vision.read_numbered``.
     :param clock: the clock of the ``t`` of settled frames, seconds.
+    :param cocked_dice: ``cocked_dice()`` is the cocked-die policy now (RULES T-5,
+        ``rules.cocked.POLICIES``): the roll controller's setting.
     :raises InvalidStep: (ValueError) from a step that cannot be taken, in one sentence;
         nothing changes then.
     :raises KeyError: for an unknown sheet name.
     """
 
     def __init__(self, folder: str | os.PathLike, roster: Roster | None = None, queue_size: int = 20, *,
-                 numbered_reader: Callable | None = None, clock: Callable[[], float] = time.monotonic):
+                 numbered_reader: Callable | None = None, clock: Callable[[], float] = time.monotonic,
+                 cocked_dice: Callable[[], str] = lambda: cocked.DEFAULT):
         self.path = Path(folder) / FILE_NAME
-        self._reader, self._clock = numbered_reader, clock
+        self._reader, self._clock, self._cocked_dice = numbered_reader, clock, cocked_dice
         self._dispatcher = TrayDispatcher([self], {"numbered": self._read}, annotate=lambda image, reading: image)
         self.roster = roster or Roster()
         self._lock = threading.RLock()
@@ -260,6 +264,7 @@ class CombatSession:
         self._initiative_read: dict[str, int] = {}  # Mind dice read before the fight starts
         self._tray_after = 0.0                  # frames settled before this are stale (RULES T-2)
         self._tray_stage: tuple | None = None   # the throw the wait is for: another throw is asked anew
+        self._tray_void: list = []              # RULES T-5 rethrow_set: the dice of the throw a cocked die voided
         self._resume()
 
     # ------------------------------------------------------------ reading
@@ -554,13 +559,39 @@ class CombatSession:
                 wait = {"step": "initiative", "name": name}
             else:
                 raise InvalidStep(f"dice are read from the tray for attack or initiative, not {step!r}")
-            self._tray, self._tray_problem = wait, None
+            self._tray, self._tray_problem, self._tray_void = wait, None, []
             self._tray_stage, self._tray_after = self._stage(), self._clock()
             return self._save_tray()
 
     def cancel_tray(self) -> dict:
         """Stop waiting for dice from the tray (nothing else changes)."""
         with self._lock:
+            self._tray = self._tray_problem = None
+            self._tray_void = []
+            return self._save_tray()
+
+    def enter_top_face(self, value: int) -> dict:
+        """RULES T-5 accept_leaning: the top face of the die the last throw read showed leaning
+        (the readers read none, T-1), entered by hand; once no die of the throw leans, it
+        fills its step as a throw read does (an attack's throw then counts as corrected).
+
+        :raises InvalidStep: no die leans, or a face the die does not have.
+        """
+        with self._lock:
+            problem = self._tray_problem
+            if self._tray is None or not problem or problem["code"] != "leaning":
+                raise InvalidStep(Phrase("no die of the tray leans: there is no top face to enter"))
+            values, sides = list(problem["values"]), problem["sides"]
+            die = values.index(None)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides[die]:
+                raise InvalidStep(Phrase("a d{sides} shows 1 to {sides}", sides=sides[die]))
+            values[die] = value
+            if None in values:  # another die leans: its top face next
+                self._tray_problem = leaning(values, sides).to_dict()
+                return self._save_tray()
+            if self._tray["step"] == "attack":
+                return self._tray_throw(values, "corrected")
+            self._initiative_read[self._tray["name"]] = values[0]
             self._tray = self._tray_problem = None
             return self._save_tray()
 
@@ -576,12 +607,15 @@ class CombatSession:
         """The dice a waiting step asks of a frame settled at ``t`` (the tray dispatcher's
         question): None when no step waits, or the frame settled before the step asked
         (RULES T-2). Read with the numbered reader, they fill the step when they are
-        exactly the dice asked for (:func:`device.tray.match.match`)."""
+        exactly the dice asked for (:func:`device.tray.match.match`), under the cocked-die
+        policy now (RULES T-5)."""
+        policy = self._cocked_dice()  # the controller's setting: asked outside this lock
         with self._lock:
             if self._tray is None or t < self._tray_after:
                 return None
             sides, needs, _ = self._tray_wants()
-            return Wanted(reader="numbered", sides=tuple(sides), asks=needs, token=(self._tray, self._tray_stage))
+            return Wanted(reader="numbered", sides=tuple(sides), asks=needs, cocked=policy,
+                          voided=tuple(self._tray_void), token=(self._tray, self._tray_stage))
 
     def take(self, taken: Taken) -> bool:
         """The frame :meth:`wanted` asked for: its dice fill the step, else the problem is shown."""
@@ -593,6 +627,10 @@ class CombatSession:
             if taken.reading is None:
                 log.warning("combat: could not read the tray: %s", problem.why)
                 problem = replace(problem, asks="throw again")
+            elif problem is not None and problem.code == "void":
+                self._tray_void = list(taken.reading.dice)  # none of them counts again unless it moved
+            elif problem is None:
+                self._tray_void = []
             values = taken.match.values
             if values is not None:
                 try:
@@ -614,9 +652,9 @@ class CombatSession:
         return self._reader(image, color)
 
     @_step
-    def _tray_throw(self, values: Sequence[int]) -> None:
+    def _tray_throw(self, values: Sequence[int], source: str = "camera") -> None:
         """The attack's throw read from the tray: a step like dice tapped, undoable."""
-        self._throw(values, "camera")
+        self._throw(values, source)
 
     def _tray_wants(self) -> tuple[list[int], str, str | None]:
         """The sides of the dice the waiting step asks for, the end of its sentences, and
@@ -658,8 +696,10 @@ class CombatSession:
             still = not self._encounter.started and wait.get("name") in self.names()
         if not still:
             self._tray = self._tray_problem = None
+            self._tray_void = []
         elif self._stage() != self._tray_stage:
             self._tray_stage, self._tray_after, self._tray_problem = self._stage(), self._clock(), None
+            self._tray_void = []
 
     def _save_tray(self) -> dict:
         """Save and publish a change of the tray's wait (not a step: undo is left as it is)."""

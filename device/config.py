@@ -14,6 +14,9 @@ default::
     chain_limit = 100       # links of a perfect-roll chain before it is stopped (RULES T-4)
     resume_minutes = 30     # a roll waiting for dice at a restart is taken up again when its
                             # last step is younger than this, else closed as abandoned (RULES T-3)
+    cocked_dice = "rethrow_die"  # a cocked die (RULES T-5): rethrow_die (throw it again) |
+                            # rethrow_set (throw that step's dice again) | accept_leaning (the
+                            # table enters its top face: the reader reads no leaning die)
     photo_cap_mb = 500      # photos beyond this are pruned, oldest first
 
     [camera]
@@ -68,6 +71,8 @@ from pathlib import Path
 from device.combat import Roster, roster_from_config
 from device.errors import DeviceError
 from device.presets import Preset, PresetError, build_presets
+from rules.cocked import DEFAULT as DEFAULT_COCKED
+from rules.cocked import check_policy
 from rules.pool import PoolOptions
 from vision.colors import PALETTE
 
@@ -134,6 +139,7 @@ class Config:
     settle_seconds: float = 0.4
     chain_limit: int = 100
     resume_minutes: float = 30
+    cocked_dice: str = DEFAULT_COCKED
     photo_cap_mb: float = 500
     camera: CameraConfig = field(default_factory=CameraConfig)
     web: WebConfig = field(default_factory=WebConfig)
@@ -234,6 +240,10 @@ def config_from_dict(data: dict) -> Config:
     data_folder = top.get("data_folder", None)
     if data_folder is not None and (not isinstance(data_folder, str) or not data_folder):
         raise ConfigError(f"data_folder must be a folder path (got {data_folder!r})")
+    try:
+        cocked_dice = check_policy(top.get("cocked_dice", DEFAULT_COCKED))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     config = Config(
         data_folder=Path(data_folder).expanduser() if data_folder else None,
         pin=pin or None,
@@ -242,6 +252,7 @@ def config_from_dict(data: dict) -> Config:
         settle_seconds=top.number("settle_seconds", 0.4, 0.05, 10.0),
         chain_limit=top.integer("chain_limit", 100, 1, 10000),
         resume_minutes=top.number("resume_minutes", 30, 0, 7 * 24 * 60),
+        cocked_dice=cocked_dice,
         photo_cap_mb=top.number("photo_cap_mb", 500, 0, 1_000_000),
         camera=camera, web=web, buttons=buttons, hotspot=hotspot, house_rules=options, presets=presets, combat=combat,
     )
@@ -339,7 +350,7 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
-         "resume_minutes", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules", "presets",
+         "resume_minutes", "cocked_dice", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules", "presets",
          "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),

@@ -59,6 +59,7 @@ from device.presets import Preset, PresetError, preset_from_table
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, dice_count
+from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -99,7 +100,7 @@ class RollStateError(DeviceError, RuntimeError):
 #: What a failed save or a refused request puts back: the roll being made and where the
 #: controller is with it.
 _ROLL_STATE = ("_state", "_prompt", "_problem", "_needs", "_roll", "_latest", "_preset", "_roller",
-               "_fresh_after", "_generation", "_read_requested", "_armed_before")
+               "_fresh_after", "_generation", "_read_requested", "_armed_before", "_void")
 
 
 def _all_or_nothing(method):
@@ -147,6 +148,8 @@ class Controller:
         note on the roll (RULES T-4).
     :param house_rules: the config's pool options (RULES P-5b), applied to every pool
         preset until the settings page changes them (kept in the history database).
+    :param cocked_dice: the config's cocked-die policy (RULES T-5, :data:`rules.cocked.POLICIES`),
+        until the settings page changes it (kept in the history database).
     :param clock: the clock of the ``t`` of settled frames, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
         stopped mid-chain) is taken up at start when its last step is younger than this:
@@ -160,6 +163,7 @@ class Controller:
                  principal_color: str | None = "red", pin: str | None = None,
                  pin_from_page: bool = True,
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
+                 cocked_dice: str = cocked_policy.DEFAULT,
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
                  resume_seconds: float = 30 * 60):
         if reader is None or numbered_reader is None or annotate is None:
@@ -175,6 +179,7 @@ class Controller:
         self._chain_limit = chain_limit
         stored_rules = history.setting("house_rules")
         self._house_rules = PoolOptions(**stored_rules) if stored_rules else house_rules
+        self._cocked_dice = cocked_policy.check_policy(history.setting("cocked_dice", cocked_dice))
         self._hub = EventHub(queue_size)
         self._lock = threading.RLock()
         self._config_presets = [_with_house_rules(preset, self._house_rules) for preset in presets]
@@ -202,6 +207,9 @@ class Controller:
         self._generation = 0                    # bumped when a reading in flight goes stale
         self._read_requested = False            # the next frame is read as it is (read now)
         self._armed_before: list[DieReading] | None = None  # the tray when the preset was armed
+        # RULES T-5 rethrow_set: the throw a cocked die voided, {"step", "reference" (the tray
+        # before it), "dice"}: DieReadings; its dice count again only once they moved
+        self._void: dict | None = None
         self._odds: dict[str, dict | None] = {}
         self._closed = False
         self._save_error: str | None = None     # why the last save failed (None: it worked)
@@ -264,12 +272,16 @@ class Controller:
                 return Wanted(reader=reader, color=self._principal_color, take=False)
             step, expected, _ = self._open_step()
             # RULES T-2: the first throw is compared with the tray when the roll was armed
-            # (taking a die out of it is fine), each later throw with the frame before it.
+            # (taking a die out of it is fine), each later throw with the frame before it;
+            # RULES T-5 rethrow_set: a voided step is thrown again from the tray before it,
+            # and none of the voided throw's dice counts unless it moved.
+            void = self._void if self._void is not None and self._void["step"] == step else None
+            before = void["reference"] if void is not None else "last" if step > 0 else self._armed_before
             wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
                             moved_only=True, follow_up=step > 0, as_is=self._read_requested,
                             label=preset.label, asks=self._request(), color=self._principal_color,
-                            photos=True, token=(self._generation, self._state, step),
-                            before="last" if step > 0 else self._armed_before)
+                            photos=True, token=(self._generation, self._state, step), before=before,
+                            voided=tuple(void["dice"]) if void is not None else ())
             self._set_state("reading")
             return wanted
 
@@ -319,7 +331,7 @@ class Controller:
             self._abandon(f"{chosen.label} was armed before this roll was complete")
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
-            self._roll, self._needs, self._armed_before = None, None, self._tray.seen()
+            self._roll, self._needs, self._armed_before, self._void = None, None, self._tray.seen(), None
             self._fresh_after = self._clock()
             if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
                 self._roll = self._new_roll()
@@ -415,6 +427,7 @@ class Controller:
             if self._roll is None:
                 self._roll = self._new_roll()
             self._roll["roller"] = self._roller
+            self._void = None  # typed dice: no throw is voided
             self._store_step(dice, step)
             self._advance()
             self._tray.forget()  # the tray holds dice nobody saw: no comparison
@@ -454,7 +467,9 @@ class Controller:
             roll["corrections"].append({"index": index, "from": die["natural"],
                                         "to": new if not cocked else "cocked",
                                         "who": who, "at": _now()})
-            die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True)
+            leaning = die.get("unreadable") == "cocked" and self._cocked_dice == "accept_leaning"
+            die.update(natural=new, unreadable="cocked" if cocked else None, corrected=True,
+                       source="hand" if leaning and not cocked else die["source"])  # RULES T-5: its top face
             if more:
                 if roll is self._roll:
                     raise ValueError(Phrase("the current roll asks for its dice itself: throw them or enter them by hand"))
@@ -531,15 +546,17 @@ class Controller:
         return self._tray.latest_frame_jpeg(max_side)
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin", "house_rules"}`` (pin: the stored hash, or
-        None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``, RULES P-5b)."""
+        """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
+        stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``,
+        RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
         with self._lock:
             return {"principal_color": self._principal_color, "presets": self.presets(),
-                    "pin": self._pin, "house_rules": self._house_rules.to_dict()}
+                    "pin": self._pin, "house_rules": self._house_rules.to_dict(),
+                    "cocked_dice": self._cocked_dice}
 
     def update_settings(self, **changes) -> dict:
-        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``
-        or ``house_rules``.
+        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``,
+        ``house_rules`` or ``cocked_dice`` (RULES T-5: from the next throw read on).
 
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
@@ -552,11 +569,13 @@ class Controller:
             ``pin_from_page`` off).
         :raises SaveFailed: when the history database cannot save them.
         """
-        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules"})
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules", "cocked_dice"})
         if unknown:
             raise ValueError(f"unknown setting {', '.join(unknown)}; "
-                             "settings: principal_color, presets, pin, house_rules")
+                             "settings: principal_color, presets, pin, house_rules, cocked_dice")
         with self._lock:
+            if "cocked_dice" in changes:
+                cocked_policy.check_policy(changes["cocked_dice"])
             if "house_rules" in changes:
                 wanted = changes["house_rules"]
                 if not isinstance(wanted, dict) or set(wanted) - set(PoolOptions().to_dict()):
@@ -604,6 +623,12 @@ class Controller:
                 self._odds.clear()
             if "pin" in changes:
                 self._pin = changes["pin"]
+            if "cocked_dice" in changes:
+                self._cocked_dice = changes["cocked_dice"]
+                self._void = self._voided_now()
+                if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
+                    problem = self._request_problem()
+                    self._set_state(self._state, prompt=self._request(), problem=problem and problem.to_dict())
             self._publish_state()
             return self.settings()
 
@@ -690,8 +715,32 @@ class Controller:
             self._save(taken.photos)
             self._set_state("prompting", prompt=problem.english(), problem=problem.to_dict())
             return
+        voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in dice)
+        self._void = {"step": step, "reference": taken.before, "dice": found.dice} if voids else None
+        before = self._walk(self._roll).problem if self._roll["dice"] else None
         self._store_step(dice, step)
         self._advance(taken.photos, principal_note=taken.reading.principal_note)
+        if (before is not None and before.code == "no principal" and self._state == "prompting"
+                and self._problem is not None and self._problem["code"] == "no principal"):
+            # a throw while the page asked for a tap replaced the dice: say so (RULES D6-2a)
+            replaced = Problem("new throw", asks=self._prompt, then=self._request_problem())
+            self._set_state("prompting", prompt=replaced.english(), problem=replaced.to_dict())
+
+    def _voided_now(self) -> dict | None:
+        """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
+        step to throw again), else None; for a policy set while that throw waits: the tray
+        before it is known for the first throw only (a later one is compared with none)."""
+        roll = self._roll
+        if self._cocked_dice != "rethrow_set" or roll is None or not roll["dice"]:
+            return None
+        if self._void is not None:
+            return self._void
+        walk = self._walk(roll)
+        dice = [die for die in roll["dice"] if die["step"] == walk.step]
+        if walk.problem is None or not any(die.get("unreadable") == "cocked" for die in dice):
+            return None
+        return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
+                "dice": [_reading_of(die) for die in dice]}
 
     def _request(self) -> str:
         """What the roll asks for now, in the words of its prompt: the first throw, the dice
@@ -778,7 +827,7 @@ class Controller:
                 dice = [principal] + [die for die in dice if die is not principal]  # rules: principal first
             if outcome is not None:  # a throw's dice beyond what the rules ask for (fewer 10s now) are surplus
                 dice = dice[:outcome.needs.count]
-            problem = throw_problem(roll["system"], step, dice, principal_note)
+            problem = throw_problem(roll["system"], step, dice, principal_note, self._cocked_dice)
             if problem is None:
                 try:
                     later = rules.resolve(spec, [[die["natural"] for die in throw]
@@ -893,6 +942,7 @@ class Controller:
         waiting for dice is refused (ValueError, nothing saved)."""
         if roll is self._roll:
             self._generation += 1  # a reading in flight was for the roll before the edit
+            self._void = None  # the table fixed the throw by hand
             self._advance(self._redrawn(roll))
             return copy.deepcopy(self._latest)
         walk = self._resolve(roll)
@@ -1067,17 +1117,23 @@ class Controller:
 
 
 # --- helpers ----------------------------------------------------------------------
-def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None) -> Problem | None:
+def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None,
+                  cocked: str = cocked_policy.DEFAULT) -> Problem | None:
     """What stops one throw of a roll from being resolved, or None (RULES T-1, T-3, D6-2a): an
     unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
-    principal die was marked."""
+    principal die was marked, ``cocked`` the cocked-die policy (RULES T-5): a cocked die is
+    thrown again, voids its throw, or leans and asks for its top face by hand."""
     for die in dice:
         if die["natural"] is None:
-            return Problem("unreadable", die=die["index"] + 1, color=die["color"],  # none: a die by hand
-                           why=die.get("unreadable") or "unreadable",
-                           asks="throw it again or correct it on the page")
+            why = die.get("unreadable") or "unreadable"
+            n, colour = die["index"] + 1, die["color"]  # no colour: a die entered by hand
+            if why == "cocked" and cocked == "accept_leaning":
+                return Problem("leaning", die=n, color=colour, why=why)
+            if why == "cocked" and cocked == "rethrow_set":
+                return Problem("void", die=n, color=colour, why=why, seen=len(dice))
+            return Problem("unreadable", die=n, color=colour, why=why, asks="throw it again or correct it on the page")
     # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
     if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
         return Problem("no principal", why=principal_note)
@@ -1104,6 +1160,15 @@ def _die(natural: int | None, source: str, *, principal: bool = False, color: st
     return {"index": None, "step": None, "natural": natural, "value": None, "role": None,
             "source": source, "color": color, "box": box, "corrected": False,
             "unreadable": unreadable, "principal": principal}
+
+
+def _reading_of(die: dict) -> DieReading:
+    """A die of a roll as a reading again, for the moved-dice filter (RULES T-2): its face,
+    colour and box (none for a die entered by hand: it matches no die of the tray)."""
+    box = tuple(die["box"]) if die.get("box") else None
+    center = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2) if box else (0.0, 0.0)
+    return DieReading(value=die["natural"], sides=6, box=box, center=center, color=die["color"],  # type: ignore[arg-type]
+                      confidence=1.0, unreadable=die.get("unreadable"), principal=bool(die.get("principal")))
 
 
 def _die_from_reading(reading) -> dict:

@@ -212,7 +212,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
                             chain_limit=config.chain_limit, house_rules=config.house_rules,
-                            resume_seconds=config.resume_minutes * 60)
+                            cocked_dice=config.cocked_dice, resume_seconds=config.resume_minutes * 60)
     stack.callback(controller.close)
     watchdog = watchdog or Watchdog()
 
@@ -220,7 +220,8 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         controller.on_status(status, message)
         watchdog.status(f"camera {status}" + (f": {message}" if message else ""))
 
-    fight = CombatSession(config.data_folder, config.combat)
+    fight = CombatSession(config.data_folder, config.combat,  # RULES T-5: the settings page's policy
+                          cocked_dice=lambda: controller.settings()["cocked_dice"])
     # Every settled frame goes one way: a combat step waiting for the tray first, then the roll.
     tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)
     controller.use_tray(tray)

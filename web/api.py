@@ -34,12 +34,14 @@ every POST must be same-origin.
                                          width/height: the frame's pixels (the space of the
                                          reading's boxes); the image is scaled to ≤ 1280 px
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
-                                         "house_rules": {"rule_of_ten", "rule_of_one", "target_number"}}``
+                                         "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
+                                         "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
                                          to clear; 409 when the config decides the PIN:
                                          ``pin`` set, or ``pin_from_page`` off),
-                                         ``house_rules`` (any of its keys, RULES P-5b)
+                                         ``house_rules`` (any of its keys, RULES P-5b),
+                                         ``cocked_dice`` (RULES T-5)
                                          → settings as in GET
 ``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
                                          after 5 wrong PINs in a minute (counted before checking)
@@ -61,6 +63,8 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
+
+from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
@@ -436,8 +440,12 @@ def get_settings():
 @security.requires_pin
 def post_settings():
     body = json_body()
-    only_keys(body, {"principal_color", "presets", "pin", "house_rules"})
+    only_keys(body, {"principal_color", "presets", "pin", "house_rules", "cocked_dice"})
     changes: dict = {}
+    if "cocked_dice" in body:  # RULES T-5
+        if body["cocked_dice"] not in COCKED_POLICIES:
+            raise BadRequest(_("cocked_dice must be one of %(policies)s", policies=", ".join(COCKED_POLICIES)))
+        changes["cocked_dice"] = body["cocked_dice"]
     if "house_rules" in body:  # RULES P-5b
         house = body["house_rules"]
         if not isinstance(house, dict):

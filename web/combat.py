@@ -36,6 +36,8 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``POST /api/combat/tray``                ``{"step": "attack"}`` or ``{"step": "initiative", "name"}``: the
                                          next throw settled in the tray fills the step
 ``POST /api/combat/tray/cancel``         ``{}`` stop waiting for the tray
+``POST /api/combat/tray/top``            ``{"value"}`` the top face of the die the last throw showed
+                                         leaning (RULES T-5 accept_leaning); 400 when none leans
 ``POST /api/combat/help``                ``{"helper", "ally", "bonus"?: 1|2}``
 ``POST /api/combat/damage``, ``/heal``   ``{"name", "amount", "reason"?}``
 ``POST /api/combat/conditions``          ``{"name", "condition": {"name", "duration"?, "poison"?,
@@ -390,6 +392,14 @@ def read_tray():
     if step != "initiative":
         raise BadRequest(_("step must be attack or initiative"))
     return _step(session().read_tray, "initiative", _fighter(body))
+
+
+@bp.post("/api/combat/tray/top")
+@security.requires_pin
+def tray_top_face():  # RULES T-5 accept_leaning: the top face of the die the tray shows leaning
+    body = json_body()
+    only_keys(body, {"value"})
+    return _step(session().enter_top_face, whole_number(body.get("value"), "value", 1, 20))
 
 
 @bp.post("/api/combat/tray/cancel")

@@ -45,7 +45,8 @@ def N_(message: str) -> str:
 
 #: A frame the roll refused (it stays as it was), said before what the roll still asks for.
 _REFUSALS = {"no dice": N_("No dice seen."), "not moved": N_("No die has moved since the last reading."),
-             "no reading": N_("Could not read the tray ({why}).")}
+             "no reading": N_("Could not read the tray ({why})."),
+             "new throw": N_("A new throw was read.")}  # it replaced the dice the page asked about
 #: The parts of a label the rules write ("pool 5 · difficulty 2 · no rule of ten").
 _LABEL_WORDS = {"pool": N_("pool {n}"), "difficulty": N_("difficulty {n}"), "target": N_("target {n}"),
                 "random": N_("random {n}")}
@@ -103,6 +104,15 @@ def problem_text(problem: dict) -> str | None:
     if code == "unreadable" and problem.get("die") is not None:
         return gettext("Die {n}: {why} — throw it again, or tap it to correct it.").format(
             n=problem["die"], why=gettext(problem["phrase"]))
+    # RULES T-5: a cocked die voids its throw (rethrow_set), or leans (accept_leaning)
+    if code == "void" and problem.get("die") is not None:
+        return gettext("Die {n}: {why} — throw all the dice of this throw again ({count}).").format(
+            n=problem["die"], why=gettext(problem["phrase"]), count=problem["seen"])
+    if code == "unmoved" and problem.get("die") is None and not problem["dice"]:
+        return gettext("{n} of the voided throw's dice did not move: throw all {count} again.").format(
+            n=problem["seen"], count=problem["wanted"])
+    if code == "leaning" and problem.get("die") is not None:
+        return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
     if code == "wrong dice" and problem.get("kind"):
         dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
         return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
@@ -187,6 +197,14 @@ def tray_text(tray: dict) -> str:
     elif code == "unreadable":
         text = gettext("The {die}: {why} — throw it again.").format(
             die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+    elif code == "void":  # RULES T-5, the settings page's policy
+        text = gettext("The {die}: {why} — throw all the dice of this step again.").format(
+            die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+    elif code == "unmoved":
+        text = gettext("{n} of the voided throw's dice did not move: throw all the dice of this step again.").format(
+            n=problem["dice"][0]["count"])
+    elif code == "leaning":
+        text = gettext("The {die} leans: enter its top face.").format(die=gettext(problem["dice"][0]["name"]))
     elif code == "no reading":
         text = gettext("Could not read the tray ({reason}): throw again.").format(reason=problem["why"])
     else:

@@ -41,7 +41,8 @@ class Taken:
     """A frame given to the consumer that waited for it: what it asked (``wanted``, with its
     ``token``), the ``match`` (a problem ``"no reading"`` when the reader failed, ``reading``
     then None), the reading's dict, the photo and annotation JPEGs when asked for, and when
-    the tray settled (``t``, seconds on the loop's clock)."""
+    the tray settled (``t``, seconds on the loop's clock), and ``before``: the tray the
+    reading was compared with (RULES T-2)."""
 
     wanted: Wanted
     match: Match
@@ -49,6 +50,7 @@ class Taken:
     reading_dict: dict[str, Any] | None
     photos: tuple[bytes, bytes] | None
     t: float
+    before: Sequence[DieReading] | None = None
 
 
 class TrayConsumer(Protocol):
@@ -110,14 +112,14 @@ class TrayDispatcher:
             log.warning("could not read the tray: %s", exc)
             if chosen:
                 chosen[0].take(Taken(wanted, Match(None, Problem("no reading", why=str(exc), asks=wanted.asks)),
-                                     None, None, None, t))
+                                     None, None, None, t, before))
             return chosen is not None
         with self._lock:
             self._frame, self._frame_reading = frame, reading_dict
         if chosen is None:
             self._see(reading.dice)
             return False
-        if chosen[0].take(Taken(wanted, match(reading, wanted, before), reading, reading_dict, photos, t)):
+        if chosen[0].take(Taken(wanted, match(reading, wanted, before), reading, reading_dict, photos, t, before)):
             self._see(reading.dice)
         return True
 

@@ -1,4 +1,4 @@
-"""Which dice of one settled tray a waiting step takes, or what is wrong (RULES T-1, T-2, T-3).
+"""Which dice of one settled tray a waiting step takes, or what is wrong (RULES T-1, T-2, T-3, T-5).
 
 One pure function, :func:`match`, shared by the roll (``device/controller.py``) and the
 fight (``device/combat.py``): no threads, no I/O. A step says what it wants as a
@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from device.tray.problems import Code, Problem, kind_name
+from device.tray.problems import Code, Problem, kind_name, leaning
+from rules.cocked import DEFAULT as DEFAULT_COCKED
 from vision.reading import DieReading, TrayReading
 
 #: The readers' kinds a die of these sides may be: a d6 is fine with pips or numerals; a
@@ -45,6 +46,10 @@ class Wanted:
     :param photos: whether the step keeps the frame's photo and annotation (JPEGs).
     :param token: handed back with the frame, so the step knows a reading meant for a wait
         that has since moved on.
+    :param cocked: the cocked-die policy (RULES T-5, ``rules.cocked.POLICIES``) of a fight
+        step (a roll's cocked die is taken, and the roll's walk applies the policy).
+    :param voided: the dice of a throw a cocked die voided (T-5 rethrow_set): none of them
+        counts again unless it moved.
     :param before: what ``moved_only`` compares with: ``"last"``, the tray as last seen (the
         dispatcher keeps it), or the dice of a tray seen earlier (a roll's first throw: the
         tray when it was armed), or None: nothing.
@@ -64,6 +69,8 @@ class Wanted:
     photos: bool = False
     token: object = None
     before: Literal["last"] | Sequence[DieReading] | None = "last"
+    cocked: str = DEFAULT_COCKED
+    voided: Sequence[DieReading] = ()
 
 
 @dataclass(frozen=True)
@@ -96,9 +103,11 @@ def match(reading: TrayReading, wanted: Wanted, before: Sequence[DieReading] | N
     :param before: the tray as it lay before (RULES T-2), or None: nothing to compare with.
     :returns: the dice, or the first problem in this order: no dice at all; nothing moved;
         dice of another kind (and for a fight step more of a kind than asked); for a fight
-        step dice missing (T-3) or an unreadable die (T-1); for a roll too many, too few,
-        or (a later throw) not as many moved as it takes. A roll's unreadable die is
-        taken: the roll names it and lets the page correct it.
+        step dice missing (T-3); dice of a voided throw that did not move (T-5); for a fight
+        step an unreadable die (T-1), a cocked one (thrown again alone, with its step, or
+        leaning: its top face to enter, T-5); for a roll too many, too few, or (a later
+        throw) not as many moved as it takes. A roll's unreadable die is taken: the roll
+        names it and lets the page correct it.
     """
     dice = list(reading.dice)
     if not dice:
@@ -113,6 +122,9 @@ def match(reading: TrayReading, wanted: Wanted, before: Sequence[DieReading] | N
         if wrong:
             return Match(None, Problem("wrong dice", tuple(wrong.items()), kind=wanted.kind,
                                        asks=f"throw only {wanted.kind}s"))
+    still = len(new) - len(moved(new, wanted.voided)) if wanted.voided else 0
+    if still:  # read now too: a die of the voided throw that did not move is not thrown
+        return Match(None, Problem("unmoved", seen=still, wanted=len(wanted.voided)))
     expected = wanted.count
     if expected is None or (wanted.follow_up and wanted.as_is and len(dice) == expected):
         return Match(tuple(dice))
@@ -142,14 +154,23 @@ def _by_sides(dice: list[DieReading], wanted: Wanted) -> Match:
     missing = tuple((f"d{sides}", asked[sides] - seen[sides]) for sides in asked if seen[sides] < asked[sides])
     if missing:
         return Match(None, Problem("missing", missing, asks=wanted.asks))
-    for die in dice:
-        if die.value is None:
-            return Match(None, Problem("unreadable", ((kind_name(die_kind(die)), 1),),
-                                       why=die.unreadable or "unreadable", asks="throw it again"))
+    still = sum(any(_lies_as(die, old) for old in wanted.voided) for die in dice)
+    if still:
+        return Match(None, Problem("unmoved", (("die", still),)))
+    unread = [die for die in dice if die.value is None]
+    for die in unread:
+        why = die.unreadable or "unreadable"
+        if why != "cocked" or wanted.cocked == "rethrow_die":
+            return Match(None, Problem("unreadable", ((kind_name(die_kind(die)), 1),), why=why, asks="throw it again"))
+    if unread and wanted.cocked == "rethrow_set":
+        return Match(None, Problem("void", ((kind_name(die_kind(unread[0])), 1),), why="cocked"))
     by_sides: dict[int, list[DieReading]] = {}
     for die in dice:
         by_sides.setdefault(accepted[die_kind(die)], []).append(die)
-    return Match(tuple(by_sides[sides].pop(0) for sides in wanted.sides or ()))
+    taken = tuple(by_sides[sides].pop(0) for sides in wanted.sides or ())
+    if unread:  # accept_leaning: the readers read no leaning die (T-1); the table enters its top face
+        return Match(None, leaning([die.value for die in taken], wanted.sides or ()))
+    return Match(taken)
 
 
 def moved(dice: Sequence[DieReading], before: Sequence[DieReading]) -> list[DieReading]:
@@ -164,6 +185,14 @@ def moved(dice: Sequence[DieReading], before: Sequence[DieReading]) -> list[DieR
         else:
             left.remove(same)
     return new
+
+
+def _lies_as(die: DieReading, old: DieReading) -> bool:
+    """Whether ``die`` lies where ``old`` lay (within half a die), showing the same face."""
+    if die.value != old.value or die_kind(die) != die_kind(old):
+        return False
+    size = max(old.box[2] - old.box[0], old.box[3] - old.box[1], 1)
+    return (die.center[0] - old.center[0]) ** 2 + (die.center[1] - old.center[1]) ** 2 <= (size / 2) ** 2
 
 
 def _same_die(a: DieReading, b: DieReading) -> bool:

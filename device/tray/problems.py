@@ -15,10 +15,13 @@ from typing import Any, Literal
 
 #: What can be wrong: the tray is empty, nothing moved (T-2), dice of another kind or more of
 #: a kind than asked, too many or too few dice, only some of them moved, dice missing (T-3),
-#: a die unreadable (T-1), no principal die (D6-2a), the reader failed, the rules refused the
-#: dice, the roll could not be saved.
+#: dice of a throw a cocked die voided that did not move (T-5 rethrow_set), a die unreadable
+#: (T-1), a cocked die that voids its throw or leans and asks for its top face (T-5), no
+#: principal die (D6-2a), a new throw replaced the dice the page asked about, the reader
+#: failed, the rules refused the dice, the roll could not be saved.
 Code = Literal["no dice", "not moved", "wrong dice", "too many", "too few", "moved", "missing",
-               "unreadable", "no principal", "no reading", "refused", "not saved"]
+               "unmoved", "unreadable", "void", "leaning", "no principal", "new throw", "no reading",
+               "refused", "not saved"]
 
 #: How a sentence names a reader's kind where its code is not its name.
 KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "percentile d10"}
@@ -77,6 +80,8 @@ class Problem:
         d10s", "this attack needs a d8 and a d20", the roll's prompt).
     :param then: for a refused frame (no dice, nothing moved, no reading) of a roll, the
         problem the roll still asks to fix, if any.
+    :param values: a fight step's values with None for each die whose top face is to be
+        entered (``leaning``, RULES T-5); ``sides``: the step's sides, in that order.
     """
 
     code: Code
@@ -91,6 +96,8 @@ class Problem:
     kind: str | None = None
     asks: str = field(default="", compare=False)
     then: Problem | None = None
+    values: tuple[int | None, ...] | None = None
+    sides: tuple[int, ...] | None = None
 
     def english(self) -> str:
         """The sentence the CLI, the logs and the state's ``prompt`` show."""
@@ -105,6 +112,21 @@ class Problem:
                 return f"{listing(self.dice)} {verb} in the tray: {self.asks}"
             case "missing":
                 return f"{listing(self.dice)} {verb} missing: {self.asks}"
+            case "unmoved":
+                if self.die is None and self.dice:  # a fight step
+                    return (f"{self.dice[0][1]} of the voided throw's dice did not move: "
+                            "throw all the dice of this step again")
+                return f"{dice_count(seen)} of the voided throw did not move: throw all {wanted} again"
+            case "void":
+                if self.die is None:
+                    return f"the {self.dice[0][0]}: it is cocked — throw all the dice of this step again"
+                return f"die {self.die}{self._colour()}: it is cocked — throw all {dice_count(seen)} of this throw again"
+            case "leaning":
+                if self.die is None:
+                    return f"the {self.dice[0][0]} leans: enter its top face"
+                return f"die {self.die}{self._colour()} leans: enter its top face"
+            case "new throw":
+                return f"a new throw was read: {self.asks}"
             case "moved":
                 return (f"{dice_count(seen)} seen, {moved} of them moved; {dice_count(wanted)} needed: "
                         f"throw only {'that die' if wanted == 1 else 'those dice'} (or clear the tray first)")
@@ -116,8 +138,7 @@ class Problem:
             case "unreadable":
                 if self.die is None:
                     return f"the {self.dice[0][0]}: {unreadable_phrase(self.why)} — {self.asks}"
-                colour = f" ({self.color})" if self.color else ""
-                return f"die {self.die}{colour}: {unreadable_phrase(self.why)} — {self.asks}"
+                return f"die {self.die}{self._colour()}: {unreadable_phrase(self.why)} — {self.asks}"
             case "no principal":
                 why = f" ({self.why})" if self.why else ""
                 return f"no principal die found{why}: tap the principal die on the page"
@@ -129,12 +150,25 @@ class Problem:
                 return f"{self.asks} — then throw again"
         raise ValueError(f"no problem code {self.code!r}")
 
+    def _colour(self) -> str:
+        return f" ({self.color})" if self.color else ""  # none: a die entered by hand
+
     def to_dict(self) -> dict[str, Any]:
         """The problem as the state carries it: every field (``dice`` as ``[{"name",
         "count"}]``, ``then`` as its dict or None), plus ``phrase``, the clause of an
-        unreadable die ("it is cocked", else None), and ``text``, :meth:`english`."""
+        unreadable, voiding or leaning die ("it is cocked", else None), and ``text``,
+        :meth:`english`."""
         return {"code": self.code, "dice": [{"name": name, "count": count} for name, count in self.dice],
                 "die": self.die, "why": self.why, "color": self.color, "seen": self.seen,
                 "moved": self.moved, "wanted": self.wanted, "label": self.label, "kind": self.kind,
-                "phrase": unreadable_phrase(self.why) if self.code == "unreadable" else None,
+                "phrase": unreadable_phrase(self.why) if self.code in ("unreadable", "void", "leaning") else None,
+                "values": None if self.values is None else list(self.values),
+                "sides": None if self.sides is None else list(self.sides),
                 "text": self.english(), "then": None if self.then is None else self.then.to_dict()}
+
+
+def leaning(values: Sequence[int | None], sides: Sequence[int]) -> Problem:
+    """RULES T-5 accept_leaning: a fight step's problem asking for the top face of the first
+    die of ``values`` that is None (``sides``: the step's, in its order)."""
+    return Problem("leaning", ((f"d{sides[list(values).index(None)]}", 1),), why="cocked",
+                   values=tuple(values), sides=tuple(sides))

@@ -96,7 +96,8 @@ class FakeController:
         self._seq = 0
         self._subs: list[Subscription] = []
         self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
-                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6}}
+                          "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
+                          "cocked_dice": "rethrow_die"}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "problem": None, "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,

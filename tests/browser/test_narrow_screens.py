@@ -72,6 +72,27 @@ def broken_tabs(page: Page) -> list[str]:
     }).map((a) => a.textContent.trim())""")
 
 
+def broken_words(page: Page) -> list[str]:
+    """The words of buttons and labels broken over two lines ("Siguient/e turno", "Dificul/dade")."""
+    return page.evaluate("""() => {
+        const broken = [];
+        for (const box of document.querySelectorAll("button, label, legend, .stepper > span")) {
+            if (!box.offsetParent || box.closest(".sr")) continue;
+            const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                for (const word of node.data.matchAll(/[^\\s-]+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, word.index);
+                    range.setEnd(node, word.index + word[0].length);
+                    const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+                    if (tops.length && Math.max(...tops) - Math.min(...tops) > 4) broken.push(word[0]);
+                }
+            }
+        }
+        return broken;
+    }""")
+
+
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
 def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
@@ -83,7 +104,7 @@ def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
         expect(page.locator("#camera")).not_to_have_text("…")
         if path == "/combat":
             expect(page.locator("#attack-card")).to_be_visible()
-        problems = overflow(page) + cut_selects(page) + broken_tabs(page)
+        problems = overflow(page) + cut_selects(page) + broken_tabs(page) + broken_words(page)
         if problems:
             wide[path] = problems
         page.context.close()

@@ -284,3 +284,44 @@ def test_the_pools_house_rules_are_page_settings(phone, controller, lang, headin
     assert controller.enter_dice([1, 2, 3, 4, 7])["latest_roll"]["outcome"] == "botch"  # 7 < 8, a 1: P-5b
     page.reload()
     expect(page.locator("#house-one")).not_to_be_checked()
+
+
+@pytest.mark.parametrize(("lang", "free", "pool", "random"), [
+    ("en", "Free roll", "pool 5 · difficulty 1", "random 2D6"),
+    ("pt_BR", "Rolagem livre", "parada 5 · dificuldade 1", "2D6 aleatório"),
+    ("es", "Tirada libre", "reserva 5 · dificultad 1", "2D6 aleatorio"),
+])
+def test_the_settings_page_shows_preset_labels_in_its_language(phone, controller, lang, free, pool, random):
+    # (issue 19 trial) the labels the rules made read as on the live page; they are kept as stored
+    stored = [p["label"] for p in controller.presets()]
+    page = phone(f"/settings?lang={lang}")
+    labels = page.locator("#preset-editor .p-label")
+    expect(labels).to_have_count(len(stored))
+    expect(labels.nth(0)).to_have_value(free)
+    expect(labels.nth(5)).to_have_value(random)
+    expect(labels.nth(6)).to_have_value(pool)
+    labels.nth(1).fill("Dano leve")
+    page.locator("#preset-save").click()
+    expect(page.locator("#toast")).to_have_text({"en": "Saved", "pt_BR": "Salvo", "es": "Guardado"}[lang])
+    assert [p["label"] for p in controller.presets()] == [stored[0], "Dano leve", *stored[2:]]
+    page.goto(f"/?lang={lang}")
+    expect(page.locator("#presets")).to_contain_text(pool)
+
+
+@pytest.mark.parametrize(("lang", "prompt", "unit"), [
+    ("en", "A new throw was read. No principal die found: tap the principal die.", "tap the principal die"),
+    ("pt_BR", "Uma nova jogada foi lida. Dado principal não encontrado: toque no dado principal.",
+     "toque no dado principal"),
+    ("es", "Se leyó una nueva tirada. No se encontró el dado principal: toca el dado principal.",
+     "toca el dado principal"),
+])
+def test_a_throw_while_the_principal_die_is_asked_for_is_told(phone, controller, lang, prompt, unit):
+    # (issue 19 trial) the dice a new throw replaced are not read silently under "waiting for dice"
+    page = phone(f"/?lang={lang}")
+    controller.arm("free")
+    settle(controller, (6, 2), ("white", "white"))
+    expect(page.locator("#big-unit")).to_have_text(unit)
+    settle(controller, (3, 5), ("white", "white"), seed=11)
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    expect(page.locator("#big-unit")).to_have_text(unit)
+    expect(page.locator("#pick-principal")).to_be_visible()

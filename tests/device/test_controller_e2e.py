@@ -281,3 +281,20 @@ def test_file_camera_real_photos_one_throw_at_a_time(tmp_path, photo_folder, kno
         assert rig.controller.photo_path(roll["id"]).stat().st_size > 1000
     finally:
         rig.close()
+
+
+def test_sim_cocked_die_under_rethrow_set_throws_the_whole_set_again(scripted, known):  # RULES T-5
+    rig = scripted([([4, 2], ["red", "white"]), ([5, 3], ["red", "white"])])
+    rig.controller.update_settings(cocked_dice="rethrow_set")
+    rig.controller.arm("2d6")
+    rig.controller.throw()
+    rig.turn(4)
+    for dice in known.trays.values():  # the white die landed on an edge
+        for die in dice:
+            if die["color"] == "white":
+                die["value"] = None
+    rig.turn(10)
+    state = rig.controller.state()
+    assert state["prompt"] == "die 2 (white): it is cocked — throw all 2 dice of this throw again"
+    state = rig.throw_and_wait(until=("resolved",))
+    assert state["latest_roll"]["total"] == 8 and rig.camera.asked == [2, 2]

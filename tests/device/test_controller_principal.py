@@ -13,7 +13,7 @@ from device.controller import Controller
 from device.history import History
 from device.presets import build_presets
 
-from .controller_fakes import Clock, FakeReader, die, fakes
+from .controller_fakes import Clock, FakeReader, die, fakes, settle
 
 COCKED = None
 
@@ -187,3 +187,14 @@ def play_and_edit(controller, tmp_path_factory, first, extras, edits):
             again = by_hand(tmp_path_factory.mktemp("again"),
                             [principal["natural"]] + [d["natural"] for d in secondary], *extra)
             assert counted(again) == counted(roll)
+
+
+def test_a_throw_while_the_tap_is_asked_for_says_it_replaced_the_dice(controller, reader, clock):
+    # (issue 19 trial) a new throw during "which die is the principal?" is not read silently
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(2, x=100), die(6, x=300)))
+    assert state["prompt"].startswith("no principal die found")
+    state = settle(controller, clock, reader.frame(die(4, x=150, y=300), die(5, x=400, y=300)))
+    assert state["state"] == "prompting"
+    assert state["prompt"] == "a new throw was read: no principal die found: tap the principal die on the page"
+    assert [d["natural"] for d in state["latest_roll"]["dice"]] == [4, 5]

@@ -80,7 +80,8 @@ class FakeController:
     _rolls: dict = field(default_factory=dict)
     _subs: list = field(default_factory=list)
     _settings: dict = field(default_factory=lambda: {"principal_color": "red", "presets": list(PRESETS), "pin": None,
-                                                     "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6}})
+                                                     "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
+                                                     "cocked_dice": "rethrow_die"})
     _state: dict = field(default_factory=lambda: {"state": "idle", "preset": None, "roller": None, "prompt": None, "needs": None})
     _seq: int = 0
     _next_id: int = 1

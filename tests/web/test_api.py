@@ -230,3 +230,14 @@ def test_manifest(client):
 def test_bad_house_rules_are_refused_with_the_reason(client, house_rules, error):  # RULES P-5b
     bad = client.post("/api/settings", json={"house_rules": house_rules})
     assert bad.status_code == 400 and error in bad.get_json()["error"]
+
+
+def test_the_cocked_die_policy_is_a_setting_and_a_bad_one_is_refused_with_the_reason(client):  # RULES T-5
+    assert client.get("/api/settings").get_json()["cocked_dice"] == "rethrow_die"
+    changed = client.post("/api/settings", json={"cocked_dice": "accept_leaning"})
+    assert changed.status_code == 200 and changed.get_json()["cocked_dice"] == "accept_leaning"
+    for bad in ("lean", None, ["rethrow_set"]):
+        refused = client.post("/api/settings", json={"cocked_dice": bad})
+        assert refused.status_code == 400
+        assert refused.get_json()["error"] == "cocked_dice must be one of rethrow_die, rethrow_set, accept_leaning"
+    assert client.get("/api/settings").get_json()["cocked_dice"] == "accept_leaning"

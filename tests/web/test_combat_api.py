@@ -82,6 +82,23 @@ def test_an_attack_read_from_the_tray_and_a_die_corrected(app, tmp_path):
     assert ok(post(client, "/tray/cancel"))["tray"]["waiting"] is None
 
 
+def test_a_leaning_die_read_from_the_tray_gets_its_top_face_by_hand(app, tmp_path):  # RULES T-5
+    cocked = NumberedReading(value=None, sides=20, box=(100, 0, 160, 60), center=(130, 30), color="blue",
+                             confidence=0.9, unreadable="cocked", kind="d20")
+    fight = CombatSession(tmp_path / "data", numbered_reader=lambda image, color: TrayReading(
+        [read(("d8", 7)).dice[0], cocked], size=(640, 480)), cocked_dice=lambda: "accept_leaning")
+    client = combat.attach(app, fight).test_client()
+    set_up(client)
+    ok(post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}))
+    ok(post(client, "/tray", {"step": "attack"}))
+    assert fight.on_settled(None, 10**9)
+    assert ok(client.get("/api/combat"))["tray"]["problem"]["text"] == "the d20 leans: enter its top face"
+    refused = post(client, "/tray/top", {"value": 0})
+    assert refused.status_code == 400 and "value must be a whole number from 1 to 20" in refused.get_json()["error"]
+    state = ok(post(client, "/tray/top", {"value": 14}))
+    assert state["attack"]["attack"]["destiny"] == 14 and state["attack"]["sources"] == {"attack": "corrected"}
+
+
 def test_tied_enemies_are_reordered_and_turns_walk(client):
     set_up(client)
     state = ok(post(client, "/reorder", {"order": ["Brann", "Saqueador 2", "Saqueador"]}))
@@ -145,6 +162,8 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
     ("/tray", {"step": "initiative", "name": "Nobody"}, 404, "no fighter called Nobody"),
     ("/tray", {"step": "initiative"}, 400, "name is required"),
     ("/tray/cancel", {"step": "attack"}, 400, "unknown field: step"),
+    ("/tray/top", {"value": 4}, 400, "no die of the tray leans"),  # RULES T-5
+    ("/tray/top", {"value": 21}, 400, "value must be a whole number from 1 to 20"),
     ("/attack/correct", {"throw": "attack", "index": 0, "value": 7}, 400, "only the attack being resolved"),
     ("/attack/correct", {"throw": "destiny", "index": 0, "value": 7}, 400, "throw must be attack, defence or damage"),
     ("/attack/correct", {"throw": "attack", "index": 2, "value": 7}, 400, "index must be a whole number from 0 to 1"),

@@ -119,6 +119,32 @@
   }
 
   /** {big, unit, outcome, detail} for a roll, in the seed's words where players use them. */
+  /** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in the page's
+   *  language, part by part, for the settings page's label field (the live page's labels come
+   *  worded by the server: label_text); a label a table wrote itself stays as it is. */
+  function labelText(label) {
+    const words = [
+      [/^pool (\d+)$/, "pool {n}"], [/^difficulty (\d+)$/, "difficulty {n}"],
+      [/^target (\d+)$/, "target {n}"], [/^random (\w+)$/, "random {n}"],
+      [/^(no rule of ten|no rule of one|Free roll)$/, null],
+    ];
+    return String(label || "").split(" · ").map((part) => {
+      for (const [pattern, text] of words) {
+        const match = pattern.exec(part);
+        if (match) return text ? t(text, { n: match[1] }) : t(part);
+      }
+      return part;
+    }).join(" · ");
+  }
+
+  /** Whether a roll waits for a tap on its principal die (RULES D6-2a: a D6 or free roll's
+   *  first throw of several dice, none of them marked principal). */
+  function asksPrincipal(roll) {
+    const first = roll.dice.filter((die) => !die.step);
+    return ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
+      !first.some((die) => die.principal || die.role === "principal");
+  }
+
   function describeRoll(roll) {
     const result = roll.result || {};
     if (!roll.complete && roll.finished) {
@@ -126,8 +152,9 @@
       return { big: "–", unit: "", outcome: t("abandoned"), detail: "", tone: "plain" };
     }
     if (!roll.complete) {
-      // A perfect roll is known before its extra dice are: say so while waiting.
-      return { big: "…", unit: t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+      // A perfect roll is known before its extra dice are: say so while waiting. A first throw
+      // with no principal die waits for a tap, not for dice (RULES D6-2a).
+      return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
         detail: "", tone: roll.perfect ? "good" : "plain" };
     }
     if (roll.system === "pool") {
@@ -350,6 +377,10 @@
       prompt.hidden = !text;
       prompt.textContent = text;
       prompt.dataset.urgent = String(state.state === "prompting");
+      // RULES T-5 accept_leaning: the die whose top face the prompt asks for (state.problem, as data)
+      const leaning = !past && state.problem && state.problem.code === "leaning" ? state.problem.die - 1 : null;
+      $("#lean-open").hidden = leaning === null;
+      $("#lean-open").dataset.index = leaning === null ? "" : String(leaning);
       for (const item of document.querySelectorAll("#presets button")) {
         item.setAttribute("aria-pressed", String(item.dataset.preset === state.preset));
       }
@@ -462,9 +493,7 @@
         photoBox.hidden = false;
       } else photoBox.hidden = true;
       // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
-      const first = roll.dice.filter((die) => !die.step);
-      const askPrincipal = ["d6", "free"].includes(roll.system) && !roll.complete && !roll.finished && first.length > 1 &&
-        !first.some((die) => die.principal || die.role === "principal");
+      const askPrincipal = asksPrincipal(roll);
       const pick = $("#pick-principal");
       pick.hidden = !askPrincipal;
       pick.textContent = askPrincipal ? t("Which die is the principal? Tap it.") : "";
@@ -673,6 +702,17 @@
     });
 
     $("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
+    // RULES T-5 accept_leaning: the keypad for the one die that leans, its top face entered by hand
+    $("#lean-open").addEventListener("click", () => {
+      const roll = shownRoll();
+      const index = Number($("#lean-open").dataset.index);
+      if (!roll || !roll.dice[index]) return;
+      openFix(roll, roll.dice[index], index);
+      $("#fix-title").textContent = t("Die {n} leans: enter its top face.", { n: index + 1 });
+      $("#fix-hint").textContent = t("Its top face, as the table sees it");
+      $("#fix-cocked").hidden = true;
+      $("#fix-principal").hidden = true;
+    });
     $("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
     // --- live updates ------------------------------------------------------------
@@ -868,11 +908,21 @@
       $("#pin-clear").disabled = !settings.pin_set;
       const list = $("#preset-editor");
       setChildren(list, (settings.presets || []).map(presetRow));
+      for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
+        choice.checked = choice.value === settings.cocked_dice;
+      }
       const house = settings.house_rules;  // RULES P-5b
       $("#house-ten").checked = house.rule_of_ten;
       $("#house-one").checked = house.rule_of_one;
       $("#house-target").value = String(house.target_number);
     }
+
+    $("#cocked-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = $("#cocked-form input[name=cocked]:checked");
+      const settings = await act(api.post(API.settings, { cocked_dice: chosen ? chosen.value : null }));
+      if (settings) { showSettings(settings); toast(t("Saved")); }
+    });
 
     $("#house-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -888,7 +938,10 @@
       delete rest.name;
       delete rest.label;
       $(".p-name", row).value = preset.name || "";
-      $(".p-label", row).value = preset.label || "";
+      // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
+      // shows it; kept as it is stored unless it is edited.
+      row.dataset.label = preset.label || "";
+      $(".p-label", row).value = labelText(preset.label || "");
       $(".p-spec", row).value = JSON.stringify(rest);
       $(".p-remove", row).addEventListener("click", () => row.remove());
       if (preset.system === "pool") poolSteppers(row, preset);
@@ -913,7 +966,7 @@
           input.value = Math.min(100, Math.max(low, value));
           rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
           $(".p-spec", row).value = JSON.stringify(rest);
-          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === (preset.label || "")) {
+          if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
             $(".p-label", row).value = "";
           }
         };
@@ -958,7 +1011,8 @@
           $(".p-spec", row).focus();
           return;
         }
-        const label = $(".p-label", row).value.trim();
+        const typed = $(".p-label", row).value.trim();
+        const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
         Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
         if (!label) delete rest.label;   // the rules make one (an empty label is refused)
         presets.push(rest);

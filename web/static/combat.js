@@ -184,6 +184,12 @@
   }
 
   // --- dice read from the tray: the server words the wait and the problem (web/messages.py tray_text) ---
+  /** RULES T-5 accept_leaning: the keypad of the die the tray shows leaning, or null. */
+  function leaningSides(waiting) {
+    const problem = waiting && state.tray.problem;
+    return problem && problem.code === "leaning" ? problem.sides[problem.values.indexOf(null)] : null;
+  }
+
   function showTray(status, waiting) {
     status.hidden = !waiting;
     status.dataset.problem = String(!!(waiting && state.tray.problem));
@@ -223,6 +229,9 @@
     card.hidden = !attack;
     const waiting = state.tray.waiting && state.tray.waiting.step === "attack" ? state.tray.waiting : null;
     showTray($("#attack-tray-status"), waiting);
+    const leaning = leaningSides(waiting);
+    setChildren($("#attack-tray-lean"), leaning ? [keypad(leaning, null, (v) => step("/tray/top", { value: v }),
+      t("Top face of the d{n}", { n: leaning }))] : []);
     $("#attack-tray-read").hidden = !!waiting;
     $("#attack-tray-stop").hidden = !waiting;
     if (!attack) { throwValues = []; card.dataset.step = ""; return; }
@@ -331,7 +340,9 @@
             onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
         ]),
         status,
-        keypad(p.mind, initiative[p.name], (v) => { initiative[p.name] = v; renderInitiative(); }, t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+        // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
+        keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
+          : (initiative[p.name] = v, renderInitiative())), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
       ]);
     }));
     $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
