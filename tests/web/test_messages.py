@@ -165,3 +165,36 @@ def test_the_live_page_gets_its_state_and_preset_labels_worded(app, lang, pool, 
     assert labels["pool5"] == (pool or labels["pool5"]) and ("difficulty" in labels["pool5"]) == (lang == "en")
     assert labels["free"] == (free or labels["free"]) and (labels["free"] == "Free roll") == (lang == "en")
     assert labels["2d6"] == "2D6" and "prompt_text" in initial["state"]
+
+
+@pytest.mark.parametrize(("problem", "english", "portuguese"), [
+    (Problem("void", die=2, color="white", why="cocked", seen=3),
+     "Die 2: it is cocked — throw all the dice of this throw again (3).", "Dado 2: "),
+    (Problem("unmoved", seen=1, wanted=2), "1 of the voided throw's dice did not move: throw all 2 again.", "1 "),
+    (Problem("leaning", die=2, color="white", why="cocked"), "Die 2 leans: enter its top face.", "O dado 2 está apoiado"),
+    (Problem("new throw", asks="x", then=Problem("no principal")),
+     "A new throw was read. No principal die found: tap the principal die.", None),
+])
+def test_the_cocked_die_policy_is_said_in_each_language(app, problem, english, portuguese):
+    data = problem.to_dict()
+    state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
+    assert said(app, state, "en") == english
+    for lang in ("pt_BR", "es"):
+        text = said(app, state, lang)
+        assert text != english and text.startswith(portuguese if lang == "pt_BR" and portuguese else "")
+
+
+@pytest.mark.parametrize(("problem", "english"), [
+    (Problem("void", (("d20", 1),), why="cocked"), "The d20: it is cocked — throw all the dice of this step again."),
+    (Problem("unmoved", (("die", 1),)), "1 of the voided throw's dice did not move: throw all the dice of this step again."),
+    (Problem("leaning", (("d8", 1),), why="cocked", values=(None, 14), sides=(8, 20)), "The d8 leans: enter its top face."),
+])
+def test_the_fights_tray_under_the_cocked_die_policy_is_said_in_each_language(app, problem, english):
+    from web.messages import tray_text
+
+    tray = {"waiting": {"step": "attack", "throw": "attack", "dice": [8, 20]}, "problem": problem.to_dict()}
+    texts = {}
+    for lang in LANGS:
+        with app.test_request_context(f"/?lang={lang}"):
+            texts[lang] = tray_text(tray)
+    assert texts["en"] == english and english not in (texts["pt_BR"], texts["es"])

@@ -72,6 +72,23 @@ TABLE = [
     ("a percentile d10 for a d10", [numbered(3, "d10-percentile")],
      Wanted(reader="numbered", sides=(10,), asks="Nara's initiative needs a d10"), None,
      "wrong dice", "a percentile d10 is in the tray: Nara's initiative needs a d10"),
+    # RULES T-5: the cocked-die policy of a fight step, and the dice of a voided throw
+    ("a cocked d20 voids the step", [numbered(7, "d8"), numbered(None, "d20", x=300, unreadable="cocked")],
+     Wanted(reader="numbered", sides=(8, 20), asks=ATTACK, cocked="rethrow_set"), None,
+     "void", "the d20: it is cocked — throw all the dice of this step again"),
+    ("a cocked d8 leans", [numbered(None, "d8", unreadable="cocked"), numbered(14, "d20", x=300)],
+     Wanted(reader="numbered", sides=(8, 20), asks=ATTACK, cocked="accept_leaning"), None,
+     "leaning", "the d8 leans: enter its top face"),
+    ("an ambiguous d8 under accept_leaning", [numbered(None, "d8", unreadable="ambiguous numeral"),
+                                              numbered(14, "d20", x=300)],
+     Wanted(reader="numbered", sides=(8, 20), asks=ATTACK, cocked="accept_leaning"), None,
+     "unreadable", "the d8: its numeral is ambiguous — throw it again"),
+    ("a voided fight throw's die that did not move", [numbered(7, "d8"), numbered(14, "d20", x=300)],
+     Wanted(reader="numbered", sides=(8, 20), asks=ATTACK, voided=(numbered(7, "d8"),)), None,
+     "unmoved", "1 of the voided throw's dice did not move: throw all the dice of this step again"),
+    ("a voided roll throw's die that did not move", [die(6, "red", 100, 100), die(3, x=400)],
+     Wanted(count=2, moved_only=True, voided=(die(6, "red", 100, 100), die(None, x=300, unreadable="cocked"))),
+     [], "unmoved", "1 die of the voided throw did not move: throw all 2 again"),
     ("a d8 for initiative", [numbered(7, "d8")],
      Wanted(reader="numbered", sides=(6,), asks="Brann's initiative needs a d6"), None,
      "wrong dice", "a d8 is in the tray: Brann's initiative needs a d6"),
@@ -158,3 +175,17 @@ def test_a_throw_the_rules_can_take_has_no_problem():
 ])
 def test_a_reader_or_rules_refusal_is_worded_with_its_reason(problem, english):
     assert problem.english() == english and problem.to_dict()["why"] == problem.why
+
+
+def test_a_cocked_die_under_rethrow_set_voids_the_roll_throw():
+    dice = [roll_die(0, 6, "red", principal=True), roll_die(1, None, None, "cocked"), roll_die(2, 2, "blue")]
+    problem = throw_problem("d6", 0, dice, None, "rethrow_set")
+    assert problem.code == "void" and problem.english() == "die 2: it is cocked — throw all 3 dice of this throw again"
+
+
+def test_a_cocked_die_under_accept_leaning_asks_for_its_top_face():
+    dice = [roll_die(0, 6, "red", principal=True), roll_die(1, None, "white", "cocked")]
+    problem = throw_problem("d6", 0, dice, None, "accept_leaning")
+    assert problem.code == "leaning" and problem.english() == "die 2 (white) leans: enter its top face"
+    ambiguous = [roll_die(0, 6, "red", principal=True), roll_die(1, None, "white", "ambiguous pips")]
+    assert throw_problem("d6", 0, ambiguous, None, "accept_leaning").code == "unreadable"
