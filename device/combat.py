@@ -56,7 +56,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from device.events import EventHub, Subscription
 from device.tray.dispatch import Taken, TrayDispatcher
@@ -619,15 +619,15 @@ class CombatSession:
 
     def take(self, taken: Taken) -> bool:
         """The frame :meth:`wanted` asked for: its dice fill the step, else the problem is shown."""
-        wait, stage = taken.wanted.token  # type: ignore[misc]
+        wait, stage = cast(tuple[dict, tuple | None], taken.wanted.token)
         with self._lock:
             if self._tray is not wait or self._tray_stage != stage:  # the step moved on meanwhile
                 return True
             problem = taken.match.problem
-            if taken.reading is None:
+            if taken.reading is None and problem is not None:
                 log.warning("combat: could not read the tray: %s", problem.why)
                 problem = replace(problem, asks="throw again")
-            elif problem is not None and problem.code == "void":
+            elif problem is not None and problem.code == "void" and taken.reading is not None:
                 self._tray_void = list(taken.reading.dice)  # none of them counts again unless it moved
             elif problem is None:
                 self._tray_void = []
@@ -641,7 +641,7 @@ class CombatSession:
                     self._tray = None
                 except ValueError as exc:  # a face the die does not have: read wrong
                     problem = Problem("refused", why=str(exc), asks="throw again")
-            self._tray_problem = problem and problem.to_dict()
+            self._tray_problem = None if problem is None else problem.to_dict()
             self._save_tray()
             return True
 

@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import NamedTuple
+from typing import Literal, NamedTuple, cast
 
 import cv2
 import numpy as np
@@ -267,7 +267,8 @@ class Controller:
         T-2); the roll is then ``reading`` until :meth:`take`."""
         with self._lock:
             preset = self._preset
-            reader = "numbered" if preset is not None and preset.sides in NUMBERED_KINDS else "pips"
+            reader: Literal["pips", "numbered"] = (
+                "numbered" if preset is not None and preset.sides in NUMBERED_KINDS else "pips")
             if self._closed or self._state not in _TAKING or preset is None or t < self._fresh_after:
                 return Wanted(reader=reader, color=self._principal_color, take=False)
             step, expected, _ = self._open_step()
@@ -276,7 +277,8 @@ class Controller:
             # RULES T-5 rethrow_set: a voided step is thrown again from the tray before it,
             # and none of the voided throw's dice counts unless it moved.
             void = self._void if self._void is not None and self._void["step"] == step else None
-            before = void["reference"] if void is not None else "last" if step > 0 else self._armed_before
+            before: Literal["last"] | Sequence[DieReading] | None = (
+                void["reference"] if void is not None else "last" if step > 0 else self._armed_before)
             wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
                             moved_only=True, follow_up=step > 0, as_is=self._read_requested,
                             label=preset.label, asks=self._request(), color=self._principal_color,
@@ -288,12 +290,12 @@ class Controller:
     def take(self, taken: Taken) -> bool:
         """The frame :meth:`wanted` asked for: its dice are the step's, or the prompt says what
         is wrong. False when its save failed: the roll is as before, the next throw tries again."""
-        generation, resume, step = taken.wanted.token  # type: ignore[misc]
+        generation, resume, step = cast(tuple[int, str, int], taken.wanted.token)
         with self._lock:
             if self._generation != generation:  # (armed again meanwhile...)
                 return True
             problem = taken.match.problem
-            if taken.reading is None:  # the reader failed
+            if taken.reading is None and problem is not None:  # the reader failed
                 failed = replace(problem, asks=self._request(), then=self._request_problem())
                 self._set_state(resume, prompt=failed.english(), problem=failed.to_dict())
                 return True
@@ -628,7 +630,7 @@ class Controller:
                 self._void = self._voided_now()
                 if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
                     problem = self._request_problem()
-                    self._set_state(self._state, prompt=self._request(), problem=problem and problem.to_dict())
+                    self._set_state(self._state, prompt=self._request(), problem=None if problem is None else problem.to_dict())
             self._publish_state()
             return self.settings()
 
@@ -708,7 +710,7 @@ class Controller:
                     die["principal"] = False
         if self._roll is None:
             self._roll = self._new_roll()
-        self._roll["readings"].append({**taken.reading_dict, "step": step,
+        self._roll["readings"].append({**(taken.reading_dict or {}), "step": step,
                                        "problem": problem and problem.english(), "at": _now()})
         self._fresh_after = self._clock()
         if problem is not None:
@@ -719,11 +721,11 @@ class Controller:
         self._void = {"step": step, "reference": taken.before, "dice": found.dice} if voids else None
         before = self._walk(self._roll).problem if self._roll["dice"] else None
         self._store_step(dice, step)
-        self._advance(taken.photos, principal_note=taken.reading.principal_note)
+        self._advance(taken.photos, principal_note=taken.reading.principal_note if taken.reading else None)
         if (before is not None and before.code == "no principal" and self._state == "prompting"
                 and self._problem is not None and self._problem["code"] == "no principal"):
             # a throw while the page asked for a tap replaced the dice: say so (RULES D6-2a)
-            replaced = Problem("new throw", asks=self._prompt, then=self._request_problem())
+            replaced = Problem("new throw", asks=self._prompt or "", then=self._request_problem())
             self._set_state("prompting", prompt=replaced.english(), problem=replaced.to_dict())
 
     def _voided_now(self) -> dict | None:
@@ -802,7 +804,7 @@ class Controller:
             self._save(photos)
             problem = walk.problem
             self._set_state("prompting", prompt=problem.english() if problem else self._needs["reason"],
-                            problem=problem and problem.to_dict())
+                            problem=None if problem is None else problem.to_dict())
         self._fresh_after = self._clock()
 
     def _walk(self, roll: dict, principal_note: str | None = None) -> _Walk:
@@ -1014,7 +1016,7 @@ class Controller:
                 self._state = "prompting" if roll["dice"] else "armed"
                 self._prompt = self._request()
                 problem = self._request_problem()
-                self._problem = problem and problem.to_dict()
+                self._problem = None if problem is None else problem.to_dict()
                 log.info("roll %d taken up again: %s", roll["id"], self._prompt)
                 continue
             why = (f"its preset {roll['preset']} is no more" if preset is None else
