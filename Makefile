@@ -1,10 +1,10 @@
-# The README's two commands: `make run` and `make test`.
+# The README's commands: `make run`, `make test`; for developers `make lint` and `make test-fast`.
 VENV   ?= .venv
 PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test tools
+.PHONY: run test test-fast lint tools
 
 run: $(STAMP)
 	$(BIN)/dicelens serve --camera sim --host 0.0.0.0 --port 8000
@@ -12,11 +12,20 @@ run: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/python -m pytest
 
+# The inner loop: everything but the browser and the slow tests (CI runs them all).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow"
+
+# Lint and import order (ruff), types (mypy: rules/ and vision/ strict); pyproject.toml says how.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy rules vision device web
+
 # The exact versions of constraints.txt, the ones the tests check and the Pi installs.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --constraint constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt -e '.[test,lint]'
 	touch $(STAMP)
 
 # Programs the tests drive: Debian's Chromium (browser tests), shellcheck and

@@ -80,7 +80,7 @@ def main() -> int:
             child = subprocess.Popen([sys.executable, __file__, "--write", folder, "--seed", str(kill)],
                                      stdout=subprocess.PIPE, text=True)
             lines: list[str] = []
-            reader = threading.Thread(target=lambda: lines.extend(child.stdout), daemon=True)
+            reader = threading.Thread(target=lines.extend, args=(child.stdout,), daemon=True)
             reader.start()
             timer = threading.Timer(0.3 + rng.random() * 1.2, os.kill, (child.pid, signal.SIGKILL))
             timer.start()

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,6 +53,19 @@ def serve(folder: str) -> None:
     server = make_server(app, host="127.0.0.1", port=0)
     print(server.effective_port, flush=True)
     server.run()
+
+
+@contextmanager
+def served() -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """:func:`serve` in a child process over a temporary folder, ended on leaving: the port
+    it serves on (127.0.0.1) and the child."""
+    with tempfile.TemporaryDirectory() as folder:
+        child = subprocess.Popen([sys.executable, __file__, "--serve", folder], stdout=subprocess.PIPE, text=True)
+        try:
+            yield int(child.stdout.readline()), child
+        finally:
+            child.terminate()
+            child.wait(10)
 
 
 def source(number: int) -> str:
@@ -94,35 +109,29 @@ def figures(times: list[float]) -> str:
 
 
 def run(clients: int, requests: int) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        child = subprocess.Popen([sys.executable, __file__, "--serve", folder], stdout=subprocess.PIPE, text=True)
-        try:
-            port = int(child.stdout.readline())
-            streams = [open_stream(port, n) for n in range(clients)]
-            kinds = [kind for _, kind in streams]
-            timed(port, "POST", "/api/arm", {"preset": "2d6"})
-            state = [timed(port, "GET", "/api/state") for _ in range(requests)]
-            dice = [timed(port, "POST", "/api/dice", {"values": [3, 4]}) for _ in range(requests)]
-            print(f"{clients} clients: {kinds.count('live')} live streams, {kinds.count('full')} told full, "
-                  f"{clients - kinds.count('live') - kinds.count('full')} other ({sorted(set(kinds))})")
-            print(f"  GET /api/state with them open: {figures(state)} ({requests} requests)")
-            print(f"  POST /api/dice (a roll saved) with them open: {figures(dice)} ({requests} requests)")
-            for sock, _ in streams:
+    with served() as (port, _):
+        streams = [open_stream(port, n) for n in range(clients)]
+        kinds = [kind for _, kind in streams]
+        timed(port, "POST", "/api/arm", {"preset": "2d6"})
+        state = [timed(port, "GET", "/api/state") for _ in range(requests)]
+        dice = [timed(port, "POST", "/api/dice", {"values": [3, 4]}) for _ in range(requests)]
+        print(f"{clients} clients: {kinds.count('live')} live streams, {kinds.count('full')} told full, "
+              f"{clients - kinds.count('live') - kinds.count('full')} other ({sorted(set(kinds))})")
+        print(f"  GET /api/state with them open: {figures(state)} ({requests} requests)")
+        print(f"  POST /api/dice (a roll saved) with them open: {figures(dice)} ({requests} requests)")
+        for sock, _ in streams:
+            sock.close()
+        closed, wanted = time.monotonic(), min(clients, MAX_STREAMS)
+        while True:  # every 250 ms: open them all again, until each gets its stream
+            again = [open_stream(port, n) for n in range(clients)]
+            live = sum(kind == "live" for _, kind in again)
+            for sock, _ in again:
                 sock.close()
-            closed, wanted = time.monotonic(), min(clients, MAX_STREAMS)
-            while True:  # every 250 ms: open them all again, until each gets its stream
-                again = [open_stream(port, n) for n in range(clients)]
-                live = sum(kind == "live" for _, kind in again)
-                for sock, _ in again:
-                    sock.close()
-                if live >= wanted or time.monotonic() - closed > WAIT:
-                    break
-                time.sleep(0.25)
-            print(f"  all closed at once: {live} of {clients} get a stream again "
-                  f"{(time.monotonic() - closed) * 1000:.0f} ms later")
-        finally:
-            child.terminate()
-            child.wait(10)
+            if live >= wanted or time.monotonic() - closed > WAIT:
+                break
+            time.sleep(0.25)
+        print(f"  all closed at once: {live} of {clients} get a stream again "
+              f"{(time.monotonic() - closed) * 1000:.0f} ms later")
 
 
 def main() -> int:

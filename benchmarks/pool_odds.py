@@ -46,13 +46,13 @@ def main() -> None:
     print(" dice    seed rules   no ten/one   target 8    P(success)  P(botch)")
     variants = (PoolOptions(), PoolOptions(rule_of_ten=False, rule_of_one=False), PoolOptions(target_number=8))
     for dice in range(1, 31):
-        times = [_seconds(lambda o=o: pool_odds(PoolSpec(dice, options=o)), 5 if dice > 20 else 20) * 1000
+        times = [_seconds(lambda o=o, dice=dice: pool_odds(PoolSpec(dice, options=o)), 5 if dice > 20 else 20) * 1000
                  for o in variants]
         odds = pool_odds(PoolSpec(dice))
         print(f"{dice:5d} {times[0]:11.2f} {times[1]:12.2f} {times[2]:10.2f}"
               f"   {float(odds.success):10.6f} {float(odds.botch):9.6f}")
     for dice in (50, 100):
-        print(f"{dice:5d} {_seconds(lambda: pool_odds(PoolSpec(dice)), 2) * 1000:11.2f}")
+        print(f"{dice:5d} {_seconds(lambda dice=dice: pool_odds(PoolSpec(dice)), 2) * 1000:11.2f}")
 
     spec = PoolSpec(10, difficulty=3)
     first = [1, 1, 3, 5, 6, 7, 8, 9, 10, 10]
@@ -64,7 +64,7 @@ def main() -> None:
     if args.icepool:
         print("icepool, same odds, ms per call:")
         for dice in (5, 10, 20, 30):
-            print(f"{dice:5d} {_seconds(lambda: _icepool_odds(dice), 1) * 1000:11.1f}")
+            print(f"{dice:5d} {_seconds(lambda dice=dice: _icepool_odds(dice), 1) * 1000:11.1f}")
 
 
 if __name__ == "__main__":

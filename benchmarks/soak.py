@@ -20,9 +20,7 @@ import http.client
 import json
 import random
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -31,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lan_load import serve  # noqa: E402  (the same child: real controller, make_server)
+from lan_load import served  # noqa: E402  (the same child: real controller, make_server)
 
 WAIT = 10.0
 
@@ -69,7 +67,8 @@ def client(port: int, until: float, seed: int, statuses: Counter, lock: threadin
         lambda: request(port, "GET", "/api/rolls?limit=50"),
         lambda: request(port, "GET", "/history"),
         lambda: request(port, "POST", "/api/arm", json.dumps({"preset": "2d6"}).encode()),
-        lambda: request(port, "POST", "/api/dice", json.dumps({"values": [rng.randint(1, 6), rng.randint(1, 5)]}).encode()),
+        lambda: request(port, "POST", "/api/dice",
+                        json.dumps({"values": [rng.randint(1, 6), rng.randint(1, 5)]}).encode()),
         lambda: request(port, "POST", "/api/dice", b'{"values": [1, 2, "x"'),  # malformed
         lambda: request(port, "GET", "/api/events?last_event_id=" + "9" * 5000),  # malformed
         lambda: stream_briefly(port),
@@ -86,35 +85,26 @@ def client(port: int, until: float, seed: int, statuses: Counter, lock: threadin
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve:
-        serve(args.serve)
-        return 0
     seconds = min(max(args.seconds, 10.0), 3600.0)
     statuses: Counter = Counter()
     lock = threading.Lock()
-    with tempfile.TemporaryDirectory() as folder:
-        child = subprocess.Popen([sys.executable, __file__, "--serve", folder], stdout=subprocess.PIPE, text=True)
-        try:
-            port = int(child.stdout.readline())
-            start = time.monotonic()
-            until = start + seconds
-            threads = [threading.Thread(target=client, args=(port, until, n, statuses, lock)) for n in range(4)]
-            for thread in threads:
-                thread.start()
-            samples: list[tuple[float, int]] = []
-            while time.monotonic() < until:
-                samples.append((time.monotonic() - start, rss_kib(child.pid)))
-                time.sleep(min(5.0, seconds / 20))
-            for thread in threads:
-                thread.join(WAIT * 2)
+    with served() as (port, child):
+        start = time.monotonic()
+        until = start + seconds
+        threads = [threading.Thread(target=client, args=(port, until, n, statuses, lock)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        samples: list[tuple[float, int]] = []
+        while time.monotonic() < until:
             samples.append((time.monotonic() - start, rss_kib(child.pid)))
-        finally:
-            child.terminate()
-            child.wait(10)
+            time.sleep(min(5.0, seconds / 20))
+        for thread in threads:
+            thread.join(WAIT * 2)
+        samples.append((time.monotonic() - start, rss_kib(child.pid)))
     warm = next((kib for t, kib in samples if t >= seconds / 5), samples[0][1])
-    print(f"soak {seconds:.0f} s: {sum(statuses.values())} requests, statuses {dict(sorted(statuses.items(), key=str))}")
+    print(f"soak {seconds:.0f} s: {sum(statuses.values())} requests, "
+          f"statuses {dict(sorted(statuses.items(), key=str))}")
     print(f"server memory (VmRSS): {samples[0][1] / 1024:.1f} MiB at start, {warm / 1024:.1f} MiB after the "
           f"warm-up ({seconds / 5:.0f} s), {samples[-1][1] / 1024:.1f} MiB at the end, "
           f"highest {max(k for _, k in samples) / 1024:.1f} MiB")

@@ -87,6 +87,7 @@ def serve(clients: int, rolls: int, interval: float) -> None:
             time.sleep(interval)
 
     import waitress
+
     from web.server import SPARE_THREADS
 
     server = waitress.create_server(app, host="127.0.0.1", port=0,

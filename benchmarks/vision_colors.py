@@ -33,8 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.datasets import source as dataset_source  # noqa: E402
 from tools.pips_data import SOURCES  # noqa: E402
-from vision.colors import (  # noqa: E402
-    PALETTE, RULES, ColorRules, box_features, estimate_floor, estimate_white, exposure_gain)
+from vision.colors import PALETTE, RULES, ColorRules, box_features, estimate_floor, estimate_white, exposure_gain  # noqa: E402
 
 GRID = {
     "white_l": [40, 45, 50, 55, 60, 65],
@@ -95,7 +94,7 @@ def load(balance: str) -> tuple[list[Die], list[float]]:
                 ref, exposure = (1.0, 1.0, 1.0), 1.0
             photo = entry["file"].split("_detection_")[0]
             complete = all(die.get("color") for die in entry["dice"])
-            for die, box in zip(entry["dice"], boxes):
+            for die, box in zip(entry["dice"], boxes, strict=True):
                 if die.get("color") is None:
                     continue
                 start = time.perf_counter()
@@ -161,7 +160,7 @@ def principal_report(dice: list[Die], named: list[str]) -> None:
 def report(dice: list[Die], named: list[str]) -> None:
     per = defaultdict(Counter)
     confusion = Counter()
-    for die, name in zip(dice, named):
+    for die, name in zip(dice, named, strict=True):
         per[die.source][die.label == name] += 1
         confusion[die.label, name] += 1
     total = Counter()

@@ -29,10 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.vision_colors import die_boxes  # noqa: E402
+from tools.datasets import source as dataset_source  # noqa: E402
 from vision import colors  # noqa: E402
 from vision.principal import mark_principal  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
-from tools.datasets import source as dataset_source  # noqa: E402
 from vision.scoring import load_labels  # noqa: E402
 
 SOURCES = ("byler-tray-d6", "penlington-desk-d6")
@@ -68,16 +68,17 @@ def main() -> int:
     originals = [named(image, boxes) for image, boxes, _ in photos]
     dice = sum(len(boxes) for _, boxes, _ in photos)
     labelled = sum(1 for _, _, labels in photos for c in labels if c)
-    right = sum(n == c for (names, _), (_, _, labels) in zip(originals, photos) for n, c in zip(names, labels) if c)
+    right = sum(n == c for (names, _), (_, _, labels) in zip(originals, photos, strict=True)
+                for n, c in zip(names, labels, strict=True) if c)
     print(f"{len(photos)} photos of {', '.join(SOURCES)}: {dice} dice; the original's names "
           f"{100 * right / labelled:.1f} % as labelled" + (" (camera exposure)" if args.camera_exposure else ""))
     print(f"{'light':6} {'same name':>10} {'as labelled':>12} {'same principal':>15}")
     for light, gains in LIGHTS.items():
         same = as_labelled = principal_same = principal_photos = 0
-        for (image, boxes, labels), (names0, principal0) in zip(photos, originals):
+        for (image, boxes, labels), (names0, principal0) in zip(photos, originals, strict=True):
             names, principal = named(lit(image, gains), boxes)
-            same += sum(a == b for a, b in zip(names, names0))
-            as_labelled += sum(n == c for n, c in zip(names, labels) if c)
+            same += sum(a == b for a, b in zip(names, names0, strict=True))
+            as_labelled += sum(n == c for n, c in zip(names, labels, strict=True) if c)
             if len(boxes) >= 2:
                 principal_photos += 1
                 principal_same += principal == principal0

@@ -63,7 +63,7 @@ def main() -> int:
             die = reading.dice[i] if i is not None else None
             label = photo.dice[j] if j is not None else None
             kind = label["kind"] if label else die.kind
-            c = counts[f"{photo.source.split('-')[0]}:{kind}"] if label else counts[f"{photo.source.split('-')[0]}:{kind}"]
+            c = counts[f"{photo.source.split('-')[0]}:{kind}"]
             if label is None:
                 c["phantom"] += 1
             else:

@@ -77,7 +77,8 @@ def main() -> int:
     parser.add_argument("--only", help="run only the sources whose folder name contains this")
     args = parser.parse_args()
     if args.folds is not None and not args.folds.is_dir():
-        parser.error(f"--folds {args.folds}: no such folder (make it with tools/train_pips.py --leave-out K --out DIR/K)")
+        parser.error(f"--folds {args.folds}: no such folder "
+                     "(make it with tools/train_pips.py --leave-out K --out DIR/K)")
     cv2.setNumThreads(1)
     photos = load_photos()
     readers = _readers(args.folds, 0.0 if args.sweep else VALUE_MIN)

@@ -38,6 +38,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.timing import print_times  # noqa: E402
 from tools.datasets import source as dataset_source  # noqa: E402
+from tools.numerals_data import load_photos  # noqa: E402
+from vision import numerals  # noqa: E402
 from vision.scoring import Score, load_labels, score_photo  # noqa: E402
 from vision.synthetic import render_tray  # noqa: E402
 from vision.tray import DETECT_SIZE, PipReader  # noqa: E402
@@ -57,11 +59,12 @@ def floor_colour(image: np.ndarray) -> np.ndarray:
 
 
 def place(image: np.ndarray, dice: list[dict], die_input: float, frame: tuple[int, int],
-          seed: int) -> tuple[np.ndarray, list[dict], list[bool]]:
+          seed: int, detect_size: int = DETECT_SIZE) -> tuple[np.ndarray, list[dict], list[bool]]:
     """The photo rescaled so its dice measure ``die_input`` px in the detector's input of a
-    ``frame`` (W, H) frame, centred in it: (frame image, labels moved, whether each is whole)."""
+    ``frame`` (W, H) frame (its long side shrunk to ``detect_size``), centred in it: (frame
+    image, labels moved, whether each is whole)."""
     side = float(np.median([max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) for d in dice]))
-    factor = die_input * max(frame) / DETECT_SIZE / side
+    factor = die_input * max(frame) / detect_size / side
     h, w = image.shape[:2]
     sw, sh = max(1, round(w * factor)), max(1, round(h * factor))
     scaled = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
@@ -85,12 +88,17 @@ def place(image: np.ndarray, dice: list[dict], die_input: float, frame: tuple[in
     return canvas, labels, whole
 
 
-def score_whole(reading, labels: list[dict], whole: list[bool]) -> Score:
-    """The score of the whole dice only: a die the frame cuts, and what is read on it, count for nothing."""
+def score_whole(reading, labels: list[dict], whole: list[bool], kinds: bool = False,
+                only: str | None = None) -> Score:
+    """The score of the whole dice only: a die the frame cuts, and what is read on it, count for
+    nothing. ``kinds``: a die is right only when its kind is the label's too (numbered dice);
+    ``only``: the dice of that kind only (labelled so, or phantoms read so)."""
     full, pairs = score_photo(reading.dice, labels)
     score = Score()
     for i, j in pairs:
         if j is not None and not whole[j]:
+            continue
+        if only is not None and (labels[j]["kind"] if j is not None else reading.dice[i].kind) != only:
             continue
         if j is None:
             score.phantom += 1
@@ -102,7 +110,7 @@ def score_whole(reading, labels: list[dict], whole: list[bool]) -> Score:
         die = reading.dice[i]
         if die.value is None:
             score.unreadable += 1
-        elif die.value == labels[j]["value"]:
+        elif die.value == labels[j]["value"] and (not kinds or die.kind == labels[j]["kind"]):
             score.correct += 1
         else:
             score.wrong += 1
@@ -114,14 +122,69 @@ def row(name: str, score: Score) -> str:
             f"{score.missed:6} {100 * score.phantom / max(score.labelled, 1):7.2f}")
 
 
+def numbered(args: argparse.Namespace) -> None:
+    """The numbered reader's figures: banachowicz's held-out photos (d10s among d8s and d6s)
+    at each size of ``args.sizes`` in its detector's input (:data:`vision.numerals.DETECT_SIZE`)
+    and frame; every die, and the d10s alone."""
+    photos = [photo for photo in load_photos(("real-polyhedral/banachowicz-mixed-d10",))
+              if photo.held_out != args.seen][::args.numbered_step]
+    images = [(cv2.imread(str(photo.path)), photo.dice) for photo in photos]
+    size = numerals.DETECT_SIZE
+    print(f"numbered reader: {len(images)} banachowicz photos "
+          f"({'SEEN IN TRAINING' if args.seen else 'held out of training'}); "
+          f"die side in the detector's input ({size} px), frame; right = kind and value")
+    print(f"{'':34} {'dice':>5} {'acc %':>6} {'wrong':>5} {'unread':>6} {'missed':>6} {'ph/100':>7}"
+          f"   d10: {'dice':>5} {'acc %':>6} {'ph/100':>7}")
+
+    def score(cases) -> tuple[Score, Score]:
+        every, d10 = Score(), Score()
+        for image, labels, whole in cases:
+            reading = numerals.read_numbered(image)
+            every.add(score_whole(reading, labels, whole, kinds=True))
+            d10.add(score_whole(reading, labels, whole, kinds=True, only="d10"))
+        return every, d10
+
+    def line(name: str, scores: tuple[Score, Score]) -> str:
+        d10 = scores[1]
+        return (row(name, scores[0]) + f"        {d10.labelled:5} {100 * d10.accuracy:6.1f} "
+                f"{100 * d10.phantom / max(d10.labelled, 1):7.2f}")
+
+    print(line("as they are", score((image, dice, [True] * len(dice)) for image, dice in images)))
+    for die in args.sizes:
+        lines, total = [], (Score(), Score())
+        for frame in FRAMES:
+            die_frame = die * max(frame) / size
+            if die_frame > MAX_DIE:
+                continue
+            scores = score(place(image, dice, die, frame, k, size) for k, (image, dice) in enumerate(images))
+            for t, s in zip(total, scores, strict=True):
+                t.add(s)
+            lines.append(line(f"  {frame[0]}×{frame[1]} (die {die_frame:.0f} px)", scores))
+        print(line(f"{die} px", total))
+        print("\n".join(lines))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--step", type=int, default=5, help="read every STEP-th byler photo (default 5: 30 photos)")
     parser.add_argument("--renders", type=int, default=10, help="synthetic trays per size and frame (default 10)")
-    parser.add_argument("--single-pass", action="store_true", help="the detector on the shrunk frame only")
+    parser.add_argument("--single-pass", action="store_true",
+                        help="the detector on the shrunk (or letterboxed) frame only")
     parser.add_argument("--sizes", type=int, nargs="+", default=SIZES, help="detector-input die sizes (default all)")
+    parser.add_argument("--reader", choices=("pips", "numbered", "both"), default="both",
+                        help="which reader to measure (default both)")
+    parser.add_argument("--numbered-step", type=int, default=1,
+                        help="read every STEP-th photo with the numbered reader (default 1)")
+    parser.add_argument("--seen", action="store_true",
+                        help="numbered reader: the photos it was trained on (to choose thresholds on)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.single_pass:  # the numbered reader as before: its letterboxed frame only
+        numerals.STRONG, numerals.LEARNED_RANGE = 0.0, (0.0, float("inf"))
+    if args.reader != "pips":
+        numbered(args)
+    if args.reader == "numbered":
+        return 0
     reader = PipReader(single_pass=args.single_pass)
     photos = load_labels(dataset_source("real-dice/byler-tray-d6"))[::args.step]
     images = [(cv2.imread(str(path)), entry["dice"]) for path, entry in photos]

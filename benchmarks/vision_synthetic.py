@@ -36,7 +36,7 @@ def timed(draw, frames: int = 40) -> np.ndarray:
 def main() -> None:
     cv2.setNumThreads(1)
     for name, options in LOOKS.items():
-        ms = timed(lambda seed: render_tray(seed, **options))
+        ms = timed(lambda seed, options=options: render_tray(seed, **options))
         print(f"render_tray   {name:48s} median {np.median(ms):5.1f} ms, "
               f"p95 {np.percentile(ms, 95):5.1f} ms")
     ms = timed(lambda seed: render_motion(seed, 0.5, count=8, noise=2.0, shadow=0.3))

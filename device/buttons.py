@@ -15,6 +15,7 @@ comes after the button was released for far longer, is never swallowed.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -97,9 +98,9 @@ class RollButtons:
         self._handlers: list[_Debounced] = []  # kept alive as long as the buttons
         try:
             for pin, name in presets.items():
-                self._add_button(pin, lambda name=name: on_preset(name), f"preset button {name!r}",
+                self._add_button(pin, functools.partial(on_preset, name), f"preset button {name!r}",
                                  pin_factory, bounce_time, clock)
-            if read_pin is not None:
+            if read_pin is not None and on_read is not None:  # one without the other is refused above
                 self._add_button(read_pin, on_read, "read button", pin_factory, bounce_time, clock)
             if led_pin is not None:
                 self._led = LED(led_pin, pin_factory=pin_factory)
@@ -136,7 +137,7 @@ class RollButtons:
             return
         if pattern == "on":
             led.on()
-        elif pattern == "off":
+        elif isinstance(pattern, str):  # "off"
             led.off()
         else:
             on_time, off_time, n = pattern

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 # The modules that add sub-commands, in the order `dicelens --help` lists them.
 _COMMAND_MODULES = (
@@ -92,7 +93,7 @@ def number(text: str) -> float:
     return float(text)
 
 
-class _GivenOnce:
+class _GivenOnce(argparse.Action):
     """Mixed into every single-valued action: an option given twice with different values
     (``--rule-of-ten --no-rule-of-ten``, ``--dice 1 --dice 2``) is refused with the
     reason, where argparse lets the last one win. The same value twice is no conflict."""
@@ -114,7 +115,7 @@ _REPEATABLE = (argparse._AppendAction, argparse._AppendConstAction, argparse._Co
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print the whole usage
+    def error(self, message: str) -> NoReturn:  # argparse would print the whole usage
         raise UsageError(message)
 
     def parse_known_args(self, args=None, namespace=None):

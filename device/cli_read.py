@@ -34,7 +34,6 @@ from vision import annotate, read_numbered, read_tray
 from vision.colors import PALETTE
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
-
 #: What the reader does with a cocked or leaning die (RULES T-1, T-5), as ``--help`` says it.
 LEANING = ('A die that is cocked, or leans on the tray wall, has value null and unreadable "cocked": '
            "the reader never reads a value made from the pips of two faces (RULES T-1), and it cannot "

@@ -14,10 +14,9 @@ import sys
 from collections.abc import Callable
 
 from device.cli import UsageError, add_choice_of, whole_number
-
 from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
-from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, Side, initiative_order, resolve_attack
 from rules.destiny_odds import attack_odds
 from rules.errors import InvalidRoll
 from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, normalise_natural, resolve_pool
@@ -243,7 +242,8 @@ def _add_attack_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--attack-bonus", type=whole_number, default=0, help="added to the attack, e.g. help")
     parser.add_argument("--defence-bonus", type=whole_number, default=0, help="added to the defence, e.g. help")
     parser.add_argument("--damage-bonus", type=whole_number_in(0), default=0, help="magic weapons, active skills")
-    parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy", help="who defends (default enemy)")
+    parser.add_argument("--defender", type=str.lower, choices=["hero", "enemy"], default="enemy",
+                        help="who defends (default enemy)")
     parser.add_argument("--ties-favour-defender", action="store_true",
                         help="an attack equal to the defence is blocked (RULES DD-5 option)")
     parser.add_argument("--defensive-fumble-on-hit", action="store_true",
@@ -311,7 +311,7 @@ def initiative_value(text: str) -> tuple[str, int]:
 
 
 def _resolve_initiative(args: argparse.Namespace) -> int:
-    entries = [(name, "hero", value) for name, value in args.hero] + [
+    entries: list[tuple[str, Side, int | None]] = [(name, "hero", value) for name, value in args.hero] + [
         (name, "enemy", value) for name, value in args.enemy]
     if not entries:
         raise UsageError("give at least one --hero NAME=VALUE or --enemy NAME=VALUE")

@@ -67,6 +67,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from device.combat import Roster, roster_from_config
 from device.errors import DeviceError
@@ -312,14 +313,15 @@ class _Table:
     def __init__(self, data: object, prefix: str):
         if not isinstance(data, dict):
             raise ConfigError(f"{prefix.rstrip('.')} must be a table")
-        self.data, self.prefix, self.used = data, prefix, set()
+        self.data, self.prefix = data, prefix
+        self.used: set[str] = set()
         self.allowed = _ALLOWED[prefix]
 
     def get(self, key: str, default: object) -> object:
         self.used.add(key)
         return self.data.get(key, default)
 
-    def table(self, key: str) -> dict:
+    def table(self, key: str) -> Any:  # what the file has: _Table and roster_from_config check it
         return self.get(key, {})
 
     def boolean(self, key: str, default: bool) -> bool:
@@ -350,8 +352,8 @@ class _Table:
 
 _ALLOWED = {
     "": ("data_folder", "pin", "pin_from_page", "principal_color", "settle_seconds", "chain_limit",
-         "resume_minutes", "cocked_dice", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules", "presets",
-         "combat"),
+         "resume_minutes", "cocked_dice", "photo_cap_mb", "camera", "web", "buttons", "hotspot", "house_rules",
+         "presets", "combat"),
     "camera.": ("source", "width", "height", "auto_throw"),
     "web.": ("host", "port"),
     "buttons.": ("presets", "read_now", "led", "bounce_time"),

@@ -59,6 +59,7 @@ from device.presets import Preset, PresetError, preset_from_table
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, dice_count
+from device.setup_view import setup_view
 from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
@@ -536,6 +537,10 @@ class Controller:
 
     def photo_path(self, roll_id: int, annotated: bool = True):
         return self._history.photo_path(roll_id, annotated)
+
+    def setup_view(self) -> dict | None:
+        """The latest frame read, its dice measured for the camera's setup (:func:`device.setup_view.setup_view`)."""
+        return setup_view(self)
 
     def latest_frame(self) -> tuple[np.ndarray | None, dict | None]:
         """The last frame read (any state) and its tray reading dict, for picking the principal colour."""

@@ -23,6 +23,9 @@ that could not be read (a zero-byte file among them) are never removed.
 number each time it is saved (a roll in progress at each step, then finished,
 then at every correction), so ``rolls_since(seq)`` gives an event stream
 client what it missed. A roll in progress has ``finished`` None.
+
+The SQL itself (the tables, the check at opening, a roll's row written and read back)
+is in :mod:`device.history_schema`.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import uuid
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound, SaveFailed
+from device.history_schema import SCHEMA, Transaction, check_database, load_roll, write_row
 from rules.phrase import Phrase
 
 log = logging.getLogger(__name__)
@@ -45,63 +49,6 @@ DATABASE = "history.sqlite3"
 PHOTOS = "photos"
 #: The most rolls one call of :meth:`History.rolls` gives (the API's largest page).
 MAX_PAGE = 500
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rolls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    seq INTEGER UNIQUE,
-    preset TEXT NOT NULL,
-    system TEXT NOT NULL,
-    roller TEXT,
-    started TEXT NOT NULL,
-    finished TEXT,
-    complete INTEGER NOT NULL,
-    total INTEGER,
-    successes INTEGER,
-    outcome TEXT,
-    perfect INTEGER NOT NULL,
-    botch INTEGER NOT NULL,
-    note TEXT,
-    photo TEXT,
-    spec TEXT NOT NULL,
-    result TEXT,
-    dice TEXT NOT NULL,
-    readings TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS rolls_by_roller ON rolls (roller, id);
-CREATE INDEX IF NOT EXISTS rolls_by_preset ON rolls (preset, id);
-CREATE INDEX IF NOT EXISTS rolls_with_photo ON rolls (id) WHERE photo IS NOT NULL;
-CREATE TABLE IF NOT EXISTS corrections (
-    roll_id INTEGER NOT NULL REFERENCES rolls (id) ON DELETE CASCADE,
-    position INTEGER NOT NULL,
-    die INTEGER NOT NULL,
-    from_value TEXT,
-    to_value TEXT,
-    who TEXT,
-    at TEXT NOT NULL,
-    PRIMARY KEY (roll_id, position)
-);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT OR IGNORE INTO counters VALUES ('seq', 0);
-CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-
-_COLUMNS = ("id", "seq", "preset", "system", "roller", "started", "finished", "complete",
-            "total", "successes", "outcome", "perfect", "botch", "note", "photo", "spec",
-            "result", "dice", "readings")
-_JSON = ("spec", "result", "dice", "readings")
-#: The columns each table of a history must have.
-_TABLES = {
-    "rolls": set(_COLUMNS),
-    "corrections": {"roll_id", "position", "die", "from_value", "to_value", "who", "at"},
-    "counters": {"name", "value"},
-    "settings": {"name", "value"},
-}
-#: Columns holding JSON, per table (a NULL ``result`` is a roll not resolved yet).
-_JSON_COLUMNS = {"rolls": ("spec", "result", "dice", "readings"),
-                 "corrections": ("from_value", "to_value"), "settings": ("value",)}
-_KEYS = {"rolls": "id", "corrections": "roll_id", "settings": "name"}
-
 
 def _why(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc)
@@ -154,16 +101,17 @@ class History:
         self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
+        self._closed = False
         # SQLite's own lower() and NOCASE fold ASCII only: "ágata" would not find "Ágata".
         self._db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
                                  deterministic=True)
         try:
-            self._check_at_start()
+            check_database(self._db, self.folder / DATABASE, self.photos)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             with self._transaction():
-                for statement in _SCHEMA.split(";"):
+                for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
         except (sqlite3.Error, HistoryDamaged):  # not a history (or a damaged one): leave it as it is
@@ -219,7 +167,7 @@ class History:
                 self._db.execute("UPDATE counters SET value = value + 1 WHERE name = 'seq'")
                 row["seq"] = self._db.execute(
                     "SELECT value FROM counters WHERE name = 'seq'").fetchone()[0]
-                roll_id = self._write_row(row)
+                roll_id = write_row(self._db, row)
                 self._db.execute("DELETE FROM corrections WHERE roll_id = ?", (roll_id,))
                 self._db.executemany(
                     "INSERT INTO corrections VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -266,7 +214,7 @@ class History:
     def roll(self, roll_id: int) -> dict:
         """One roll (finished or in progress). :raises RollNotFound:"""
         with self._lock:
-            return self._load(roll_id)
+            return load_roll(self._db, roll_id)
 
     @_reading
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
@@ -288,7 +236,7 @@ class History:
         query = f"SELECT id FROM rolls WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ? OFFSET ?"
         with self._lock:
             ids = [row[0] for row in self._db.execute(query, (*args, limit, offset))]
-            return [self._load(roll_id) for roll_id in ids]
+            return [load_roll(self._db, roll_id) for roll_id in ids]
 
     @_reading
     def rolls_since(self, seq: int, limit: int = 500) -> list[dict]:
@@ -296,14 +244,14 @@ class History:
         with self._lock:
             ids = [row[0] for row in self._db.execute(
                 "SELECT id FROM rolls WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
-            return [self._load(roll_id) for roll_id in ids]
+            return [load_roll(self._db, roll_id) for roll_id in ids]
 
     def unfinished(self) -> list[dict]:
         """Rolls still waiting for dice (``finished`` None), oldest first: at most the one a
         restart interrupted, or more left by an older version."""
         with self._lock:
             ids = [row[0] for row in self._db.execute("SELECT id FROM rolls WHERE finished IS NULL ORDER BY id")]
-            return [self._load(roll_id) for roll_id in ids]
+            return [load_roll(self._db, roll_id) for roll_id in ids]
 
     def latest(self) -> dict | None:
         """The newest roll, or ``None``."""
@@ -352,7 +300,7 @@ class History:
         :returns: None when it is, else what is wrong in one line (SQLite's words).
         """
         with self._lock:
-            if self._db is None:
+            if self._closed:
                 return "the history database is closed"
             try:
                 problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
@@ -370,9 +318,9 @@ class History:
     def close(self) -> None:
         """Close the database; idempotent."""
         with self._lock:
-            if self._db is not None:
+            if not self._closed:
                 self._db.close()
-                self._db = None
+                self._closed = True
 
     def __enter__(self) -> History:
         return self
@@ -382,44 +330,7 @@ class History:
 
     # --- inside ------------------------------------------------------------
     def _transaction(self):
-        return _Transaction(self._db)
-
-    def _write_row(self, row: dict) -> int:
-        values = {
-            "seq": row["seq"], "preset": row["preset"], "system": row["system"],
-            "roller": row.get("roller"), "started": row["started"], "finished": row.get("finished"),
-            "complete": int(bool(row.get("complete"))), "total": row.get("total"),
-            "successes": row.get("successes"), "outcome": row.get("outcome"),
-            "perfect": int(bool(row.get("perfect"))), "botch": int(bool(row.get("botch"))),
-            "note": row.get("note"), "photo": row["photo_stem"],
-            "spec": json.dumps(row["spec"]), "result": json.dumps(row.get("result")),
-            "dice": json.dumps(row.get("dice") or []), "readings": json.dumps(row.get("readings") or []),
-        }
-        if row.get("id") is None:
-            names = ", ".join(values)
-            marks = ", ".join("?" for _ in values)
-            cursor = self._db.execute(f"INSERT INTO rolls ({names}) VALUES ({marks})", tuple(values.values()))
-            return cursor.lastrowid
-        sets = ", ".join(f"{name} = ?" for name in values)
-        self._db.execute(f"UPDATE rolls SET {sets} WHERE id = ?", (*values.values(), row["id"]))
-        return row["id"]
-
-    def _load(self, roll_id: int) -> dict:
-        row = self._db.execute(f"SELECT {', '.join(_COLUMNS)} FROM rolls WHERE id = ?", (roll_id,)).fetchone()
-        if row is None:
-            raise RollNotFound(roll_id)
-        roll = {name: row[name] for name in _COLUMNS}
-        for key in _JSON:
-            roll[key] = json.loads(roll[key]) if roll[key] is not None else None
-        for key in ("complete", "perfect", "botch"):
-            roll[key] = bool(roll[key])
-        roll["photo"] = bool(roll["photo"])
-        roll["corrections"] = [
-            {"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
-             "who": c["who"], "at": c["at"]}
-            for c in self._db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position",
-                                      (roll_id,))]
-        return roll
+        return Transaction(self._db)
 
     def _write_photo(self, stem: str, suffix: str, data: bytes) -> None:
         path = self.photos / (stem + suffix)
@@ -464,36 +375,6 @@ class History:
             if _unlink(path):
                 self._photo_bytes -= size
 
-    def _check_at_start(self) -> None:
-        """:raises HistoryDamaged: for a database that is no sound history (see the module)."""
-        database = self.folder / DATABASE
-        photos = any(self.photos.glob("*.jpg"))
-        if photos and database.exists() and database.stat().st_size == 0:
-            raise HistoryDamaged(f"the history database {database} is empty (0 bytes) while {self.photos} "
-                                 "holds photos: it is not the history they belong to")
-        # Said at start-up, in the log: plain English, not a Phrase for the page.
-        damaged = lambda why: HistoryDamaged(f"the history database {database} is damaged: {why}")  # noqa: E731
-        try:
-            problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
-            if problems != ["ok"]:
-                raise damaged("; ".join(problems))
-            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            tables.discard("sqlite_sequence")
-            if not tables:
-                return  # a new history
-            for table, columns in _TABLES.items():
-                found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                if not columns <= found:
-                    missing = ", ".join(sorted(columns - found))
-                    raise damaged(f"table {table} lacks {missing}" if found else f"it has no table {table}")
-            for table, columns in _JSON_COLUMNS.items():
-                bad = " OR ".join(f"({name} IS NOT NULL AND NOT json_valid({name}))" for name in columns)
-                row = self._db.execute(f"SELECT {_KEYS[table]} FROM {table} WHERE {bad} LIMIT 1").fetchone()
-                if row is not None:
-                    raise damaged(f"the row {_KEYS[table]} = {row[0]!r} of {table} is not valid JSON")
-        except sqlite3.DatabaseError as exc:
-            raise damaged(str(exc)) from None
-
     def _remove_orphan_photos(self) -> None:
         named = {row[0] for row in self._db.execute("SELECT photo FROM rolls WHERE photo IS NOT NULL")}
         for path in self.photos.iterdir():
@@ -509,24 +390,3 @@ def _unlink(path: Path) -> bool:
     except OSError as exc:
         log.warning("could not remove %s: %s", path, _why(exc))
         return False
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on an error."""
-
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if kind:
-            self.db.execute("ROLLBACK")
-            return
-        try:
-            self.db.execute("COMMIT")
-        except sqlite3.Error:  # a full disk at the commit: the transaction is still open
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise

@@ -12,6 +12,7 @@ Presets come from the built-in list below, then from the config's
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import rules
@@ -133,6 +134,7 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
     if label is not None and (not isinstance(label, str) or not label.strip()):
         raise PresetError(f"{where}.label must be a non-empty string (got {label!r})")
     fields = {key: table[key] for key in TABLE_KEYS[system] if key in table}
+    spec: D6Spec | PoolSpec | None
     try:
         if system == "free":
             spec = None
@@ -153,7 +155,7 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
     return Preset(name=name, label=label, system=system, spec=spec)
 
 
-def build_presets(tables: list[dict] = (), options: PoolOptions = PoolOptions()) -> list[Preset]:
+def build_presets(tables: Sequence[dict] = (), options: PoolOptions = PoolOptions()) -> list[Preset]:
     """The built-in presets, then the config's; a config table replaces a built-in of its name.
 
     :raises PresetError: for a bad table or two config presets of one name.

@@ -8,6 +8,7 @@ One generic entry point per question, dispatching on the type of the spec:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
 from rules.d6_odds import odds_d6
@@ -55,7 +56,7 @@ def resolve(spec: Spec, throws: Sequence[Sequence[int]], *, max_links: int | Non
     raise TypeError(f"no rules system for {type(spec).__name__}")
 
 
-def odds(spec: Spec) -> dict:
+def odds(spec: Spec) -> dict[str, Any]:
     """Exact odds of ``spec``, JSON-able (D6: :func:`rules.d6_odds.odds_d6`;
     pool: :meth:`rules.pool_odds.PoolOdds.to_dict`; attack: :func:`rules.destiny_odds.attack_odds`).
 

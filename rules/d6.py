@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
@@ -134,7 +134,7 @@ class D6Die:
     value: int
     role: Role | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"natural", "value", "role"}``."""
         return {"natural": self.natural, "value": self.value, "role": self.role}
 
@@ -163,7 +163,7 @@ class D6Outcome:
         """True once no more dice are needed."""
         return self.needs is None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stable JSON form used by the CLI, the history and the page.
 
         :returns: ``{"system": "d6", "label", "complete", "total": int | None,
@@ -238,14 +238,14 @@ def resolve_d6(
     if not spec.principal_known and spec.count > 1:
         if extra:
             raise InvalidRoll("extra dice given before the principal die is known")
-        breakdown = tuple(D6Die(n, counted_value(n, spec.kind), None) for n in dice)
+        breakdown = [D6Die(n, counted_value(n, spec.kind), None) for n in dice]
         needs = (Needs(count=missing, sides=6, kind=spec.kind, reason=f"{_dice(missing)} still missing") if missing
                  else Needs(count=0, sides=6, kind=PRINCIPAL_KIND, reason=PRINCIPAL_REASON))
-        return D6Outcome(spec, breakdown, False, None, needs)
+        return D6Outcome(spec, tuple(breakdown), False, None, needs)
 
     # RULES D6-2: the first value is the principal die.
-    roles: list[Role] = ["principal"] + ["secondary"] * (len(dice) - 1)
-    breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles)]
+    roles: list[Role] = ["principal" if i == 0 else "secondary" for i in range(len(dice))]
+    breakdown = [D6Die(n, counted_value(n, spec.kind), role) for n, role in zip(dice, roles, strict=True)]
     # RULES D6-3: judged on the principal's natural face, whatever the kind.
     perfect = dice[0] == PERFECT_FACE
 

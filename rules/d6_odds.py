@@ -11,6 +11,7 @@ closed forms, not read off the cut distribution.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import icepool
 
@@ -55,7 +56,7 @@ def p_perfect(spec: D6Spec) -> Fraction:
     return _P_PERFECT
 
 
-def odds_d6(spec: D6Spec) -> dict:
+def odds_d6(spec: D6Spec) -> dict[str, Any]:
     """Exact odds of ``spec`` as JSON-able data for the page and the CLI.
 
     A spec holds at most :data:`rules.d6.MAX_DICE` dice: icepool sums dice recursively

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Any, Final, Literal, TypeGuard
 
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
@@ -23,7 +23,7 @@ CHARACTERISTIC_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)
 DESTINY_SIDES = 20
 # RULES DD-8: weapon class → (damage bonus, smallest characteristic die that wields it).
 WEAPONS: dict[str, tuple[int, int]] = {"light": (1, 4), "medium": (2, 6), "heavy": (3, 8)}
-UNARMED = "unarmed"
+UNARMED: Final = "unarmed"
 UNARMED_PENALTY = 1
 POINTS_ON_HIT = 2
 PERFECT_DEFENCE = 20  # RULES DD-6 Defensa Perfecta
@@ -35,7 +35,7 @@ SHOOTING_JAM = 1  # RULES DD-7
 EFFECTS = ("hit", "miss", "automatic miss", "Defensa Perfecta", "Fallo Defensivo", "unarmed minimum")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -100,7 +100,7 @@ class DestinyOptions:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRoll(f"{name} must be true or false, not {getattr(self, name)!r}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"ties_favour_defender", "defensive_fumble_on_hit"}``."""
         return asdict(self)
 
@@ -202,17 +202,17 @@ class AttackSpec:
         defence = f"{self.defence_name} d{self.defence_die}{_signed(self.defence_modifier)}"
         return f"{kind} attack {attack} vs {defence}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"system": "destiny", "attacker_die", "defence_die", "ranged", "weapon", "armour",
         "shield", "attack_bonus", "defence_bonus", "damage_bonus", "defender",
         "attacker_name", "defender_name", "options"}``."""
-        data = {"system": "destiny"}
+        data: dict[str, Any] = {"system": "destiny"}
         data.update({name: getattr(self, name) for name in _SPEC_KEYS})
         data["options"] = self.options.to_dict()
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> AttackSpec:
+    def from_dict(cls, data: dict[str, Any]) -> AttackSpec:
         """The inverse of :meth:`to_dict` (``"system"`` optional, missing keys take defaults).
 
         :raises InvalidRoll: for unknown keys or invalid values.
@@ -247,7 +247,7 @@ class AttackNeeds(Needs):
     dice: tuple[int, ...] = ()
     who: str = "attacker"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"count", "sides", "kind", "reason", "dice", "who"}``."""
         data = super().to_dict()  # asdict: every field, this class's too
         data["dice"] = list(self.dice)
@@ -273,7 +273,7 @@ class DamageParts:
     extra: int
     total: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"die", "weapon_bonus", "unarmed", "minimum_applied", "extra", "total"}``."""
         return asdict(self)
 
@@ -336,11 +336,12 @@ class AttackOutcome:
         """Attack ≥ defence, or > with ``ties_favour_defender`` (RULES DD-5); ``None`` until known."""
         if self.automatic_miss:
             return False
-        if len(self.attack) < 2 or len(self.defence) < 2:
+        attack, defence = self.attack_total, self.defence_total
+        if len(self.attack) < 2 or len(self.defence) < 2 or attack is None or defence is None:
             return None
         if self.spec.options.ties_favour_defender:
-            return self.attack_total > self.defence_total
-        return self.attack_total >= self.defence_total
+            return attack > defence
+        return attack >= defence
 
     @property
     def perfect_defence(self) -> bool:
@@ -368,7 +369,8 @@ class AttackOutcome:
         if not self.complete:
             return None
         slip = DEFENSIVE_SLIP_DAMAGE if self.defensive_slip else 0
-        return (self.damage_parts.total if self.hit else 0) + slip
+        parts = self.damage_parts  # thrown once a hit is complete
+        return (parts.total if self.hit and parts is not None else 0) + slip
 
     @property
     def points(self) -> int:
@@ -400,7 +402,7 @@ class AttackOutcome:
     @property
     def summary(self) -> str:
         """One plain English sentence for the players."""
-        if not self.complete:
+        if self.needs is not None:  # not complete
             return self.needs.reason
         attacker = self.spec.attacker_name or "the attacker"
         defender = self.spec.defender_name or "the defender"
@@ -408,8 +410,8 @@ class AttackOutcome:
             return (f"automatic miss: a Destiny 1 when shooting; the narrator may rule {attacker}'s "
                     "weapon out of ammunition or jammed (an action to reload or clear)")
         versus = f"{self.attack_total} against {self.defence_total}"
-        if self.hit:
-            parts = self.damage_parts
+        parts = self.damage_parts
+        if self.hit and parts is not None:
             sum_text = _damage_sum(parts)
             slip = " + 1 Fallo Defensivo" if self.defensive_slip else ""
             return (f"hit, {versus}: {defender} takes {self.damage} damage ({sum_text}{slip}); "
@@ -421,7 +423,7 @@ class AttackOutcome:
             text += f": Fallo Defensivo, {defender} still takes 1 damage"
         return text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stable JSON form used by the CLI, the history and the page.
 
         :returns: ``{"system": "destiny", "label", "complete", "hit": bool | None,
@@ -483,6 +485,7 @@ def _throw_needs(spec: AttackSpec, role: str, seen: int) -> AttackNeeds:
         name, sides = spec.characteristic, spec.attacker_die
     else:
         name, sides = spec.defence_name, spec.defence_die
+    dice: tuple[int, ...]
     if seen == 0:
         dice, kind = (sides, DESTINY_SIDES), f"d{sides}+d{DESTINY_SIDES}"
         text = f"roll {name} d{sides} and the Destiny d20"
@@ -505,7 +508,7 @@ def _check_throw(values: Sequence[int], sides: int, name: str, role: str) -> tup
     if len(values) > 2:
         raise InvalidRoll(f"the {role} throws 2 dice ({name} d{sides} and the Destiny d20), not {len(values)}")
     dice = ((sides, f"the {role}'s {name} die"), (DESTINY_SIDES, f"the {role}'s Destiny die"))
-    return tuple(check_face(value, die, what) for value, (die, what) in zip(values, dice))
+    return tuple(check_face(value, die, what) for value, (die, what) in zip(values, dice, strict=False))
 
 
 def resolve_attack(
@@ -576,12 +579,12 @@ class InitiativeEntry:
     value: int
     group: int = 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"name", "side", "value", "group"}``."""
         return asdict(self)
 
 
-def initiative_order(entries: Sequence[tuple[str, Side, int]]) -> tuple[InitiativeEntry, ...]:
+def initiative_order(entries: Sequence[tuple[str, Side, int | None]]) -> tuple[InitiativeEntry, ...]:
     """Order participants by initiative (RULES DD-1).
 
     Highest first; a hero acts before an enemy with the same value; heroes tied
@@ -593,6 +596,7 @@ def initiative_order(entries: Sequence[tuple[str, Side, int]]) -> tuple[Initiati
     :raises InvalidRoll: for a duplicate name, an unknown side or a value below 1.
     """
     seen = set()
+    checked: list[tuple[str, Side, int]] = []
     for name, side, value in entries:
         if name in seen:
             raise InvalidRoll(f"{name} appears twice in the initiative")
@@ -601,7 +605,8 @@ def initiative_order(entries: Sequence[tuple[str, Side, int]]) -> tuple[Initiati
             raise InvalidRoll(f"{name} is a hero or an enemy, not {side!r}")
         if not _is_int(value) or value < 1:
             raise InvalidRoll(f"{name}'s initiative must be a whole number of at least 1, not {value!r}")
-    ranked = sorted(entries, key=lambda entry: (-entry[2], entry[1] != "hero"))  # sorted() is stable
+        checked.append((name, side, value))
+    ranked = sorted(checked, key=lambda entry: (-entry[2], entry[1] != "hero"))  # sorted() is stable
     ordered: list[InitiativeEntry] = []
     group = -1
     for name, side, value in ranked:

@@ -7,11 +7,12 @@ through one face each), so the odds are a plain exact enumeration in fractions.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from rules.destiny import DESTINY_SIDES, AttackSpec, damage_parts
 
 
-def attack_odds(spec: AttackSpec) -> dict:
+def attack_odds(spec: AttackSpec) -> dict[str, Any]:
     """Exact chances of an attack before any die is thrown.
 
     # RULES DD-5 (hit, with ``ties_favour_defender``), DD-6 (a Destiny 20 or 1 of

@@ -14,11 +14,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Concatenate, Literal, ParamSpec, TypeGuard, TypeVar
 
 from rules.destiny import (
-    CHARACTERISTIC_SIDES, UNARMED, AttackOutcome, AttackSpec, DestinyOptions, check_characteristic, check_face,
-    check_weapon, initiative_order,
+    CHARACTERISTIC_SIDES,
+    UNARMED,
+    AttackOutcome,
+    AttackSpec,
+    DestinyOptions,
+    Weapon,
+    check_characteristic,
+    check_face,
+    check_weapon,
+    initiative_order,
 )
 from rules.errors import InvalidRoll, InvalidStep
 from rules.outcome import Needs
@@ -45,7 +53,7 @@ PARALYSED = "Paralizado"
 DISARMED = "Desarmado"
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -108,13 +116,13 @@ class Condition:
         """What it does, in English, for a condition of the seed; else ``None``."""
         return CONDITIONS[self.name][1] if self.name in CONDITIONS else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"name", "duration", "poison", "poison_die", "source", "label", "effect"}``."""
         return {"name": self.name, "duration": self.duration, "poison": self.poison,
                 "poison_die": self.poison_die, "source": self.source, "label": self.label, "effect": self.effect}
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Condition:
+    def from_dict(cls, data: Mapping[str, Any]) -> Condition:
         """The inverse of :meth:`to_dict` (``label`` and ``effect`` are ignored)."""
         return cls(**_fields(data, ("name", "duration", "poison", "poison_die", "source"), ("label", "effect")))
 
@@ -155,7 +163,7 @@ class Participant:
     defence: int | None = None
     armour: int = 0
     shield: int = 0
-    weapon: str | None = None
+    weapon: Weapon | None = None
     ranged: bool = False
     energy: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENERGY, 0))
     energy_max: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENERGY, 0))
@@ -211,7 +219,9 @@ class Participant:
     @property
     def defence_die(self) -> int:
         """A hero defends with Body, an enemy with its Defence die (RULES DD-4)."""
-        return self.body if self.side == "hero" else self.defence
+        if self.side == "hero" or self.defence is None:  # an enemy has one (checked on creation)
+            return self.body
+        return self.defence
 
     @property
     def status(self) -> str:
@@ -224,7 +234,7 @@ class Participant:
         """The borne condition called ``name``, or ``None``."""
         return next((c for c in self.conditions if c.name == name), None)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Every field as JSON, conditions as :meth:`Condition.to_dict`, plus ``"status"``."""
         data = {name: getattr(self, name) for name in _PARTICIPANT_FIELDS}
         data["energy"], data["energy_max"], data["points"] = dict(self.energy), dict(self.energy_max), dict(self.points)
@@ -233,7 +243,7 @@ class Participant:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Participant:
+    def from_dict(cls, data: Mapping[str, Any]) -> Participant:
         """The inverse of :meth:`to_dict` (``status`` is ignored; missing optional keys take defaults).
 
         :raises InvalidStep: for unknown keys or bad values.
@@ -245,7 +255,7 @@ _PARTICIPANT_FIELDS = ("name", "side", "body", "mind", "soul", "pv", "pv_max", "
                        "weapon", "ranged", "energy", "energy_max", "conditions", "help_bonus", "points", "initiative")
 
 
-def _fields(data: Mapping, known: Sequence[str], derived: Sequence[str]) -> dict:
+def _fields(data: Mapping[str, Any], known: Sequence[str], derived: Sequence[str]) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise InvalidStep(f"expected an object, not {type(data).__name__}")
     unknown = sorted(set(data) - set(known) - set(derived))
@@ -254,11 +264,15 @@ def _fields(data: Mapping, known: Sequence[str], derived: Sequence[str]) -> dict
     return {key: data[key] for key in known if key in data}
 
 
-def _step(method: Callable) -> Callable:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _step(method: Callable[Concatenate[Encounter, P], R]) -> Callable[Concatenate[Encounter, P], R]:
     """Make a public method one undoable step: it happens whole or not at all."""
 
     @functools.wraps(method)
-    def run(self: Encounter, *args: Any, **kwargs: Any) -> Any:
+    def run(self: Encounter, /, *args: P.args, **kwargs: P.kwargs) -> R:
         before = self.state()
         try:
             result = method(self, *args, **kwargs)
@@ -294,9 +308,9 @@ class Encounter:
         self.current: str | None = None  # whose turn it is
         self.turn_effects: list[str] = []  # what happened at the start of the current turn
         self.turn_lost = False  # RULES DD-11 Paralizado: the current turn is lost
-        self.pending_poison: dict | None = None  # {"name", "sides"}: a poison die to throw
-        self.log: list[dict] = []
-        self._undo: dict | None = None
+        self.pending_poison: dict[str, Any] | None = None  # {"name", "sides"}: a poison die to throw
+        self.log: list[dict[str, Any]] = []
+        self._undo: dict[str, Any] | None = None
         for participant in participants:
             self._add(participant)
 
@@ -380,7 +394,8 @@ class Encounter:
         return AttackSpec(
             attacker_die=hitter.attack_die(shoots), defence_die=target.defence_die, ranged=shoots,
             weapon=weapon, armour=target.armour, shield=target.shield,
-            attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus, damage_bonus=damage_bonus,
+            attack_bonus=hitter.help_bonus + attack_modifier, defence_bonus=target.help_bonus,
+            damage_bonus=damage_bonus,
             defender=target.side, attacker_name=attacker, defender_name=defender, options=self.options)
 
     # ------------------------------------------------------------ setting up
@@ -459,7 +474,7 @@ class Encounter:
         names = list(names)
         if sorted(names) != sorted(self.order) or len(set(names)) != len(names):
             raise InvalidStep(Phrase("give every participant of the order once, and no one else"))
-        for old, new in zip(self.order, names):
+        for old, new in zip(self.order, names, strict=True):
             if self.groups[old] != self.groups[new]:
                 raise InvalidStep(f"{new} is not tied with {old}: only tied participants change places")
         self.order = names
@@ -483,14 +498,14 @@ class Encounter:
         """
         if not self.started:
             raise InvalidStep(Phrase("roll initiative first"))
-        if self.pending_poison is not None:
+        if self.needs is not None:  # a poison die is awaited
             raise InvalidStep(self.needs.reason + " first")
         self._advance(first=False)
 
     def _advance(self, first: bool) -> None:
         if self.over:
             raise InvalidStep("the fight is over: " + self._winner())
-        position = -1 if first else self.order.index(self.current)
+        position = -1 if first or self.current is None else self.order.index(self.current)
         for _ in range(len(self.order)):
             position += 1
             if position == len(self.order):
@@ -578,7 +593,7 @@ class Encounter:
             attacker.points[spec.points_name] += outcome.points
         self._note("attack", f"{attacker.name} attacks {defender.name}: {outcome.summary}",
                    outcome=outcome.to_dict())
-        self._hurt(defender, outcome.damage)
+        self._hurt(defender, outcome.damage or 0)  # None only while incomplete, refused above
 
     @_step
     def help(self, helper: str, ally: str, bonus: int = 1) -> None:
@@ -714,7 +729,7 @@ class Encounter:
         self._load(self._undo)
         self._undo = None
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The encounter as JSON, without the undo slot."""
         return {
             "version": FORMAT_VERSION,
@@ -730,7 +745,7 @@ class Encounter:
             "log": [dict(entry) for entry in self.log],
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole encounter as JSON, the undo slot included, for saving: :meth:`state`
         plus ``"undo"`` (the state before the last step, or ``None``) and derived
         ``"needs"`` and ``"over"`` for the page."""
@@ -741,7 +756,7 @@ class Encounter:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Encounter:
+    def from_dict(cls, data: Mapping[str, Any]) -> Encounter:
         """The inverse of :meth:`to_dict` (a saved fight after a restart).
 
         :raises InvalidStep: for a document that is not a saved encounter.
@@ -754,7 +769,7 @@ class Encounter:
         encounter._undo = undo
         return encounter
 
-    def _load(self, data: Mapping) -> None:
+    def _load(self, data: Mapping[str, Any]) -> None:
         if not isinstance(data, Mapping) or data.get("version") != FORMAT_VERSION:
             raise InvalidStep(f"not a saved encounter of format {FORMAT_VERSION}")
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
@@ -61,7 +62,7 @@ class PoolOptions:
         if self.target_number > SIDES:
             raise InvalidRoll(f"target_number must be 2 to 10, not {self.target_number}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"rule_of_ten", "rule_of_one", "target_number"}``."""
         return {"rule_of_ten": self.rule_of_ten, "rule_of_one": self.rule_of_one,
                 "target_number": self.target_number}
@@ -120,14 +121,14 @@ class PoolSpec:
                   (("ten", self.options.rule_of_ten), ("one", self.options.rule_of_one)) if not on]
         return " · ".join(parts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"system": "pool", "size", "difficulty", "penalty", "bonus", "mismatch", "options"}``."""
         return {"system": "pool", "size": self.size, "difficulty": self.difficulty,
                 "penalty": self.penalty, "bonus": self.bonus, "mismatch": self.mismatch,
                 "options": self.options.to_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> PoolSpec:
+    def from_dict(cls, data: dict[str, Any]) -> PoolSpec:
         """The inverse of :meth:`to_dict` (``"system"`` optional, missing keys take defaults).
 
         :raises InvalidRoll: for unknown keys or invalid values.
@@ -163,7 +164,7 @@ class PoolDie:
     reroll: bool = False
     paired_with: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"natural", "role", "reroll", "paired_with"}``."""
         return {"natural": self.natural, "role": self.role, "reroll": self.reroll,
                 "paired_with": self.paired_with}
@@ -208,6 +209,8 @@ class PoolOutcome:
             return "automatic failure"
         if self.botch:
             return "botch"
+        if self.successes is None:  # only while incomplete
+            return None
         return "success" if self.successes >= self.difficulty else "failure"
 
     @property
@@ -223,14 +226,14 @@ class PoolOutcome:
     @property
     def degree_name(self) -> str | None:
         """RULES P-7 name of a successful roll by its net successes, else None."""
-        if self.outcome != "success":
+        if self.outcome != "success" or self.successes is None:
             return None
         return DEGREE_NAMES[min(self.successes, 5)]
 
     @property
     def summary(self) -> str:
         """One plain English sentence for the players."""
-        if not self.complete:
+        if self.needs is not None:  # not complete
             return self.needs.reason
         if self.automatic_failure:
             return f"automatic failure: no dice left after penalties (pool of {self.spec.pool_size}), nothing is rolled"
@@ -242,7 +245,7 @@ class PoolOutcome:
             return f"{head}: botch (Falha Crítica), a 1 is left over"
         return f"{head}: failure"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (see CONTRACTS.md, pool)."""
         return {
             "system": "pool",
@@ -339,10 +342,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
 
     for i in tens:
         roles[i] = "ten"
-    for ten, one in zip(tens, ones):  # RULES P-3: the 1 is removed, the 10 stays
+    for ten, one in zip(tens, ones, strict=False):  # RULES P-3: the 1 is removed, the 10 stays
         pair(ten, "ten", one, "cancelled")
     ones_left = ones[len(tens):]
-    for one, success in zip(ones_left, cancellable):  # RULES P-4
+    for one, success in zip(ones_left, cancellable, strict=False):  # RULES P-4
         pair(one, "canceller", success, "cancelled")
     for one in ones_left[len(cancellable):]:
         roles[one] = "one left over"
@@ -350,13 +353,13 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     # RULES P-5; P-5b: without the rule of one, no success and any 1 is a botch
     botch = first_successes == 0 and (len(ones_left) > len(cancellable) if options.rule_of_one else any_one)
     if botch and not options.rule_of_one:
-        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles)]
+        roles = ["one left over" if v == 1 else role for v, role in zip(first, roles, strict=True)]
 
     if len(rerolls) > len(tens):
         if not tens:
             raise InvalidRoll("no 10 to reroll in the first roll")
         raise InvalidRoll(f"{len(rerolls)} reroll dice for {len(tens)} tens: one reroll die per 10")
-    dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired)]
+    dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired, strict=False)]  # paired: the whole pool
     if missing:  # RULES T-3: wait for the rest of the first roll
         return PoolOutcome(spec, tuple(dice), _missing_needs(missing), None, False)
     dice += [PoolDie(v, "success" if v >= target else "failure", True) for v in rerolls]

@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from rules.pool import SIDES, PoolSpec
 
@@ -46,7 +47,7 @@ class PoolOdds:
         """Expected net successes."""
         return sum((k * p for k, p in enumerate(self.successes)), Fraction(0))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON for the page: probabilities as floats in [0, 1].
 
         ``{"system": "pool", "pool_size", "difficulty", "automatic_failure", "p_success",

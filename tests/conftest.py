@@ -12,8 +12,25 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 SAMPLE = Path(__file__).resolve().parent / "data"
+TESTS = Path(__file__).resolve().parent
+#: Every test in one of these folders gets its marker (pyproject.toml declares them).
+FOLDER_MARKS = {"browser": "browser", "hardware": "hardware"}
+
+# No Hypothesis deadline: on a shared machine one slow example is no failure (a test
+# asserts what happens, never how fast; benchmarks/ measure speed).
+settings.register_profile("dicelens", deadline=None)
+settings.load_profile("dicelens")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of tests/browser ``browser`` and of tests/hardware ``hardware``."""
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else None
+        if folder in FOLDER_MARKS:
+            item.add_marker(FOLDER_MARKS[folder])
 
 
 class RealPhotos:

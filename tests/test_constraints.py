@@ -36,10 +36,13 @@ def pins(python: str) -> dict[str, str]:
     return found
 
 
+EXTRAS = ("test", "lint")  # what `make` installs beside dicelens
+
+
 def installed_closure() -> dict[str, str]:
-    """``{name: version}`` of dicelens[test]'s dependencies, and theirs, in this venv."""
+    """``{name: version}`` of dicelens[test,lint]'s dependencies, and theirs, in this venv."""
     seen: dict[str, str] = {}
-    todo = [("dicelens", {"test"})]
+    todo = [("dicelens", set(EXTRAS))]
     while todo:
         name, extras = todo.pop()
         for text in importlib.metadata.requires(name) or ():
@@ -64,7 +67,8 @@ def test_the_venv_holds_exactly_the_pinned_versions():
 def test_every_dependency_is_pinned_within_pyproject_for_each_python(python):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pinned = pins(python)
-    for text in project["dependencies"] + project["optional-dependencies"]["test"]:
+    extras = [text for extra in EXTRAS for text in project["optional-dependencies"][extra]]
+    for text in project["dependencies"] + extras:
         requirement = Requirement(text)
         name = canonicalize_name(requirement.name)
         assert name in pinned, f"{name} has no pin for Python {python}"

@@ -4,11 +4,14 @@ Run from the repository root, in a separate venv with PyTorch (never a run-time
 dependency of dicelens):
 
     python3.11 -m venv /tmp/trainvenv
-    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx onnxruntime numpy opencv-python-headless
+    # pillow: vision.image
+    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx onnxruntime numpy opencv-python-headless pillow
     /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 [--only detector|classifier]
 
 Learns from the photos listed by tools/numerals_data.py that are not held out
-(one photo in four, by file name), read in place from the datasets (DICELENS_DATASETS).
+(one photo in four, by file name), read in place from the datasets (DICELENS_DATASETS);
+with ``--leave-out-source NAME`` from every photo of the other sources and none of NAME's
+(the leave-one-source-out networks of benchmarks/vision_generalise.py).
 Each network starts from the same fixed seed (so ``--only`` repeats it alone);
 the shipped ones were made with ``--threads 1`` and the default epochs (the classifier's
 400 about 55 minutes on one core, the detector's 150 about 40, each run beside other work
@@ -34,9 +37,8 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.numerals_data import load_photos  # noqa: E402
-from vision.numerals import (  # noqa: E402
-    CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob)
+from tools.numerals_data import SOURCES, load_photos  # noqa: E402
+from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob  # noqa: E402
 
 SEED = 20261130
 
@@ -179,7 +181,8 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None) -> Detecto
             size = torch.from_numpy(np.stack([b[2] for b in batch]))
             mask = torch.from_numpy(np.stack([b[3] for b in batch]))
             out = net(x)
-            loss = focal_loss(out[:, 0], heat) + (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            size_loss = (F.l1_loss(out[:, 1], size, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+            loss = focal_loss(out[:, 0], heat) + size_loss
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -197,7 +200,7 @@ def _positives(photos, weight_of_source) -> list[tuple[int, float, float, float,
     """(photo index, x, y, side, class, value) of every labelled die, repeated per its source's weight."""
     items = []
     for k, photo in enumerate(photos):
-        for d, (x, y, s) in zip(photo.dice, _centres(photo)):
+        for d, (x, y, s) in zip(photo.dice, _centres(photo), strict=True):
             items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
     return items
 
@@ -250,7 +253,8 @@ def train_classifier(photos, images, epochs: int, rng) -> Classifier:
     positives += [it for it in _positives(photos, {}) if photos[it[0]].source == "byler-tray-d6"][::3]
     sizes = [(im.shape[1], im.shape[0]) for im in images]
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    per_epoch = len(positives) * 2  # more than positives and negatives together
+    # at least the positives and negatives together (with few dice a photo, the negatives outnumber them)
+    per_epoch = max(len(positives) * 2, len(positives) + _NEGATIVES * len(photos))
     steps = epochs * math.ceil(per_epoch / 64)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
@@ -291,7 +295,7 @@ def _crop_accuracy(net, photos, images) -> None:
         x = torch.from_numpy(to_blob(np.stack([_crop(images, it, None, False) for it in items])))
         kind_logits, value_logits = net(x)
     by_kind: dict[str, list[int]] = {}
-    for it, kl, vl in zip(items, kind_logits, value_logits):
+    for it, kl, vl in zip(items, kind_logits, value_logits, strict=True):
         name = CLASSES[it[4]]
         k = int(kl.argmax())
         v = int(vl.view(len(KINDS), MAX_VALUE)[it[4] - 1, :SIDES[name]].argmax()) + 1
@@ -300,7 +304,8 @@ def _crop_accuracy(net, photos, images) -> None:
         counts[1] += k == it[4]
         counts[2] += k == it[4] and v == it[5]
     for name, (n, kind_ok, both_ok) in sorted(by_kind.items()):
-        print(f"  held-out crops {name:15} {n:4}  kind {100 * kind_ok / n:5.1f} %  kind+value {100 * both_ok / n:5.1f} %")
+        print(f"  held-out crops {name:15} {n:4}  kind {100 * kind_ok / n:5.1f} %  "
+              f"kind+value {100 * both_ok / n:5.1f} %")
 
 
 def _export(net, shape, path: Path, names, batch: bool) -> None:
@@ -316,17 +321,24 @@ def main() -> int:
     parser.add_argument("--classifier-epochs", type=int, default=400)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder to write the networks into")
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
+    parser.add_argument("--leave-out-source", metavar="NAME", choices=[s.split("/")[-1] for s in SOURCES],
+                        help="learn from every photo of the other sources and none of this one "
+                             "(benchmarks/vision_generalise.py); no photo is held out then")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     photos = load_photos()
-    train = [p for p in photos if not p.held_out]
-    test = [p for p in photos if p.held_out]
-    print(f"{len(train)} photos to train on, {len(test)} held out")
+    if args.leave_out_source:
+        train = [p for p in photos if p.source != args.leave_out_source]
+        test = [p for p in photos if p.source == args.leave_out_source]
+    else:
+        train = [p for p in photos if not p.held_out]
+        test = [p for p in photos if p.held_out]
+    print(f"{len(train)} photos to train on, {len(test)} held out (source left out: {args.leave_out_source})")
     images = [cv2.imread(str(p.path)) for p in train]
     start = time.time()
     models = args.models
-    models.mkdir(exist_ok=True)
+    models.mkdir(parents=True, exist_ok=True)
     if args.only != "detector":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)

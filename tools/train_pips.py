@@ -12,7 +12,9 @@ Learns from the labelled photos of the datasets' real-dice/ (DICELENS_DATASETS; 
 tools/pips_data.py) and from synthetic trays (``--synthetic``, always). ``--leave-out``
 leaves out every photo of the folds named (folds are by photo) so that
 benchmarks/vision_real_dice.py --folds can read each photo with networks that
-never saw it; without it every photo is learned from (the shipped networks). Fixed
+never saw it; ``--leave-out-source NAME`` leaves out every photo of one source, so that
+benchmarks/vision_generalise.py reads that source with networks that never saw its tray,
+camera or dice; without them every photo is learned from (the shipped networks). Fixed
 seeds. The networks are built from the layer blocks, loss and colour jitter of
 tools/train_numerals.py, lighter than its own: the detector's maps add the centre's
 offset within its cell, the classifier has one head over background, the values 1..6 and
@@ -40,18 +42,29 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.pips_data import load_photos, synthetic_photos  # noqa: E402
+from tools.pips_data import SOURCES, load_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
-    CLASSIFY_FILE, COCKED, CROP, DETECT_FILE, DETECT_SIZE, MODELS, STRIDE, PipReader, crop_die, input_scale)
+    CLASSIFY_FILE,
+    COCKED,
+    CROP,
+    DETECT_FILE,
+    DETECT_SIZE,
+    MODELS,
+    STRIDE,
+    PipReader,
+    crop_die,
+    input_scale,
+)
 
 SEED = 20261130
 WINDOW = 160  # pixels: the part of the scaled photo one detector training step sees
 #: Detector peaks this strong or stronger are mined (:func:`mined_by_detector`): lower than the
 #: reader's HEAT_MIN, because on the photos it learned from the detector is surer than on new ones.
 MINING_HEAT_MIN = 0.3
-#: Each labelled die is shown this many times per classifier epoch (byler's small dice are the hardest, patterson has few).
+#: Each labelled die is shown this many times per classifier epoch (byler's small dice are the
+#: hardest, patterson has few).
 REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3, "cocked": 2}
 
 
@@ -171,7 +184,7 @@ def _positives(photos) -> list[tuple[int, float, float, float, int]]:
     """(photo index, x, y, side, class = value, or COCKED) of every labelled die, repeated per REPEAT."""
     items = []
     for k, photo in enumerate(photos):
-        for d, (x, y, s) in zip(photo.dice, photo.targets):
+        for d, (x, y, s) in zip(photo.dice, photo.targets, strict=True):
             label = COCKED if d.get("cocked") else d["value"]
             items += [(k, x, y, s, label)] * REPEAT.get(photo.source, 1)
     return items
@@ -273,6 +286,9 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--leave-out", type=int, nargs="*", default=[],
                         help="folds (tools/pips_data.py) whose photos are not learned from")
+    parser.add_argument("--leave-out-source", metavar="NAME", choices=SOURCES,
+                        help="a source (tools/pips_data.py) none of whose photos is learned from "
+                             "(benchmarks/vision_generalise.py)")
     parser.add_argument("--out", type=Path, default=MODELS, help="folder for the two .onnx files")
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
     parser.add_argument("--detector-epochs", type=int, default=200)
@@ -283,8 +299,8 @@ def main() -> int:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    photos = [p for p in load_photos() if p.fold not in args.leave_out]
-    print(f"{len(photos)} photos to train on, folds {args.leave_out} left out")
+    photos = [p for p in load_photos() if p.fold not in args.leave_out and p.source != args.leave_out_source]
+    print(f"{len(photos)} photos to train on, folds {args.leave_out} and source {args.leave_out_source} left out")
     images = [cv2.imread(str(p.path)) for p in photos]
     for photo, image in synthetic_photos(args.synthetic, SEED):
         photos.append(photo)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
-import numpy as np
+from numpy.typing import NDArray
 
 from vision.reading import TrayReading
 
@@ -14,7 +15,7 @@ _UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
 _PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
 
 
-def annotate(image: np.ndarray, reading: TrayReading, labels: Sequence[str | None] | None = None) -> np.ndarray:
+def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | None] | None = None) -> NDArray[Any]:
     """A copy of ``image`` with every die of ``reading`` drawn on it.
 
     Each die gets its box and a label: the value and colour ("5 red"), or
@@ -38,8 +39,9 @@ def annotate(image: np.ndarray, reading: TrayReading, labels: Sequence[str | Non
             pad = 2 * thickness + 1
             cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 - 1 + pad, y1 - 1 + pad), _PRINCIPAL, thickness)
         text = f"{die.value} {die.color}" if die.value is not None else f"? {die.unreadable}"
-        if labels is not None and labels[number] is not None:
-            text = labels[number]
+        label = labels[number] if labels is not None else None
+        if label is not None:
+            text = label
         if die.principal:
             text = "P " + text
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)

@@ -7,8 +7,11 @@ percentile) over the crop's contrast (95th − 5th percentile of grey levels).
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 #: Below this a die is blurred. The labelled dice of ../shared/datasets/real-dice measure
 #: well above it (1st percentile: byler 0.35, penlington 0.47, patterson 0.65); synthetic
@@ -18,7 +21,7 @@ BLURRED = 0.25
 _SIZE = 48  # pixels: the side every die's square is resized to before measuring
 
 
-def sharpness(image: np.ndarray, center: tuple[float, float], side: float) -> float:
+def sharpness(image: NDArray[Any], center: tuple[float, float], side: float) -> float:
     """Sharpness of the die of side ``side`` pixels centred on ``center`` (x, y pixels)
     in an H×W×3 uint8 BGR photo; the square is clipped to the photo. 0 for a square
     with no pixels or no contrast."""
@@ -27,8 +30,8 @@ def sharpness(image: np.ndarray, center: tuple[float, float], side: float) -> fl
     x1, y1 = min(w, round(center[0] + side / 2)), min(h, round(center[1] + side / 2))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return 0.0
-    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grey = cv2.resize(grey, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA)
+    cut = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey = cv2.resize(cut, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA)
     contrast = float(np.percentile(grey, 95) - np.percentile(grey, 5))
     if contrast < 1.0:
         return 0.0

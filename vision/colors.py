@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.errors import InvalidImage
 
@@ -88,7 +90,7 @@ RULES = ColorRules()
 _CLIPPED_L = 88.0  # L* above which some channel of a body is likely clipped at 255
 
 
-def _as_image(image: np.ndarray) -> np.ndarray:
+def _as_image(image: NDArray[Any]) -> NDArray[Any]:
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 \
             or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
         shape = getattr(image, "shape", None)
@@ -97,7 +99,7 @@ def _as_image(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def estimate_floor(image: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray | None:
+def estimate_floor(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> NDArray[Any] | None:
     """The tray floor's colour as the camera sees it, whatever that colour is.
 
     The per-channel median of the brighter half of the pixels not in ``exclude`` (the floor
@@ -122,10 +124,10 @@ def estimate_floor(image: np.ndarray, exclude: np.ndarray | None = None) -> np.n
         return None
     brightness = sample.sum(axis=1, dtype=np.int32)
     floor = sample[brightness >= np.median(brightness)]
-    return np.median(floor, axis=0).astype(np.float64)
+    return np.asarray(np.median(floor, axis=0), dtype=np.float64)
 
 
-def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray | None:
+def estimate_white(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> NDArray[Any] | None:
     """Estimate the colour the camera gives a neutral surface, from the tray floor.
 
     Gray-world on the floor (:func:`estimate_floor`). Returns ``None`` when fewer than 200
@@ -144,7 +146,7 @@ def estimate_white(image: np.ndarray, exclude: np.ndarray | None = None) -> np.n
     return white
 
 
-def exposure_gain(floor: np.ndarray | None) -> float:
+def exposure_gain(floor: NDArray[Any] | None) -> float:
     """The factor that brings a floor seen as ``floor`` (BGR, :func:`estimate_floor`) to the
     brightness :data:`FLOOR_LEVEL`, so the light's strength does not change a die's lightness.
 
@@ -172,26 +174,26 @@ DARK_FLOOR = 80.0
 _CAST_LIMIT = 0.4
 
 
-def _saturation(bgr: np.ndarray) -> float:
+def _saturation(bgr: NDArray[Any]) -> float:
     return float((bgr.max() - bgr.min()) / max(bgr.max(), 1e-6))
 
 
-def _gains(white_reference) -> np.ndarray:
+def _gains(white_reference: Sequence[float] | NDArray[Any]) -> NDArray[Any]:
     """Per-channel gains that make ``white_reference`` neutral, keeping its brightness."""
     white = np.asarray(white_reference, dtype=np.float64).reshape(-1)
     if white.shape != (3,) or not np.all(np.isfinite(white)) or white.min() <= 0:
         raise ValueError(f"white_reference must be three positive BGR values, "
                          f"got {white_reference!r}")
-    return np.clip(white.mean() / white, 0.5, 2.0)
+    return np.asarray(np.clip(white.mean() / white, 0.5, 2.0))
 
 
-def _lab(pixels: np.ndarray, gains: np.ndarray) -> np.ndarray:
+def _lab(pixels: NDArray[Any], gains: NDArray[Any]) -> NDArray[Any]:
     """BGR uint8 pixels (N, 3) under the given gains → CIELAB float (N, 3): L* 0–100, a*, b*."""
     rgb = np.clip(pixels.astype(np.float32) * (gains / 255.0).astype(np.float32), 0, 1)
-    return cv2.cvtColor(rgb[None], cv2.COLOR_BGR2LAB)[0]
+    return np.asarray(cv2.cvtColor(rgb[None], cv2.COLOR_BGR2LAB)[0])
 
 
-def _trim(lab: np.ndarray) -> np.ndarray:
+def _trim(lab: NDArray[Any]) -> NDArray[Any]:
     """Keep the pixels between the 10th and 90th L* percentile (glare, pip edges, shadow)."""
     lo, hi = np.percentile(lab[:, 0], [10, 90])
     keep = (lab[:, 0] >= lo) & (lab[:, 0] <= hi)
@@ -204,16 +206,16 @@ _PIP_EXTENT = 0.6  # least share of its bounding box a pip fills (a disc: 0.79; 
 _PIP_ASPECT = 1.6  # longest over shortest side of a pip's bounding box
 
 
-def _body_pixels(patch: np.ndarray, region: np.ndarray, side: float, exposure: float = 1.0) -> np.ndarray:
+def _body_pixels(patch: NDArray[Any], region: NDArray[Any], side: float, exposure: float = 1.0) -> NDArray[Any]:
     """The body pixels of a die: ``region`` of ``patch`` less the pips, (N, 3) uint8 BGR."""
     smooth, body = _body_mask(patch, region, side, exposure)
-    return smooth[body]
+    return np.asarray(smooth[body])
 
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
+def _round_blobs(part: NDArray[Any], side: float) -> NDArray[Any]:
     """The blobs of ``part`` (h×w bool) shaped like a pip: round, no bigger than a big pip.
 
     An opening first cuts the one-pixel bridges that blur and glints leave between pips.
@@ -226,11 +228,11 @@ def _round_blobs(part: np.ndarray, side: float) -> np.ndarray:
     round_ = (area >= _PIP_EXTENT * w * h) & (np.maximum(w, h) <= _PIP_ASPECT * np.minimum(w, h))
     pip_like = round_ & (area <= _PIP_AREA * side * side)
     pip_like[0] = False  # the background label
-    return pip_like[labels]
+    return np.asarray(pip_like[labels])
 
 
-def _body_mask(patch: np.ndarray, region: np.ndarray, side: float,
-               exposure: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def _body_mask(patch: NDArray[Any], region: NDArray[Any], side: float,
+               exposure: float = 1.0) -> tuple[NDArray[Any], NDArray[Any]]:
     """``region`` less the pips: (the patch smoothed, h×w bool body mask).
 
     The region's pixels are split in two by lightness (Otsu): pips are lighter or darker
@@ -260,7 +262,7 @@ def _body_mask(patch: np.ndarray, region: np.ndarray, side: float,
     return patch, body if body.any() else region
 
 
-def body_features(lab: np.ndarray) -> tuple[float, float, float, float]:
+def body_features(lab: NDArray[Any]) -> tuple[float, float, float, float]:
     """(lightness, chroma, hue, coloured) of a die body from its pixels in CIELAB, (N, 3).
 
     Lightness is the median L*, chroma the 75th percentile of per-pixel C*, hue the mean
@@ -289,7 +291,8 @@ _HUE_CHROMA = 8.0  # C* above which a pixel's hue means something
 _SHARE_CHROMA = 12.0  # C* above which a pixel counts as coloured
 
 
-def box_features(image: np.ndarray, box: Sequence[int], *, white_reference=None, exposure: float | None = None
+def box_features(image: NDArray[Any], box: Sequence[int], *,
+                 white_reference: Sequence[float] | NDArray[Any] | None = None, exposure: float | None = None
                  ) -> tuple[float, float, float, float]:
     """(lightness, chroma, hue, coloured) of the die in ``box`` (see :func:`body_features`
     and :func:`name_color_box`)."""
@@ -327,7 +330,8 @@ _DISC = 0.34  # radius of the disc read in a box, fraction of the box side: insi
 #               at any rotation (a die at 45° holds a disc of radius 0.354 × box side)
 
 
-def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=None,
+def name_color_box(image: NDArray[Any], box: Sequence[int], *,
+                   white_reference: Sequence[float] | NDArray[Any] | None = None,
                    exposure: float | None = None, rules: ColorRules = RULES) -> str:
     """Name the colour of the die in ``box``, from a disc in the middle of the box.
 
@@ -355,7 +359,7 @@ def name_color_box(image: np.ndarray, box: Sequence[int], *, white_reference=Non
     return rules.name(*box_features(image, box, white_reference=white_reference, exposure=exposure))
 
 
-def name_dice_colors(image: np.ndarray, dice: Sequence) -> None:
+def name_dice_colors(image: NDArray[Any], dice: Sequence[Any]) -> None:
     """Set ``color`` on every die of one photo (objects with ``box`` ``[x0, y0, x1, y1]``
     pixels and ``color``, such as :class:`vision.reading.DieReading`), each named by
     :func:`name_color_box` against one measure of the floor outside all the dice's boxes,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 from PIL import Image
 
 from vision.errors import InvalidImage, VisionError
@@ -20,12 +22,12 @@ OPENCV_SILENT = 0
 
 def set_opencv_log_level(level: int) -> int:
     """Set the level of OpenCV's own log lines (0 silent, up to 6 verbose); returns the previous."""
-    previous = _OPENCV_LOG.getLogLevel()
+    previous: int = _OPENCV_LOG.getLogLevel()
     _OPENCV_LOG.setLogLevel(level)
     return previous
 
 
-def as_bgr(image: object) -> np.ndarray:
+def as_bgr(image: object) -> NDArray[Any]:
     """An H×W×3 uint8 BGR view of ``image`` (H×W grey and H×W×4 BGRA are converted).
 
     :raises InvalidImage: not a numpy uint8 array of one of those shapes (a ``ValueError``).
@@ -68,7 +70,7 @@ class DamagedImage(VisionError, ValueError):
         super().__init__("damaged image (the file is cut short)")
 
 
-def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
+def read_image(path: str | os.PathLike[str], flags: int = cv2.IMREAD_COLOR) -> NDArray[Any] | None:
     """``cv2.imread`` that refuses a file too large to decode safely, or cut short.
 
     The size is read from the header (:func:`header_size`) before anything is decoded;
@@ -94,7 +96,7 @@ def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.nda
     if kind == "JPEG" and _cut_short(path):
         raise DamagedImage()
     try:
-        image = cv2.imread(str(path), flags)
+        image: NDArray[Any] | None = cv2.imread(str(path), flags)  # None: not an image
     except cv2.error as exc:  # OpenCV refuses sizes above its limit by an assertion
         if "CV_IO_MAX_IMAGE" in str(exc):
             raise ImageTooLarge(size) from None
@@ -104,7 +106,7 @@ def read_image(path: str | os.PathLike, flags: int = cv2.IMREAD_COLOR) -> np.nda
     return image
 
 
-def _cut_short(path: str | os.PathLike) -> bool:
+def _cut_short(path: str | os.PathLike[str]) -> bool:
     """Whether Pillow finds the file's image data cut short ("image file is truncated",
     raised by ``load`` while ``ImageFile.LOAD_TRUNCATED_IMAGES`` is False, its default).
     Other failures (a codec Pillow lacks) are left for OpenCV to judge."""
@@ -119,7 +121,7 @@ def _cut_short(path: str | os.PathLike) -> bool:
     return False
 
 
-def header_size(path: str | os.PathLike) -> tuple[int, int] | None:
+def header_size(path: str | os.PathLike[str]) -> tuple[int, int] | None:
     """``(width, height)`` in pixels from an image file's header, without decoding it
     (Pillow's ``Image.open`` reads only the header until pixels are asked for).
 
@@ -128,7 +130,7 @@ def header_size(path: str | os.PathLike) -> tuple[int, int] | None:
     return _header(path)[0]
 
 
-def _header(path: str | os.PathLike) -> tuple[tuple[int, int] | None, str | None]:
+def _header(path: str | os.PathLike[str]) -> tuple[tuple[int, int] | None, str | None]:
     """(size, Pillow's format name such as "JPEG") from the header; (None, None) when
     Pillow cannot read it."""
     try:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import cv2
-import numpy as np
 import onnxruntime
+from numpy.typing import NDArray
 
 
 class Network:
@@ -33,7 +34,7 @@ class Network:
         self._input = ""  # the input's name, and the outputs' names, read once at loading
         self._outputs: list[str] = []
 
-    def run(self, blob: np.ndarray) -> dict[str, np.ndarray]:
+    def run(self, blob: NDArray[Any]) -> dict[str, NDArray[Any]]:
         """N×3×H×W float32 input (see :func:`vision.numerals.to_blob`) → each output by name.
 
         :raises FileNotFoundError: the network's file is missing.
@@ -50,4 +51,4 @@ class Network:
                 self._input = self._session.get_inputs()[0].name
                 self._outputs = [output.name for output in self._session.get_outputs()]
             session = self._session
-        return dict(zip(self._outputs, session.run(self._outputs, {self._input: blob})))
+        return dict(zip(self._outputs, session.run(self._outputs, {self._input: blob}), strict=True))

@@ -2,9 +2,11 @@
 
 Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch at run time):
 
-1. a detector (``models/numerals_detect.onnx``): the photo letterboxed to
-   :data:`DETECT_SIZE` pixels → a heat map of die centres and each die's size,
-   one cell per :data:`STRIDE` pixels;
+1. a detector (``models/numerals_detect.onnx``): a :data:`DETECT_SIZE`-pixel square of the
+   photo → a heat map of die centres and each die's size, one cell per :data:`STRIDE`
+   pixels. The photo is letterboxed to that square first and, when the dice there are far
+   from the size the detector learned, read again at the scale their size asks for, in
+   tiles (:func:`detect`);
 2. a classifier (``models/numerals_classify.onnx``): a :data:`CROP`-pixel crop
    around each centre → the die's kind (or "background": no die there) and
    the value on top.
@@ -31,6 +33,7 @@ from vision.colors import name_dice_colors
 from vision.network import Network
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
+from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
 from vision.image import MIN_SIDE, as_bgr
 
 #: What the reader tells apart. "d6" is a numbered (or ornate) d6, "d6-pips" a pip d6,
@@ -55,6 +58,18 @@ VALUE_MIN = 0.8  # classifier: a value less sure than this makes the die unreada
 NUMERALS_NOT_LEARNED = ("d10-percentile", "d12", "d20")
 SAME_DIE = 0.7  # of the die's side: a second peak this close to a die found is that die
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off
+#: pixels: a die's side in the detector's input that the networks read best (the median d10 of
+#: the training photos letterboxed, 28 px; trained zoomed ×0.7–×1.3)
+LEARNED_SIDE = 28.0
+#: pixels: dice measured this size in the detector's input are read where they are found;
+#: outside it the photo is read again at the scale that makes them LEARNED_SIDE
+LEARNED_RANGE = (23.0, 33.0)
+MAX_SCALE = 2.0  # the photo may be enlarged at most this much for the detector
+#: :func:`vision.scale.strength` below which the letterboxed pass is not trusted
+STRONG = 0.85
+PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
+PROBES = (2.5, 0.4)  # the letterbox's scale times these: dice of 10 px → 25, of 80 px → 32
+TILE_OVERLAP = 64  # pixels of the scaled photo two neighbouring detector tiles share
 
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -87,17 +102,6 @@ def face_symbol(kind: str, value: int | None) -> str | None:
     return None
 
 
-def letterbox(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The detector's input: the photo scaled so its long side is :data:`DETECT_SIZE`,
-    padded right and below with black. :returns: (DETECT_SIZE² × 3 uint8 BGR, scale)."""
-    h, w = image.shape[:2]
-    scale = DETECT_SIZE / max(h, w)
-    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
-    canvas[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-    return canvas, scale
-
-
 def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
     """A CROP×CROP×3 uint8 BGR crop of side ``CROP_SCALE × side`` pixels centred on ``center``
     (x, y pixels), turned by ``angle`` degrees; the photo's edge is repeated beyond it."""
@@ -125,18 +129,88 @@ _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifi
 
 
 def detect(image: np.ndarray) -> list[tuple[float, float, float, float]]:
-    """Candidate dice: (x, y, side, heat) in photo pixels, strongest first."""
-    canvas, scale = letterbox(image)
-    out = _DETECTOR.run(to_blob(canvas[None]))["maps"][0]
-    heat = 1.0 / (1.0 + np.exp(-out[0]))
-    found = []
-    for row, col, value in sorted(peaks(heat, HEAT_MIN), key=lambda p: -p[2])[:MAX_CANDIDATES]:
-        side = float(np.exp(out[1, row, col])) / scale
-        x, y = (col + 0.5) * STRIDE / scale, (row + 0.5) * STRIDE / scale
+    """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels, strongest first.
+
+    The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
+    first; when the dice found there are not sure (:func:`vision.scale.strength` below
+    :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
+    also read at the :data:`PROBES` scales, and the surest pass is kept. When the dice of that
+    pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
+    resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as sure).
+    A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
+    """
+    h, w = image.shape[:2]
+    base = DETECT_SIZE / max(h, w)
+    pyramid = Pyramid(image)
+    passes = {base: _detect_at(pyramid, base)}
+    sure = {base: _strength(image, passes[base])}
+    for factor in PROBES if sure[base] < STRONG else ():
+        scale = min(MAX_SCALE, base * factor)
+        if scale not in passes:
+            passes[scale] = _detect_at(pyramid, scale)
+            sure[scale] = _strength(image, passes[scale])
+    scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
+    better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
+                         MAX_SCALE)
+    if better is not None:
+        refined = _detect_at(pyramid, better)
+        if _strength(image, refined) >= sure[scale]:  # else the scale was misjudged
+            return refined
+    return passes[scale]
+
+
+def tiles(width: int, height: int) -> list[tuple[tuple[int, int], tuple[int, int, int, int]]]:
+    """The detector's windows over a scaled photo of ``width`` × ``height`` pixels: for each
+    :data:`DETECT_SIZE`-square tile, ((tx, ty) its top-left corner, (ox0, oy0, ox1, oy1) the part
+    of the photo it owns), pixels. Every pixel is owned by one tile; the tiles overlap by
+    :data:`TILE_OVERLAP`, so a die of up to that side centred in a tile's own part is whole in it.
+    A photo that fits one square is one tile owning all of it."""
+    step = DETECT_SIZE - TILE_OVERLAP
+
+    def starts(n: int) -> list[int]:
+        count = max(1, -(-(n - TILE_OVERLAP) // step))
+        return [min(i * step, max(0, n - DETECT_SIZE)) for i in range(count)]
+
+    out = []
+    xs, ys = starts(width), starts(height)
+    for j, ty in enumerate(ys):
+        for i, tx in enumerate(xs):
+            ox0 = 0 if i == 0 else (xs[i - 1] + DETECT_SIZE + tx) // 2
+            oy0 = 0 if j == 0 else (ys[j - 1] + DETECT_SIZE + ty) // 2
+            ox1 = width if i == len(xs) - 1 else (tx + DETECT_SIZE + xs[i + 1]) // 2
+            oy1 = height if j == len(ys) - 1 else (ty + DETECT_SIZE + ys[j + 1]) // 2
+            out.append(((tx, ty), (ox0, oy0, ox1, oy1)))
+    return out
+
+
+def _detect_at(pyramid: Pyramid, scale: float) -> list[tuple[float, float, float, float]]:
+    """The detector on the photo scaled by ``scale``, one :func:`tiles` window at a time."""
+    scaled = pyramid.scaled(scale)
+    sh, sw = scaled.shape[:2]
+    candidates = []
+    for (tx, ty), (ox0, oy0, ox1, oy1) in tiles(sw, sh):
+        canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
+        window = scaled[ty:ty + DETECT_SIZE, tx:tx + DETECT_SIZE]
+        canvas[:window.shape[0], :window.shape[1]] = window
+        out = _DETECTOR.run(to_blob(canvas[None]))["maps"][0]
+        heat = 1.0 / (1.0 + np.exp(-out[0]))
+        for row, col, value in peaks(heat, HEAT_MIN):
+            x, y = tx + (col + 0.5) * STRIDE, ty + (row + 0.5) * STRIDE
+            if ox0 <= x < ox1 and oy0 <= y < oy1:
+                candidates.append((x / scale, y / scale, float(np.exp(out[1, row, col])) / scale, value))
+    found: list[tuple[float, float, float, float]] = []
+    for x, y, side, value in sorted(candidates, key=lambda c: -c[3])[:MAX_CANDIDATES]:
         # a second peak inside a die already found is the same die
         if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
             found.append((x, y, side, value))
     return found
+
+
+def _strength(image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
+    if not found:
+        return 0.0
+    crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
+    return strength(found, 1.0 - classify(crops)[0][:, 0])
 
 
 def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

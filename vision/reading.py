@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 #: Why a die can be reported without a value.
 UNREADABLE_REASONS = ("cocked", "cut off", "blurred", "ambiguous pips")
@@ -28,7 +29,7 @@ class DieReading:
     unreadable: str | None = None
     principal: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stable JSON form: value, sides, box, color, principal, confidence, unreadable."""
         return {
             "value": self.value,
@@ -55,7 +56,7 @@ class TrayReading:
     seconds: float = 0.0
     principal_note: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form: dice (see :meth:`DieReading.to_dict`), size, seconds, principal_note."""
         return {
             "dice": [die.to_dict() for die in self.dice],

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from vision.reading import DieReading
 
@@ -36,7 +37,7 @@ class Score:
     color_right: int = 0
     confusions: list[tuple[int, int | None]] = field(default_factory=list)
 
-    def add(self, other: "Score") -> None:
+    def add(self, other: Score) -> None:
         for name in ("labelled", "correct", "wrong", "unreadable", "missed", "phantom",
                      "color_known", "color_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -47,7 +48,8 @@ class Score:
         return self.correct / self.labelled if self.labelled else 1.0
 
 
-def score_photo(dice: Sequence[DieReading], labels: Sequence[dict]) -> tuple[Score, list]:
+def score_photo(dice: Sequence[DieReading], labels: Sequence[dict[str, Any]]
+                ) -> tuple[Score, list[tuple[int | None, int | None]]]:
     """Match readings to labels (dicts with value, box, color) of one photo.
 
     :returns: the score and the list of (reading index or None, label index or
@@ -83,12 +85,12 @@ def score_photo(dice: Sequence[DieReading], labels: Sequence[dict]) -> tuple[Sco
             score.color_right += die.color == label["color"]
     score.missed = len(labels) - len(matched)
     score.phantom = len(dice) - len(matched)
-    unmatched = [(i, None) for i in range(len(dice)) if i not in used_r]
+    unmatched: list[tuple[int | None, int | None]] = [(i, None) for i in range(len(dice)) if i not in used_r]
     unmatched += [(None, j) for j in range(len(labels)) if j not in used_l]
     return score, matched + unmatched
 
 
-def load_labels(folder: Path) -> list[tuple[Path, dict]]:
+def load_labels(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
     """The (image path, image entry) pairs of one dataset folder's labels.json."""
     data = json.loads((folder / "labels.json").read_text())
     return [(folder / entry["file"], entry) for entry in data["images"]]

@@ -13,11 +13,13 @@ stand in for real photos when judging the reader (those are ``../shared/datasets
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.colors import PALETTE, REFERENCE_BGR
 
@@ -49,10 +51,11 @@ class _Die:
     pips: tuple[float, float, float]
     cocked: bool
     other: int  # second face seen on a cocked die
-    marble: tuple | None = None  # (BGR, streaks: list of (k, 2) face-unit polylines, width)
+    # (BGR, streaks: list of (k, 2) face-unit polylines, width)
+    marble: tuple[tuple[float, float, float], list[NDArray[Any]], float] | None = None
 
 
-def _rounded_square(n_arc: int = 4) -> np.ndarray:
+def _rounded_square(n_arc: int = 4) -> NDArray[Any]:
     """Outline of a rounded square in face units, shape (4 * (n_arc + 1), 2)."""
     points = []
     inner = 1.0 - _CORNER
@@ -79,7 +82,7 @@ class _View:
         self.squash = math.cos(tilt)
         self.lift = math.sin(tilt)
 
-    def face(self, die: _Die, local: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    def face(self, die: _Die, local: NDArray[Any], scale: float = 1.0) -> NDArray[Any]:
         """Face-unit points (N, 2) of the top face → image pixels (N, 2)."""
         c, s = math.cos(die.angle), math.sin(die.angle)
         half = die.side / 2 * scale
@@ -87,24 +90,24 @@ class _View:
         y = (local[:, 0] * s + local[:, 1] * c) * half * self.squash
         return np.stack([x + die.center[0], y + die.center[1]], axis=1)
 
-    def base(self, top: np.ndarray, side: float) -> np.ndarray:
+    def base(self, top: NDArray[Any], side: float) -> NDArray[Any]:
         """The ground outline under a top-face outline (pixels)."""
-        return top + np.array([0.0, side * self.lift])
+        return np.asarray(top + np.array([0.0, side * self.lift]))
 
 
-def _fixed(points: np.ndarray) -> np.ndarray:
-    return np.round(points * _ONE).astype(np.int32)
+def _fixed(points: NDArray[Any]) -> NDArray[Any]:
+    return np.asarray(np.round(points * _ONE), dtype=np.int32)
 
 
-def _poly(img: np.ndarray, points: np.ndarray, color) -> None:
+def _poly(img: NDArray[Any], points: NDArray[Any], color: Sequence[float]) -> None:
     cv2.fillPoly(img, [_fixed(points)], color, cv2.LINE_AA, _SHIFT)
 
 
-def _hull(points: np.ndarray) -> np.ndarray:
+def _hull(points: NDArray[Any]) -> NDArray[Any]:
     return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
 
 
-def _outline_points(die: _Die, view: _View) -> np.ndarray:
+def _outline_points(die: _Die, view: _View) -> NDArray[Any]:
     """Every image point the die covers the outline of (top face and what shows of its sides)."""
     if die.cocked:
         top = view.face(die, np.array([[-1.41, -1], [1.41, -1], [1.41, 1], [-1.41, 1]]))
@@ -125,11 +128,13 @@ def _box(die: _Die, view: _View, size: tuple[int, int]) -> list[int] | None:
     return [int(x0), int(y0), int(x1), int(y1)]
 
 
-def _shade(color, factor: float) -> tuple[float, float, float]:
-    return tuple(float(min(255.0, v * factor)) for v in color)
+def _shade(color: tuple[float, float, float], factor: float) -> tuple[float, float, float]:
+    b, g, r = (float(min(255.0, v * factor)) for v in color)
+    return b, g, r
 
 
-def _draw_pips(img, view: _View, die: _Die, value: int, local_to_face, shade: float) -> None:
+def _draw_pips(img: NDArray[Any], view: _View, die: _Die, value: int,
+               local_to_face: Callable[[NDArray[Any]], NDArray[Any]], shade: float) -> None:
     color = _shade(die.pips, shade)
     for u, v in _PIPS[value]:
         centre = view.face(die, local_to_face(np.array([[u, v]])))[0]
@@ -144,12 +149,14 @@ def _draw_pips(img, view: _View, die: _Die, value: int, local_to_face, shade: fl
                     angle, 0, 360, color, -1, cv2.LINE_AA, _SHIFT)
 
 
-def _draw_marble(img: np.ndarray, die: _Die, view: _View, face: np.ndarray, light: float) -> None:
+def _draw_marble(img: NDArray[Any], die: _Die, view: _View, face: NDArray[Any], light: float) -> None:
     """Streaks of a second colour across the top face of a marbled die, clipped to it."""
     h, w = img.shape[:2]
     x0, y0 = np.maximum(np.floor(face.min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.minimum(np.ceil(face.max(axis=0)).astype(int) + 2, (w, h))
     if x1 <= x0 or y1 <= y0:
+        return
+    if die.marble is None:
         return
     roi = img[y0:y1, x0:x1]
     layer = roi.copy()
@@ -160,12 +167,12 @@ def _draw_marble(img: np.ndarray, die: _Die, view: _View, face: np.ndarray, ligh
         cv2.polylines(layer, [_fixed(points)], False, _shade(color, light), thickness,
                       cv2.LINE_AA, _SHIFT)
     inside = np.zeros(roi.shape[:2], np.uint8)
-    _poly(inside, face - (x0, y0), 255)
+    _poly(inside, face - (x0, y0), (255,))
     alpha = (inside.astype(np.float32) / 255.0)[:, :, None]
     roi[:] = (layer * alpha + roi * (1.0 - alpha)).astype(np.uint8)
 
 
-def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
+def _draw_die(img: NDArray[Any], die: _Die, view: _View, light: float) -> None:
     """Draw one die into a uint8 BGR image in place."""
     body = _shade(die.body, light)
     if die.cocked:
@@ -190,7 +197,7 @@ def _draw_die(img: np.ndarray, die: _Die, view: _View, light: float) -> None:
     _draw_pips(img, view, die, die.value, lambda p: p, 1.0)
 
 
-def _illumination(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+def _illumination(rng: np.random.Generator, size: tuple[int, int]) -> NDArray[Any]:
     """Uneven light over the tray: a gentle gradient and vignette, shape (H, W) float32 ≈ 1."""
     w, h = size
     x = np.linspace(-1, 1, w)
@@ -200,14 +207,14 @@ def _illumination(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray
     # Separable: a column term plus a row term, summed once at full size.
     rows = (1.0 + gy * y - vignette * y**2 / 2).astype(np.float32)
     cols = (gx * x - vignette * x**2 / 2).astype(np.float32)
-    return rows[:, None] + cols[None, :]
+    return np.asarray(rows[:, None] + cols[None, :])
 
 
 @dataclass(frozen=True)
 class _Scene:
     size: tuple[int, int]
     floor: tuple[float, float, float]
-    light: np.ndarray
+    light: NDArray[Any]
     dice: tuple[_Die, ...]
     view: _View
     shadow_offset: tuple[float, float]
@@ -216,7 +223,8 @@ class _Scene:
     rim: int = 0  # pixels
 
 
-def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
+def _choose(rng: np.random.Generator, count: Any, values: Any, colors: Any) -> tuple[list[int], list[str]]:
+    """``render_tray``'s ``count``, ``values`` and ``colors`` as given (checked here), made whole."""
     one_colour = colors if isinstance(colors, str) else None
     if one_colour is not None:
         colors = None  # applied once the number of dice is known
@@ -253,7 +261,8 @@ def _choose(rng, count, values, colors) -> tuple[list[int], list[str]]:
     return values, colors
 
 
-def _make_die(rng, center, side, angle, value, color, cocked) -> _Die:
+def _make_die(rng: np.random.Generator, center: tuple[float, float], side: float, angle: float, value: int,
+              color: str, cocked: bool) -> _Die:
     body = np.array(REFERENCE_BGR[color], dtype=np.float64)
     body = np.clip(body * rng.uniform(0.9, 1.08) * (1 + rng.normal(0, 0.03, 3)), 0, 255)
     if color in _DARK_PIPS:
@@ -266,12 +275,14 @@ def _make_die(rng, center, side, angle, value, color, cocked) -> _Die:
     if cocked:
         other = int(rng.choice([f for f in range(1, 7) if f not in (value, 7 - value)]))
     return _Die(center=(float(center[0]), float(center[1])), side=float(side),
-                angle=float(angle), value=int(value), color=color, body=tuple(body), pips=pips,
+                angle=float(angle), value=int(value), color=color, body=(body[0], body[1], body[2]), pips=pips,
                 cocked=cocked, other=other)
 
 
-def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotation, perspective,
-            floor, cocked, marbled=0.0, rim=False) -> tuple[_Scene, np.random.Generator]:
+def _layout(seed: int, *, count: Any, values: Any, colors: Any, size: tuple[int, int],
+            die_px: tuple[float, float], touching: bool, rotation: bool, perspective: float,
+            floor: tuple[float, float, float] | None, cocked: int, marbled: float = 0.0,
+            rim: bool = False) -> tuple[_Scene, np.random.Generator]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     w, h = (int(v) for v in size)
@@ -291,7 +302,8 @@ def _layout(seed: int, *, count, values, colors, size, die_px, touching, rotatio
     values, colors = _choose(rng, count, values, colors)
     if floor is None:
         grey = rng.uniform(185, 222)
-        floor = tuple(float(np.clip(grey + d, 0, 255)) for d in rng.normal(0, 4, 3))
+        b, g, r = (float(np.clip(grey + d, 0, 255)) for d in rng.normal(0, 4, 3))
+        floor = (b, g, r)
     elif len(floor) != 3:
         raise ValueError(f"floor must be a BGR triple, got {floor!r}")
     view = _View(float(perspective))
@@ -337,7 +349,7 @@ _MARBLE_BGR = {"white": (150, 160, 165), "black": (90, 88, 86), "red": (30, 25, 
                "yellow": (20, 120, 235), "gold": (18, 50, 80)}
 
 
-def _marble(rng: np.random.Generator, color: str) -> tuple:
+def _marble(rng: np.random.Generator, color: str) -> tuple[tuple[float, float, float], list[NDArray[Any]], float]:
     streaks = []
     for _ in range(int(rng.integers(2, 5))):
         start = rng.uniform(-1, 1, 2)
@@ -352,7 +364,7 @@ def _reach(die_side: float, view: _View, cocked: bool) -> float:
     return math.hypot(half, die_side / 2) + die_side * view.lift
 
 
-def _footprint(center, side, angle, cocked, view: _View) -> np.ndarray:
+def _footprint(center: tuple[float, float], side: float, angle: float, cocked: bool, view: _View) -> NDArray[Any]:
     """Convex outline (N, 2) float32 of a die's image, grown by 1.5 px all round."""
     die = _Die(center=center, side=side, angle=angle, value=1, color="white", body=(0, 0, 0),
                pips=(0, 0, 0), cocked=cocked, other=1)
@@ -360,15 +372,17 @@ def _footprint(center, side, angle, cocked, view: _View) -> np.ndarray:
     middle = hull.mean(axis=0)
     away = hull - middle
     away /= np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-9)
-    return (hull + 1.5 * away).astype(np.float32)
+    return np.asarray(hull + 1.5 * away, dtype=np.float32)
 
 
-def _apart(a: np.ndarray, b: np.ndarray) -> bool:
+def _apart(a: NDArray[Any], b: NDArray[Any]) -> bool:
     area, _ = cv2.intersectConvexConvex(a, b)
     return area <= 0
 
 
-def _place(rng, placed, sides, values, colors, cocked, size, view, rotation, rim) -> list[_Die]:
+def _place(rng: np.random.Generator, placed: Sequence[_Die], sides: Sequence[float], values: Sequence[int],
+           colors: Sequence[str], cocked: bool, size: tuple[int, int], view: _View, rotation: bool,
+           rim: int) -> list[_Die]:
     """Place one die, or two touching face against face, clear of the dice placed so far.
 
     Candidates are drawn at random; first they must be clear by circles around each die
@@ -390,23 +404,23 @@ def _place(rng, placed, sides, values, colors, cocked, size, view, rotation, rim
             dy = gap * math.sin(axis) + slide * math.cos(axis)
             centers.append((centers[0][0] + dx, centers[0][1] + dy * view.squash))
         if not all(r + rim < x < w - r - rim and r + rim < y < h - r - rim
-                   for (x, y), r in zip(centers, reach)):
+                   for (x, y), r in zip(centers, reach, strict=True)):
             continue
         if exact:
-            mine = [_footprint(c, s, angle, cocked, view) for c, s in zip(centers, sides)]
+            mine = [_footprint(c, s, angle, cocked, view) for c, s in zip(centers, sides, strict=True)]
             clear = all(_apart(f, _footprint(d.center, d.side, d.angle, d.cocked, view))
                         for f in mine for d in placed)
         else:
             clear = all(math.dist(c, d.center) > r + _reach(d.side, view, d.cocked) + 2
-                        for c, r in zip(centers, reach) for d in placed)
+                        for c, r in zip(centers, reach, strict=True) for d in placed)
         if clear:
             return [_make_die(rng, c, s, angle, v, col, cocked)
-                    for c, s, v, col in zip(centers, sides, values, colors)]
+                    for c, s, v, col in zip(centers, sides, values, colors, strict=True)]
     raise ValueError(f"cannot place {len(placed) + len(sides)} dice of {sides[0]:.0f} px in a "
                      f"{w}×{h} tray; ask for fewer or smaller dice")
 
 
-def _truth(scene: _Scene, dice: Sequence[_Die]) -> list[dict]:
+def _truth(scene: _Scene, dice: Sequence[_Die]) -> list[dict[str, Any]]:
     truth = []
     for die in dice:
         box = _box(die, scene.view, scene.size)
@@ -418,23 +432,23 @@ def _truth(scene: _Scene, dice: Sequence[_Die]) -> list[dict]:
 
 
 def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, blur: float,
-           noise: float, white_balance, noise_rng: np.random.Generator,
-           motion: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+           noise: float, white_balance: Sequence[float] | None, noise_rng: np.random.Generator,
+           motion: tuple[float, float] = (0.0, 0.0)) -> NDArray[Any]:
     w, h = scene.size
     view = scene.view
     light = scene.light
     if shadow > 0 and dice:
-        mask = np.zeros((h, w), np.uint8)
+        mask: NDArray[Any] = np.zeros((h, w), np.uint8)
         for die in dice:
             off = np.array(scene.shadow_offset) * die.side * 0.18
-            _poly(mask, _hull(_outline_points(die, view)) + off, 255)
+            _poly(mask, _hull(_outline_points(die, view)) + off, (255,))
         sigma = max(1.0, 0.12 * float(np.mean([d.side for d in dice])))
         # A soft shadow needs no detail: blur at half size, four times less work.
         small = cv2.resize(mask, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (0, 0), sigma / 2)
         mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         light = light * (1.0 - (0.55 * shadow / 255.0) * mask.astype(np.float32))
-    floor = light[:, :, None] * np.asarray(scene.floor, np.float32)
+    floor: NDArray[Any] = light[:, :, None] * np.asarray(scene.floor, np.float32)
     if scene.rim:
         r = scene.rim
         inner = floor[r:h - r, r:w - r].copy()
@@ -452,7 +466,7 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
         img = cv2.GaussianBlur(img, (0, 0), float(blur))
     if not (glare > 0 or noise > 0 or white_balance is not None):
         return img
-    out = img.astype(np.float32)
+    out: NDArray[Any] = img.astype(np.float32)
     if glare > 0:
         out = _add_glare(out, scene, dice, glare)
     if white_balance is not None:
@@ -466,7 +480,7 @@ def _paint(scene: _Scene, dice: Sequence[_Die], *, glare: float, shadow: float, 
 _NOISE_SHIFT = 256  # distinct offsets per axis into the noise tile
 
 
-def _noise_field(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+def _noise_field(rng: np.random.Generator, h: int, w: int) -> NDArray[Any]:
     """Unit gaussian noise, (h, w, 3) float32.
 
     Drawing a million normals takes longer than the whole picture, so the field is a window
@@ -477,10 +491,10 @@ def _noise_field(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return _tile(h, w)[oy:oy + h, ox:ox + w]
 
 
-_TILES: dict[tuple[int, int], np.ndarray] = {}
+_TILES: dict[tuple[int, int], NDArray[Any]] = {}
 
 
-def _tile(h: int, w: int) -> np.ndarray:
+def _tile(h: int, w: int) -> NDArray[Any]:
     if (h, w) not in _TILES:
         if len(_TILES) >= 4:  # a few frame sizes at most (photo, preview)
             _TILES.pop(next(iter(_TILES)))
@@ -490,25 +504,25 @@ def _tile(h: int, w: int) -> np.ndarray:
     return _TILES[h, w]
 
 
-def _add_glare(out: np.ndarray, scene: _Scene, dice: Sequence[_Die], glare: float) -> np.ndarray:
+def _add_glare(out: NDArray[Any], scene: _Scene, dice: Sequence[_Die], glare: float) -> NDArray[Any]:
     h, w = out.shape[:2]
     gx, gy = scene.glare_center
     sigma = 0.12 * min(w, h)
     xs = np.exp(-((np.arange(w) - gx) ** 2) / (2 * sigma**2)).astype(np.float32)
     ys = np.exp(-((np.arange(h) - gy) ** 2) / (2 * sigma**2)).astype(np.float32)
-    spot = np.zeros((h, w), np.float32)
+    spot: NDArray[Any] = np.zeros((h, w), np.float32)
     for die in dice:  # specular highlight on each top face, near one corner
         corner = scene.view.face(die, np.array([scene.glare_corner]))[0]
         cv2.circle(spot, (int(round(corner[0] * _ONE)), int(round(corner[1] * _ONE))),
-                   max(_ONE, int(die.side * 0.12 * _ONE)), 1.0, -1, cv2.LINE_AA, _SHIFT)
+                   max(_ONE, int(die.side * 0.12 * _ONE)), (1.0,), -1, cv2.LINE_AA, _SHIFT)
     if dice:
         spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, 0.04 * dice[0].side))
-    alpha = cv2.min(glare * (0.5 * ys[:, None] * xs[None, :] + 0.9 * spot), 1.0)
+    alpha = np.minimum(glare * (0.5 * ys[:, None] * xs[None, :] + 0.9 * spot), 1.0)
     out += (255.0 - out) * alpha[:, :, None]
     return out
 
 
-def _motion_blur(img: np.ndarray, motion: tuple[float, float]) -> np.ndarray:
+def _motion_blur(img: NDArray[Any], motion: tuple[float, float]) -> NDArray[Any]:
     """Smear the frame along ``motion`` (dx, dy) pixels, the travel during one exposure.
 
     A box blur stretched along the two axes of the motion: a line-shaped kernel at an
@@ -521,7 +535,8 @@ def _motion_blur(img: np.ndarray, motion: tuple[float, float]) -> np.ndarray:
     return cv2.blur(img, (max(kx, 1), max(ky, 1)), borderType=cv2.BORDER_REPLICATE)
 
 
-def _check_effects(glare, shadow, noise, blur, white_balance) -> None:
+def _check_effects(glare: float, shadow: float, noise: float, blur: float,
+                   white_balance: Sequence[float] | None) -> None:
     for name, v, top in (("glare", glare, 1.0), ("shadow", shadow, 1.0)):
         if not 0 <= v <= top:
             raise ValueError(f"{name} must be in [0, {top}], got {v}")
@@ -540,7 +555,7 @@ def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | 
                 floor: tuple[float, float, float] | None = None, cocked: int = 0,
                 white_balance: tuple[float, float, float] | None = None,
                 marbled: float = 0.0, rim: bool = False,
-                ) -> tuple[np.ndarray, list[dict]]:
+                ) -> tuple[NDArray[Any], list[dict[str, Any]]]:
     """Draw a settled tray of six-sided pip dice with known truth.
 
     :param seed: the picture's seed; the same seed and options give the same picture.
@@ -585,7 +600,7 @@ def render_tray(seed: int, *, count: int | None = None, values: Sequence[int] | 
 
 
 def render_motion(seed: int, t: float, *, throw_seconds: float = 1.0, exposure: float = 1 / 30,
-                  **options) -> tuple[np.ndarray, list[dict]]:
+                  **options: Any) -> tuple[NDArray[Any], list[dict[str, Any]]]:
     """One camera frame of a throw that ends in ``render_tray(seed, **options)``'s tray.
 
     Before ``t = 0`` the tray is empty. From 0 to ``throw_seconds`` the dice roll in from one

@@ -33,6 +33,7 @@ from vision.network import Network
 from vision import numerals
 from vision.numerals import peaks, to_blob
 from vision.principal import mark_principal
+from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
 from vision.reading import DieReading, TrayReading
 
 DETECT_SIZE = 384  # pixels: the longest side the detector sees (byler's 40 px dice → 24 px)
@@ -47,13 +48,11 @@ LEARNED_SIDE = 28.0
 #: outside it the frame is read again at the scale that makes them LEARNED_SIDE
 LEARNED_RANGE = (22.0, 34.0)
 MAX_SCALE = 2.0  # the detector's input may enlarge a photo of small dice at most this much
-#: :func:`strength` below which the first pass is not trusted: at 10–12 px the detector
+#: :func:`vision.scale.strength` below which the first pass is not trusted: at 10–12 px the detector
 #: finds few dice and sizes them 10–30 px at random; at 80 px it misses many
 STRONG = 0.85
 PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
-_SURE_SAMPLE = 4  # strongest candidates whose sureness is a pass's
 PROBES = (2.5, 0.4)  # the first pass's scale times these: dice of 10 px → 25, of 80 px → 32
-_SIZE_SAMPLE = 8  # strongest candidates whose median side is the dice's size
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
@@ -94,56 +93,6 @@ def detector_input(image: np.ndarray, scale: float | None = None,
     canvas = np.zeros((-(-nh // _PAD) * _PAD, -(-nw // _PAD) * _PAD, 3), np.uint8)
     canvas[:nh, :nw] = scaled
     return canvas, scale
-
-
-class Pyramid:
-    """A photo and its halves, each halved from the one before (``INTER_AREA``) when first
-    needed: every detector pass of a photo is scaled from the smallest level at least as
-    large as it needs, so a 12-megapixel frame is read in full once (shrinking it to 960 px
-    straight from full size takes 33 ms on one core here, its half 8 ms)."""
-
-    def __init__(self, image: np.ndarray) -> None:
-        self.levels = [image]
-
-    def scaled(self, scale: float) -> np.ndarray:
-        """The photo scaled by ``scale`` (H×W×3 uint8 BGR, sides rounded); enlarged linearly."""
-        h, w = self.levels[0].shape[:2]
-        size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        level = 0
-        while scale * 2 ** (level + 1) <= 1.0 and min(self.levels[0].shape[:2]) >> (level + 1) >= 1:
-            level += 1
-        while len(self.levels) <= level:
-            last = self.levels[-1]
-            self.levels.append(cv2.resize(last, (max(1, last.shape[1] // 2), max(1, last.shape[0] // 2)),
-                                          interpolation=cv2.INTER_AREA))
-        source = self.levels[level]
-        if source.shape[1::-1] == size:
-            return source
-        return cv2.resize(source, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-
-
-def strength(found: list[tuple[float, float, float, float]], die_p: np.ndarray) -> float:
-    """How sure a detector pass is of its dice: the mean, over its :data:`_SURE_SAMPLE`
-    strongest candidates, of their heat times the classifier's probability that a die is
-    there (``die_p``, one per candidate); 0 for none. Dice of the size the networks learned
-    score 0.9 or more; dice of 10 or 80 px at about 0.8, and the pips of large dice read as
-    small dice (often 0.9 hot) about 0.5."""
-    n = min(len(found), _SURE_SAMPLE)
-    return float(np.mean([heat for _, _, _, heat in found[:n]] * die_p[:n])) if n else 0.0
-
-
-def scene_scale(sides: list[float], scale: float) -> float | None:
-    """The detector-input scale that puts dice at :data:`LEARNED_SIDE`, from the sides (photo
-    pixels, strongest first) of the candidates found at ``scale``; None when ``scale`` already
-    does (their median within :data:`LEARNED_RANGE`) or nothing was found. At most
-    :data:`MAX_SCALE` (an enlarged photo shows no more pips)."""
-    if not sides:
-        return None
-    side = float(np.median(sides[:_SIZE_SAMPLE])) * scale
-    if LEARNED_RANGE[0] <= side <= LEARNED_RANGE[1]:
-        return None
-    better = min(MAX_SCALE, scale * LEARNED_SIDE / side)
-    return None if abs(better / scale - 1) < 0.1 else better
 
 
 def _reach(x: float, y: float, side: float, width: int, height: int) -> float:
@@ -195,11 +144,11 @@ class PipReader:
         strongest first; peaks of heat below ``heat_min`` are left out.
 
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
-        first; when the dice found there are not sure (:func:`strength` below :data:`STRONG`:
+        first; when the dice found there are not sure (:func:`vision.scale.strength` below :data:`STRONG`:
         dice far smaller or larger than the networks learned, or no dice) it is also read at
         the :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
         measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
-        resolution (:class:`Pyramid`), at the scale of :func:`scene_scale`, kept when it is
+        resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size).
         """
         h, w = image.shape[:2]
@@ -215,7 +164,7 @@ class PipReader:
                 passes[scale] = self._detect_at(pyramid, scale, heat_min)
                 sure[scale] = self._strength(image, passes[scale])
         scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
-        better = scene_scale([side for _, _, side, _ in passes[scale]], scale)
+        better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
         found = passes[scale]
         if better is not None:
             refined = self._detect_at(pyramid, better, heat_min)
@@ -226,7 +175,7 @@ class PipReader:
     def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
         if not found:
             return 0.0
-        crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:_SURE_SAMPLE]])
+        crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
         return strength(found, 1.0 - self.classify(crops)[:, 0])
 
     def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:

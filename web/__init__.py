@@ -1,10 +1,12 @@
 """The table page for phones: Flask app, JSON API and live events.
 
 ``create_app(controller, config=None)`` builds the app around the controller
-(device/controller.py; interface in the team's CONTRACTS.md). Parts:
+(device/controller.py; what the web calls on it: :class:`web.controller.Controller`). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
-  (history.html), ``/settings`` (settings.html); template context documented there.
+  (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
+  context documented there.
+* :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
 * :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
@@ -27,8 +29,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, url_for
+from flask.json.provider import DefaultJSONProvider
 
 from . import api, combat, events, health, join, pages, security
+from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
@@ -52,7 +56,7 @@ _ICONS = (("icon-192.png", "192x192", "image/png"), ("icon-512.png", "512x512", 
           ("icon.svg", "any", "image/svg+xml"))
 
 
-def create_app(controller, config: dict | None = None) -> Flask:
+def create_app(controller: Controller, config: dict | None = None) -> Flask:
     """Build the web app around ``controller``.
 
     :param controller: the roll controller (state, presets, arm, throw, rolls,
@@ -68,7 +72,8 @@ def create_app(controller, config: dict | None = None) -> Flask:
     app.config.update(config or {})
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secrets.token_hex(32)
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):  # Flask's own, always here
+        app.json.sort_keys = False  # the order the API builds its objects in
 
     app.extensions["dicelens.controller"] = controller
     app.extensions["dicelens.streams"] = StreamCounter(int(app.config["MAX_STREAMS"]))
@@ -111,6 +116,7 @@ def _page_context() -> dict:
             "login": url_for("api.login"),
             "logout": url_for("api.logout"),
             "frame": url_for("api.latest_frame"),
+            "setup": url_for("api.camera_setup"),
             "clear": url_for("api.clear_history"),
             "export_csv": url_for("api.export_csv"),
             "export_json": url_for("api.export_json"),

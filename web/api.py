@@ -33,6 +33,10 @@ every POST must be same-origin.
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
                                          reading's boxes); the image is scaled to ≤ 1280 px
+``GET  /api/setup``                      the camera's setup: the latest frame with its dice's boxes
+                                         ``{"image": JPEG data URL, "width", "height", "die_px":
+                                         int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
+                                         404 no frame yet (the controller's ``setup_view``)
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
@@ -55,19 +59,18 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import itertools
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime, timezone
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask import Blueprint, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
 from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
-from .errors import BadRequest, Conflict, NotFound, Unauthorized
+from .controller import Controller
+from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
+from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
 from .inputs import (
     MAX_ID,
     face_value,
@@ -79,7 +82,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_state
+from .messages import needs_text, reason, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -91,43 +94,18 @@ FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
 # No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
 # would only make the exact odds take minutes.
 MAX_PRESET_NUMBER = 100
-EXPORT_PAGE = 200
-CSV_COLUMNS = (
-    "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
-    "total", "successes", "outcome", "perfect", "botch", "naturals", "values", "roles",
-    "sources", "corrected", "note",
-)
 
 
-def controller():
+def controller() -> Controller:
     """The controller handed to :func:`web.create_app`."""
     return current_app.extensions["dicelens.controller"]
-
-
-@contextmanager
-def controller_errors(not_found: str | None = None) -> Iterator[None]:
-    """Turn the controller's errors into answers: LookupError → 404 (or 400 when
-    ``not_found`` is None, the unknown thing being in the body), ValueError → 400,
-    RuntimeError → 409."""
-    try:
-        yield
-    except (BadRequest, NotFound):
-        raise
-    except LookupError as exc:
-        if not_found is None:
-            raise BadRequest(reason(exc)) from exc
-        raise NotFound(not_found) from exc
-    except ValueError as exc:
-        raise BadRequest(reason(exc)) from exc
-    except RuntimeError as exc:
-        raise Conflict(reason(exc)) from exc
 
 
 def _roll_or_404(roll_id: int) -> dict:
     message = _("no roll %(id)d", id=roll_id)
     if roll_id > MAX_ID:
         raise NotFound(message)
-    with controller_errors(not_found=message):
+    with refusals(not_found=message):
         return controller().roll(roll_id)
 
 
@@ -155,7 +133,7 @@ def arm():
     known = {p["name"] for p in controller().presets()}
     if preset not in known:
         raise BadRequest(_("unknown preset: %(name)s", name=preset))
-    with controller_errors():
+    with refusals():
         return jsonify(shown_state(controller().arm(preset, roller)))
 
 
@@ -163,7 +141,7 @@ def arm():
 @security.requires_pin
 def throw():
     only_keys(json_body(), set())
-    with controller_errors():
+    with refusals():
         controller().throw()
     return jsonify(shown_state(controller().state()))
 
@@ -172,7 +150,7 @@ def throw():
 @security.requires_pin
 def read_now():
     only_keys(json_body(), set())
-    with controller_errors():
+    with refusals():
         controller().read_now()
     return jsonify(shown_state(controller().state()))
 
@@ -191,7 +169,7 @@ def dice_by_hand():
         raise Conflict(_("no roll armed: choose a preset first"))
     values = [face_value(v, armed["sides"]) for v in values]
     roller = name_text(body.get("roller"), "roller")
-    with controller_errors():
+    with refusals():
         return jsonify(shown_state(controller().enter_dice(values, roller=roller)))
 
 
@@ -209,7 +187,7 @@ def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int |
     never more than the history accepts. The controller's errors become 4xx answers.
     """
     ctl = controller()
-    with controller_errors():
+    with refusals():
         page = ctl.rolls(limit=limit, offset=offset, **filters)
         more = len(page) == limit and bool(ctl.rolls(limit=1, offset=offset + limit, **filters))
     return page, offset + limit if more else None
@@ -255,7 +233,7 @@ def correct_die(roll_id: int, index: int):
         if not isinstance(more, list) or not 1 <= len(more) <= MAX_DICE:
             raise BadRequest(_("more must be a list of 1 to %(count)d face values", count=MAX_DICE))
         more = [face_value(v, sides) for v in more]
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         try:
             extra = {"more": more} if more else {}
             return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
@@ -275,7 +253,7 @@ def set_principal(roll_id: int):
     index = whole_number(body.get("index"), "index", 0, MAX_DICE)
     index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         return jsonify(controller().set_principal(roll_id, index, who=who))
 
 
@@ -284,7 +262,7 @@ def photo(roll_id: int):
     annotated = query_flag("annotated", True)
     if roll_id > MAX_ID:
         raise NotFound(_("no roll %(id)d", id=roll_id))
-    with controller_errors(not_found=_("no roll %(id)d", id=roll_id)):
+    with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         path = controller().photo_path(roll_id, annotated=annotated)
     # The path comes from the controller, by id: nothing in the request names a file.
     if path is None or not path.is_file():
@@ -300,70 +278,9 @@ def clear_history():
     return jsonify(cleared=True)
 
 
-def _all_rolls(ctl, player: str | None, preset: str | None) -> Iterator[dict]:
-    # Paged so years of history never sit in memory; a roll added meanwhile shifts
-    # the pages by one, so ids already given are skipped.
-    seen, offset = set(), 0
-    while True:
-        page = ctl.rolls(limit=EXPORT_PAGE, offset=offset, player=player, preset=preset)
-        for item in page:
-            if item["id"] not in seen:
-                seen.add(item["id"])
-                yield item
-        if len(page) < EXPORT_PAGE:
-            return
-        offset += EXPORT_PAGE
-
-
-def _spreadsheet_safe(text: object) -> object:
-    # A name starting with = + - @ would run as a formula in a spreadsheet.
-    if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + text
-    return text
-
-
-def csv_row(roll: dict) -> list:
-    """One CSV line of a roll, in :data:`CSV_COLUMNS` order; dice lists space-separated, ``-``
-    where a die has none (an unread die's natural value, a die without a role: an empty item
-    would vanish between two spaces), and roles, which may hold spaces ("one left over"),
-    separated by ``|``; a die a correction made surplus has the role
-    ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
-    page does (a 0 read as "not corrected")."""
-    dice = roll.get("dice") or []
-    joined = lambda key: " ".join("-" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
-    return [
-        roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),
-        _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
-        roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
-        roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
-        joined("natural"), joined("value"),
-        "|".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
-        joined("source"),
-        " ".join(str(d["index"] + 1) for d in dice if d.get("corrected")),
-        _spreadsheet_safe(roll.get("note")),
-    ]
-
-
-def _download_name(extension: str) -> str:
-    return f"dicelens-rolls-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.{extension}"
-
-
-def _export(mimetype: str, extension: str, chunks: Iterator[str]) -> Response:
-    response = Response(chunks, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{_download_name(extension)}"'
-    return response
-
-
-def _first_checked(rolls: Iterator[dict]) -> Iterator[dict]:
-    """``rolls`` with its first page read now: a history that cannot be read answers 503
-    before the download starts, not a cut-off file."""
-    first = next(rolls, None)
-    return iter(()) if first is None else itertools.chain([first], rolls)
-
-
 @bp.get("/rolls.csv")
 def export_csv():
-    rolls = _first_checked(_all_rolls(controller(), **_filters()))
+    rolls = first_checked(all_rolls(controller(), **_filters()))
 
     def lines() -> Iterator[str]:
         buffer = io.StringIO()
@@ -376,12 +293,12 @@ def export_csv():
             buffer.truncate()
         yield buffer.getvalue()
 
-    return _export("text/csv", "csv", lines())
+    return download("text/csv", "csv", lines())
 
 
 @bp.get("/rolls.json")
 def export_json():
-    rolls = _first_checked(_all_rolls(controller(), **_filters()))
+    rolls = first_checked(all_rolls(controller(), **_filters()))
 
     def chunks() -> Iterator[str]:
         yield "["
@@ -389,7 +306,7 @@ def export_json():
             yield ("," if number else "") + "\n" + json.dumps(item)
         yield "\n]\n"
 
-    return _export("application/json", "json", chunks())
+    return download("application/json", "json", chunks())
 
 
 # --- the latest frame, for picking the principal colour ----------------------------
@@ -404,6 +321,19 @@ def latest_frame():
         raise NotFound(_("no frame from the camera yet"))
     jpeg, frame = latest
     return jsonify(image="data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii"), **frame)
+
+
+@bp.get("/setup")
+def camera_setup():
+    try:
+        view = controller().setup_view()
+    except ValueError as exc:
+        raise Conflict(_("the latest frame could not be encoded")) from exc
+    if view is None:
+        raise NotFound(_("no frame from the camera yet"))
+    return jsonify(image="data:image/jpeg;base64," + base64.b64encode(view["jpeg"]).decode("ascii"),
+                   width=view["width"], height=view["height"], die_px=view["die_px"], fit=view["fit"],
+                   advice=translated(view["advice"]))
 
 
 # --- settings and PIN ---------------------------------------------------------------
@@ -484,7 +414,7 @@ def post_settings():
             raise BadRequest(_("the PIN must be 4 to 12 digits"))
     if changes:
         try:
-            with controller_errors():
+            with refusals():
                 controller().update_settings(**changes)
         except TypeError as exc:  # a preset of the wrong shape
             raise BadRequest(reason(exc)) from exc

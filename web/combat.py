@@ -9,7 +9,7 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 :mod:`web.security`).
 
 =======================================  ==============================================
-``GET  /combat``                         the page (combat.html)
+``GET  /combat``                         the page (combat.html, :mod:`web.pages`)
 ``GET  /api/combat``                     state: ``{"log_size", "seq", "encounter", "groups", "attack",
                                          "last_attack", "can_undo", "heroes", "bestiary",
                                          "conditions", "options", "tray",
@@ -56,35 +56,32 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Flask, current_app, jsonify
 from flask_babel import gettext as _
 
+from . import combat_inputs as check
 from . import security
-from .errors import BadRequest, NotFound, Unavailable
-from .events import StreamCounter, format_event
+from .controller import Fight
+from .errors import BadRequest, NotFound, Unavailable, refusals
+from .events import StreamCounter, format_event, sse_response
 from .inputs import json_body, name_text, only_keys, whole_number
 from .messages import in_request_language, reason, shown_fight
 
 bp = Blueprint("combat", __name__)
 
 EXTENSION = "dicelens.combat"
-MAX_NUMBER = 100        # PV, damage, bonuses: no sheet of the seed comes near
 MAX_FIGHTERS = 40
-SIDES = (4, 6, 8, 10, 12)
-SHEET_KEYS = {"name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy"}
-WEAPONS = ("light", "medium", "heavy", "unarmed")
 
 
-def attach(app: Flask, session) -> Flask:
+def attach(app: Flask, session: Fight) -> Flask:
     """Give ``app`` the combat session (``device.combat.CombatSession``); returns ``app``."""
     app.extensions[EXTENSION] = session
     return app
 
 
-def session():
+def session() -> Fight:
     """The combat session, or 404 when the app was built without one."""
     found = current_app.extensions.get(EXTENSION)
     if found is None:
@@ -92,21 +89,8 @@ def session():
     return found
 
 
-@contextmanager
-def rules_errors() -> Iterator[None]:
-    """A step the rules refuse (ValueError) → 400 with its reason; an unknown sheet (KeyError) → 404."""
-    try:
-        yield
-    except (BadRequest, NotFound):
-        raise
-    except KeyError as exc:
-        raise NotFound(reason(exc) if exc.args else _("not found")) from exc
-    except ValueError as exc:
-        raise BadRequest(reason(exc)) from exc
-
-
 def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):
-    with rules_errors():
+    with refusals(unknown=NotFound):
         result = action(*args, **kwargs)
     return jsonify(shown_fight(result) if isinstance(result, dict) and "tray" in result else result)
 
@@ -119,71 +103,14 @@ def _fighter(body: dict, key: str = "name") -> str:
     return name
 
 
-def _number(body: dict, key: str, low: int, high: int, default: int | None = None) -> int | None:
-    if body.get(key) is None:
-        return default
-    return whole_number(body[key], key, low, high)
-
-
-def _flag(body: dict, key: str) -> bool | None:
-    value = body.get(key)
-    if value is not None and not isinstance(value, bool):
-        raise BadRequest(_("%(name)s must be true or false", name=key))
-    return value
-
-
-def _die(value: Any, key: str) -> int:
-    if value not in SIDES or isinstance(value, bool):
-        raise BadRequest(_("%(name)s must be a die: 4, 6, 8, 10 or 12", name=key))
-    return value
-
-
-def _sheet(value: Any) -> dict:
-    """A sheet typed on the page, its shape checked (the rules check the rest)."""
-    if not isinstance(value, dict):
-        raise BadRequest(_("sheet must be an object"))
-    only_keys(value, SHEET_KEYS)
-    sheet: dict = {"name": name_text(value.get("name"), "name", optional=False)}
-    for key in ("body", "mind", "soul"):
-        sheet[key] = _die(value.get(key), key)
-    sheet["pv"] = whole_number(value.get("pv"), "pv", 1, MAX_NUMBER)
-    if value.get("defence") is not None:
-        sheet["defence"] = _die(value["defence"], "defence")
-    for key in ("armour", "shield"):
-        sheet[key] = _number(value, key, 0, MAX_NUMBER, 0)
-    weapon = value.get("weapon")
-    if weapon is not None and weapon not in WEAPONS:
-        raise BadRequest(_("weapon must be light, medium, heavy, unarmed or null"))
-    sheet["weapon"] = weapon
-    sheet["ranged"] = bool(_flag(value, "ranged"))
-    energy = value.get("energy")
-    if energy is not None:
-        if not isinstance(energy, dict) or set(energy) != {"EC", "EM", "EA"}:
-            raise BadRequest(_("energy must be an object of EC, EM and EA"))
-        sheet["energy"] = {key: whole_number(energy[key], key, 0, MAX_NUMBER) for key in ("EC", "EM", "EA")}
-    return sheet
-
-
-def _initiative(body: dict) -> int | None:
-    return _number(body, "initiative", 0, 12)  # a d10's 0 (RULES P-1)
-
-
 # --- the page and the state ------------------------------------------------------------
-
-@bp.get("/combat")
-def page():
-    state = shown_fight(session().state())
-    urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
-            "base": url_for("combat.state"), "login": url_for("api.login")}
-    return render_template("combat.html", combat=state, combat_api=urls)
-
 
 @bp.get("/api/combat")
 def state():
     return jsonify(shown_fight(session().state()))
 
 
-def stream(fight, heartbeat: float, retry_ms: int,
+def stream(fight: Fight, heartbeat: float, retry_ms: int,
            shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
     """The event stream of one page: the state at once, then after every step (see the table
     above), each as ``shown`` puts it (the page's words added, in this phone's language)."""
@@ -213,12 +140,8 @@ def events():
     if not counter.acquire():
         raise Unavailable(_("too many open pages; try again shortly"))
     config = current_app.config
-    response = Response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"]),
-                               in_request_language(shown_fight)), mimetype="text/event-stream")
-    response.call_on_close(counter.release)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return sse_response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"]),
+                               in_request_language(shown_fight)), counter.release)
 
 
 # --- setting up --------------------------------------------------------------------------
@@ -229,7 +152,7 @@ def add_hero():
     body = json_body()
     only_keys(body, {"sheet", "initiative"})
     sheet = name_text(body.get("sheet"), "sheet", optional=False)
-    return _step(session().add_hero, sheet, _initiative(body))
+    return _step(session().add_hero, sheet, check.initiative(body))
 
 
 @bp.post("/api/combat/enemies")
@@ -238,7 +161,7 @@ def add_enemy():
     body = json_body()
     only_keys(body, {"sheet", "count", "initiatives"})
     sheet = name_text(body.get("sheet"), "sheet", optional=False)
-    count = _number(body, "count", 1, 10, 1)
+    count = check.number(body, "count", 1, 10, 1)
     initiatives = body.get("initiatives")
     if initiatives is not None:
         if not isinstance(initiatives, list) or len(initiatives) != count:
@@ -255,8 +178,8 @@ def add_participant():
     side = body.get("side")
     if side not in ("hero", "enemy"):
         raise BadRequest(_("side must be hero or enemy"))
-    return _step(session().add_participant, _sheet(body.get("sheet")), side, _initiative(body),
-                 bool(_flag(body, "save")))
+    return _step(session().add_participant, check.sheet(body.get("sheet")), side, check.initiative(body),
+                 bool(check.flag(body, "save")))
 
 
 @bp.post("/api/combat/saved-heroes")
@@ -264,7 +187,7 @@ def add_participant():
 def save_hero():
     body = json_body()
     only_keys(body, {"sheet"})
-    return _step(session().save_hero, _sheet(body.get("sheet")))
+    return _step(session().save_hero, check.sheet(body.get("sheet")))
 
 
 @bp.post("/api/combat/remove")
@@ -323,9 +246,9 @@ def start_attack():
     body = json_body()
     only_keys(body, {"attacker", "defender", "ranged", "attack_modifier", "damage_bonus"})
     attacker, defender = _fighter(body, "attacker"), _fighter(body, "defender")
-    return _step(session().start_attack, attacker, defender, ranged=_flag(body, "ranged"),
-                 attack_modifier=_number(body, "attack_modifier", -MAX_NUMBER, MAX_NUMBER, 0),
-                 damage_bonus=_number(body, "damage_bonus", 0, MAX_NUMBER, 0))
+    return _step(session().start_attack, attacker, defender, ranged=check.flag(body, "ranged"),
+                 attack_modifier=check.number(body, "attack_modifier", -check.MAX_NUMBER, check.MAX_NUMBER, 0),
+                 damage_bonus=check.number(body, "damage_bonus", 0, check.MAX_NUMBER, 0))
 
 
 @bp.post("/api/combat/attack/dice")
@@ -339,24 +262,10 @@ def attack_dice():
     attack = session().state()["attack"]
     sides = attack["needs"]["dice"] if attack and attack["needs"] else []
     if len(sides) == len(values):
-        values = [_face(value, die) for value, die in zip(values, sides)]
+        values = [check.face(value, die) for value, die in zip(values, sides)]
     else:  # no attack, or the wrong number of dice: the session says which
         values = [whole_number(v, "values", 1, 20) for v in values]
     return _step(session().attack_dice, values)
-
-
-def _face(value: Any, sides: int) -> int:
-    """A die's face as thrown: 1 to ``sides``; a d10 also takes its printed 0, which is 10
-    as everywhere (RULES P-1). The session's rules read the 0 as 10.
-
-    :raises BadRequest: naming the die and its faces.
-    """
-    low = 0 if sides == 10 else 1
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= sides:
-        if sides == 10:
-            raise BadRequest(_("a d10 shows 0 to 10 (0 is 10)"))
-        raise BadRequest(_("a d%(sides)d shows 1 to %(sides)d", sides=sides))
-    return value
 
 
 @bp.post("/api/combat/attack/correct")
@@ -374,7 +283,7 @@ def correct_attack():
         value = whole_number(body.get("value"), "value", 1, 20)
     else:
         spec = attack["spec"]
-        value = _face(body.get("value"), 20 if index else
+        value = check.face(body.get("value"), 20 if index else
                       spec["defence_die"] if throw == "defence" else spec["attacker_die"])
     return _step(session().correct_attack, throw, index, value)
 
@@ -422,7 +331,7 @@ def help_ally():
     body = json_body()
     only_keys(body, {"helper", "ally", "bonus"})
     helper, ally = _fighter(body, "helper"), _fighter(body, "ally")
-    return _step(session().help, helper, ally, _number(body, "bonus", 1, 2, 1))
+    return _step(session().help, helper, ally, check.number(body, "bonus", 1, 2, 1))
 
 
 @bp.post("/api/combat/damage")
@@ -431,7 +340,7 @@ def damage():
     body = json_body()
     only_keys(body, {"name", "amount", "reason"})
     name = _fighter(body)
-    return _step(session().damage, name, whole_number(body.get("amount"), "amount", 1, MAX_NUMBER),
+    return _step(session().damage, name, whole_number(body.get("amount"), "amount", 1, check.MAX_NUMBER),
                  name_text(body.get("reason"), "reason"))
 
 
@@ -441,7 +350,7 @@ def heal():
     body = json_body()
     only_keys(body, {"name", "amount", "reason"})
     name = _fighter(body)
-    return _step(session().heal, name, whole_number(body.get("amount"), "amount", 1, MAX_NUMBER),
+    return _step(session().heal, name, whole_number(body.get("amount"), "amount", 1, check.MAX_NUMBER),
                  name_text(body.get("reason"), "reason"))
 
 
@@ -461,8 +370,8 @@ def add_condition():
     if duration is not None and duration not in ("temporary", "persistent"):
         raise BadRequest(_("duration must be temporary or persistent"))
     condition["duration"] = duration
-    condition["poison"] = _number(given, "poison", 1, MAX_NUMBER)
-    condition["poison_die"] = None if given.get("poison_die") is None else _die(given["poison_die"], "poison_die")
+    condition["poison"] = check.number(given, "poison", 1, check.MAX_NUMBER)
+    condition["poison_die"] = None if given.get("poison_die") is None else check.die(given["poison_die"], "poison_die")
     return _step(session().add_condition, name, condition)
 
 
@@ -483,7 +392,7 @@ def spend_energy():
     name = _fighter(body)
     if body.get("energy") not in ("EC", "EM", "EA"):
         raise BadRequest(_("energy must be EC, EM or EA"))
-    return _step(session().spend_energy, name, body["energy"], _number(body, "amount", 1, MAX_NUMBER, 1))
+    return _step(session().spend_energy, name, body["energy"], check.number(body, "amount", 1, check.MAX_NUMBER, 1))
 
 
 @bp.post("/api/combat/rest")
@@ -521,7 +430,7 @@ def new_fight():
 def options():
     body = json_body()
     only_keys(body, {"ties_favour_defender", "defensive_fumble_on_hit"})  # RULES DD-5, DD-8
-    changes = {key: _flag(body, key) for key in body}
+    changes = {key: check.flag(body, key) for key in body}
     return _step(session().set_options, **{key: value for key, value in changes.items() if value is not None})
 
 

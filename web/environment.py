@@ -64,8 +64,9 @@ def _number(low: float, high: float, *, integer: bool = False, unit: str = "") -
     allowed = f"{kind}{unit} from {_plain(low)} to {_plain(high)}"
 
     def check(value: object) -> str | None:
-        ok_type = isinstance(value, int) if integer else isinstance(value, (int, float))
-        if isinstance(value, bool) or not ok_type or not low <= value <= high:
+        if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+            return allowed
+        if not low <= value <= high:
             return allowed
         return None
 

@@ -12,10 +12,12 @@ as a JSON 500 so a page never receives an HTML error.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask, jsonify, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from rules.phrase import Phrase
 
@@ -25,7 +27,9 @@ logger = logging.getLogger(__name__)
 
 
 class WebError(Exception):
-    """Base class of every error raised by ``web``."""
+    """Base class of every error raised by ``web``; answered with its ``status``."""
+
+    status = 500
 
 
 class BadRequest(WebError, ValueError):
@@ -70,6 +74,27 @@ class Unavailable(WebError, RuntimeError):
     status = 503
 
 
+@contextmanager
+def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest) -> Iterator[None]:
+    """The device's and the rules' refusals (the controller's, the fight's) as answers, with
+    their reason in the phone's language (:func:`web.messages.reason`): ValueError →
+    400, RuntimeError → 409, LookupError → 404 ``not_found`` when the unknown thing is named by
+    the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
+    of a roll request, 404 for a fight's unknown fighter or sheet. A :class:`WebError` passes."""
+    try:
+        yield
+    except WebError:
+        raise
+    except LookupError as exc:
+        if not_found is not None:
+            raise NotFound(not_found) from exc
+        raise unknown(reason(exc) if exc.args else _("not found")) from exc
+    except ValueError as exc:
+        raise BadRequest(reason(exc)) from exc
+    except RuntimeError as exc:
+        raise Conflict(reason(exc)) from exc
+
+
 def error_response(reason: str, status: int):
     """A JSON error answer ``{"error": reason}`` with its status."""
     response = jsonify(error=reason)
@@ -99,8 +124,9 @@ def register_error_handlers(app: Flask) -> None:
             413: _("request too large"),
             415: _("unsupported media type"),
         }
-        response = error_response(reasons.get(exc.code, exc.name), exc.code or 500)
-        if exc.code == 405 and exc.valid_methods:
+        code = exc.code or 500
+        response = error_response(reasons.get(code, exc.name), code)
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 

@@ -45,11 +45,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 from flask_babel import gettext as _
 
+from .controller import Controller
 from .errors import BadRequest
 from .inputs import MAX_ID
 from .messages import in_request_language, shown_state
@@ -71,6 +72,18 @@ def format_event(kind: str | None, data: object = None, event_id: int | None = N
         lines.append(f"id: {event_id}")
     lines.append("data: " + json.dumps(data, separators=(",", ":")))
     return "\n".join(lines) + "\n\n"
+
+
+def sse_response(messages: Iterable[str], on_close: Callable[[], None] | None = None) -> Response:
+    """A ``text/event-stream`` answer of ``messages``, never cached nor buffered by a proxy in
+    front; ``on_close`` runs once the server lets go of it (the page left, the stream ended):
+    both event streams (this one and the fight's, :mod:`web.combat`) free their slot there."""
+    response = Response(messages, mimetype="text/event-stream")
+    if on_close is not None:
+        response.call_on_close(on_close)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
+    return response
 
 
 class StreamCounter:
@@ -107,7 +120,7 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
-def _catch_up(controller, seq: int) -> Generator[str, None, int]:
+def _catch_up(controller: Controller, seq: int) -> Generator[str, None, int]:
     """Roll events for every roll with a seq above ``seq``; returns the highest seq sent.
 
     ``rolls_since`` may answer in batches (the history's is 500 rolls), so it is
@@ -122,7 +135,7 @@ def _catch_up(controller, seq: int) -> Generator[str, None, int]:
         seq = max(roll["seq"] for roll in batch)
 
 
-def _newest_seq(controller, state: dict) -> int:
+def _newest_seq(controller: Controller, state: dict) -> int:
     """The highest seq in the history: the latest roll's, or a later correction's of an older roll."""
     latest = state.get("latest_roll")
     seq = latest["seq"] if latest else 0
@@ -144,7 +157,7 @@ def _coalesced(first, subscription) -> list:
     return [event for number, event in enumerate(events) if event.kind == "roll" or last[event.kind] == number]
 
 
-def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
+def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
            clock: Callable[[], float] = time.monotonic,
            shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
@@ -182,7 +195,7 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
                 return
             if getattr(subscription, "dropped", 0) != dropped:
                 # The queue overflowed while this client was slow: fetch the rolls it lost.
-                dropped = subscription.dropped
+                dropped = getattr(subscription, "dropped", 0)
                 sent = yield from _catch_up(controller, sent)
             if event is None:
                 if clock() - written < heartbeat:  # a tick, not yet a heartbeat
@@ -207,15 +220,14 @@ def stream(controller, last_id: int | None, heartbeat: float, retry_ms: int,
 def events():
     last_id = _last_event_id()
     if request.method == "HEAD":  # no stream: nothing would ever notice the client leaving
-        return Response(mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return sse_response([])
     counter: StreamCounter = current_app.extensions["dicelens.streams"]
     if not counter.acquire():  # the page is told, in a stream it can read, and polls instead
-        full = [f"retry: {FULL_RETRY_MS}\n\n",
-                format_event("full", {"error": _("too many open pages; try again shortly")})]
-        return Response(full, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return sse_response([f"retry: {FULL_RETRY_MS}\n\n",
+                             format_event("full", {"error": _("too many open pages; try again shortly")})])
     config = current_app.config
     disconnected = request.environ.get("waitress.client_disconnected") or (lambda: False)
-    response = Response(
+    return sse_response(
         stream(
             current_app.extensions["dicelens.controller"],
             last_id,
@@ -225,9 +237,5 @@ def events():
             lifetime=float(config["STREAM_SECONDS"]),
             shown=in_request_language(shown_state),  # the page's words, in this phone's language
         ),
-        mimetype="text/event-stream",
+        counter.release,
     )
-    response.call_on_close(counter.release)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
-    return response

@@ -19,6 +19,9 @@ route         template         context
                                CSV/JSON links)
 ``/settings`` settings.html    ``settings`` (as GET /api/settings, without the PIN),
                                ``presets``
+``/combat``   combat.html      ``combat`` (GET /api/combat), ``combat_api`` (its URLs:
+                               ``state``, ``events``, ``base``, ``login``); 404 without a
+                               fight (:func:`web.combat.attach`)
 ============  ===============  ==========================================================
 
 The history page takes ``?limit=&offset=&player=&preset=`` like ``GET /api/rolls``.
@@ -32,13 +35,14 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 
+from . import combat
 from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
 from .errors import BadRequest
 from .inputs import query_name
-from .messages import shown_presets, shown_state
+from .messages import shown_fight, shown_presets, shown_state
 
 bp = Blueprint("pages", __name__)
 
@@ -95,3 +99,11 @@ def history():
 @bp.get("/settings")
 def settings():
     return render_template("settings.html", settings=public_settings(), presets=controller().presets())
+
+
+@bp.get("/combat")
+def combat_page():
+    state = shown_fight(combat.session().state())
+    urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
+            "base": url_for("combat.state"), "login": url_for("api.login")}
+    return render_template("combat.html", combat=state, combat_api=urls)

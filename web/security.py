@@ -16,10 +16,10 @@ A shared Wi-Fi is not a trusted network (issue 6, item 9):
 * Its ``Host`` must also be a name the server knows (DNS rebinding: a site whose
   name resolves to this machine would otherwise be "same-origin" with itself):
   ``localhost`` and loopback addresses, ``SERVE_HOST`` (the address served on),
-  the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own addresses, its host name and ``<hostname>.local``, and the
-  names in ``ALLOWED_HOSTS`` (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a
-  comma-separated list; a value that is neither stops ``dicelens serve`` at start-up,
-  see :mod:`web.environment`). Any other Host gets 403 ``{"error": ...}``.
+  the host of ``JOIN_URL`` (the address the join QR code gives), this machine's own
+  addresses, its host name and ``<hostname>.local``, and the names in ``ALLOWED_HOSTS``
+  (``DICE_ALLOWED_HOSTS='["dice.home"]'`` or a comma-separated list; a value that is
+  neither stops ``dicelens serve`` at start-up, see :mod:`web.environment`). Any other Host gets 403 ``{"error": ...}``.
 
 The PIN is stored in the controller's settings (``settings()["pin"]``) as the
 werkzeug hash :func:`hash_pin` makes, never in clear; ``None`` means no PIN.
@@ -84,6 +84,8 @@ def pin_matches(pin: str, stored: str) -> bool:
 def _fingerprint(stored: str) -> str:
     # What a session remembers: it stops matching as soon as the PIN changes.
     key = current_app.secret_key
+    if not key:  # create_app always sets one
+        raise RuntimeError("the app has no SECRET_KEY")
     key = key.encode() if isinstance(key, str) else key
     return hmac.new(key, stored.encode(), hashlib.sha256).hexdigest()[:32]
 
@@ -276,9 +278,9 @@ def machine_hosts() -> set[str]:
             names.add(str(address[0]).split("%")[0].lower())
     except OSError:  # no resolver for our own name: the other names still count
         pass
-    address = lan_address()
-    if address:
-        names.add(address)
+    lan = lan_address()
+    if lan:
+        names.add(lan)
     names |= _interface_addresses()
     return {name for name in names if name}
 

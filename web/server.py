@@ -33,6 +33,7 @@ class GuardedChannel(HTTPChannel):
     (the server's ``dicelens_limits``: ``(connections per address, seconds per request)``)."""
 
     _started = 0.0  # when the request being received began
+    will_close: bool  # waitress's own: close the connection once the response is sent
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
@@ -94,7 +95,8 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, **options
     server = create_server(app, host=host, port=port, **settings)
     servers = ([s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
                if isinstance(server, MultiSocketServer) else [server])
-    connections = (Counter(), threading.Lock())  # shared: one address on IPv4 and IPv6 alike
+    # Shared: one address on IPv4 and IPv6 alike.
+    connections: tuple[Counter[str], threading.Lock] = (Counter(), threading.Lock())
     for each in servers:
         each.channel_class = GuardedChannel
         each.dicelens_limits = (int(config["MAX_CONNECTIONS_PER_ADDRESS"]), float(config["REQUEST_SECONDS"]))

@@ -50,7 +50,7 @@ def open_camera(name: str, **options) -> Camera:
     :raises CameraUnavailable: if the camera is missing, busy or unplugged.
     """
     kind, arg = parse_camera_name(name)
-    path = Path(arg) if kind == "file" else None
+    path = Path(arg) if kind == "file" and isinstance(arg, str) else None
     if path is not None and path.is_file() and not is_photo(path):  # a still of any format is a photo
         kind = "video"
     options = {k: v for k, v in options.items() if v is not None}  # None: the source's default

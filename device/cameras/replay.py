@@ -103,9 +103,10 @@ class ReplayCamera(Camera):
         with self._lock:
             if self._next_auto_throw is not None and self._clock() >= self._next_auto_throw:
                 self._start_throw(None)
-            self._current()
-            self._shown = self._queue.popleft()() if self._queue else self._still
-            return shrink(self._shown)
+            current = self._current()  # makes the still tray when there is none yet
+            shown = self._queue.popleft()() if self._queue else self._still
+            self._shown = shown = current if shown is None else shown
+            return shrink(shown)
 
     def capture(self) -> np.ndarray:
         with self._lock:
@@ -118,7 +119,7 @@ def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.R
     reach = 0.25 * (1 - progress)
     dx = rng.uniform(-reach, reach) * width
     dy = rng.uniform(-reach, reach) * height
-    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
     moved = cv2.warpAffine(after, shift, (width, height), borderMode=cv2.BORDER_REFLECT)
     length = max(3, int(15 * (1 - progress)) | 1)
     kernel = np.zeros((length, length), np.float32)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from vision.colors import PALETTE
 from vision.synthetic import render_motion, render_tray
 
 # How the simulated tray looks: a little sensor noise and soft shadows, like a lit tray.
-_LOOK = {"noise": 2.0, "shadow": 0.3}
+_LOOK: dict[str, Any] = {"noise": 2.0, "shadow": 0.3}
 
 
 class SimCamera(ReplayCamera):
@@ -40,7 +41,8 @@ class SimCamera(ReplayCamera):
                              f"got {principal_color!r}")
         self.count = count
         self.principal_color = principal_color
-        self.size = tuple(size)
+        width, height = size
+        self.size = (width, height)
         self.truth: list[dict] = []  #: the dice of the last throw, as render_tray gives them
         self._throw_options: dict = {}
         super().__init__(seed=seed, **options)

@@ -41,14 +41,14 @@ class UsbCamera(Camera):
     def __init__(self, index: int, size: tuple[int, int] | None = None) -> None:
         self.index = index
         self._lock = threading.Lock()
-        self._capture = _quietly_open(index)
-        if not self._capture.isOpened():
-            self._capture.release()
-            self._capture = None
+        capture = _quietly_open(index)
+        if not capture.isOpened():
+            capture.release()
             raise CameraUnavailable(_why_not_open(index))
+        self._capture: cv2.VideoCapture | None = capture  # None once closed
         if size:
-            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
-            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
 
     def __str__(self) -> str:
         return f"USB camera {self.index}"

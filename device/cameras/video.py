@@ -29,13 +29,13 @@ class VideoCamera(Camera):
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.Lock()
-        self._video = cv2.VideoCapture(str(self.path))
-        ok, frame = self._video.read() if self._video.isOpened() else (False, None)
-        if not ok:
-            self._video.release()
-            self._video = None
+        video = cv2.VideoCapture(str(self.path))
+        ok, frame = video.read() if video.isOpened() else (False, None)
+        if not ok or frame is None:
+            video.release()
             raise ValueError(f"file camera: {self.path} is not a readable video")
-        fps = self._video.get(cv2.CAP_PROP_FPS)
+        self._video: cv2.VideoCapture | None = video  # None once closed
+        fps = video.get(cv2.CAP_PROP_FPS)
         self._fps = fps if fps and fps > 0 else 25.0
         self._frame: np.ndarray = frame
         self._index = 0  # index of self._frame in the video

@@ -7,15 +7,13 @@ own browser download is never used.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
+from tests.fakes import controller as fake_controller
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -28,13 +26,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1,
 
 # Generous waits: CI machines are shared, and a wait only lasts until the page is right.
 expect.set_options(timeout=10_000)
-
-_spec = importlib.util.spec_from_file_location(
-    "browser_fake_controller", Path(__file__).with_name("fake_controller.py"))
-fake_controller = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = fake_controller  # dataclasses look their module up there
-_spec.loader.exec_module(fake_controller)
-
 
 def closing(app):
     """``app`` with every response closed, even one whose client went away.
@@ -65,7 +56,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
-    def __enter__(self) -> "LiveServer":
+    def __enter__(self) -> LiveServer:
         self._thread.start()
         return self
 

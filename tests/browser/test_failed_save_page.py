@@ -10,7 +10,6 @@ from web import create_app
 
 from .conftest import PHONE, LiveServer
 
-
 SAVE_FAILED = {"en-US": "The roll could not be saved (No space left on device): nothing was changed. "
                         "Fix it, then throw again.",
                "pt-BR": "A jogada não pôde ser salva (No space left on device): nada foi alterado. "

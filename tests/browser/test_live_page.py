@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+
 def live(page: Page) -> Page:
     """Wait until the page's event stream is open (the green "Live" dot)."""
     expect(page.locator("#link")).to_have_attribute("data-link", "live")
@@ -242,10 +243,11 @@ def test_a_value_that_is_not_there_is_never_written_as_null(phone, controller):
     """The page's helpers leave out a missing child and fill a missing value with "–"
     (replaceChildren and String() write "null"); a pool roll waiting for dice shows none."""
     page = live(phone("/"))
-    assert page.evaluate("""() => {
+    assert page.evaluate("""async () => {
+        const dom = await import("/static/dom.js");
         const box = document.createElement("div");
-        window.dicelensDom.setChildren(box, [null, "a", undefined]);
-        const t = window.dicelensDom.translator({});
+        dom.setChildren(box, [null, "a", undefined]);
+        const t = dom.translator({});
         return [box.textContent, t("Die {n}: {from}", { n: null, from: undefined })];
     }""") == ["a", "Die –: –"]
     controller.arm("pool5")

@@ -94,6 +94,7 @@ def chatter(factory, clock, pin: int, edges: int, end_low: bool) -> None:
     assert level_low == end_low
 
 
+@pytest.mark.slow
 def test_each_button_gives_its_preset(buttons, factory, clock, presses):
     press(factory, clock, 17)
     clock.t += 1
@@ -103,6 +104,7 @@ def test_each_button_gives_its_preset(buttons, factory, clock, presses):
     assert presses.wait_for(3) == ["2D6", "1D6", "read"]
 
 
+@pytest.mark.slow
 def test_a_noisy_press_and_release_are_one_press(buttons, factory, clock, presses):
     chatter(factory, clock, 17, edges=9, end_low=True)  # contact bounces as it closes
     clock.t += 0.2  # held
@@ -135,6 +137,7 @@ def test_a_hold_is_one_press_and_its_release_none(buttons, factory, clock, press
     assert presses.wait_for(2) == ["1D6", "2D6"]
 
 
+@pytest.mark.slow
 def test_presses_on_two_buttons_at_once_both_count(buttons, factory, clock, presses):
     factory.pin(17).drive_low()
     factory.pin(27).drive_low()
@@ -167,6 +170,7 @@ def wait_for_states(pin, n: int) -> list[bool]:
     return [s.state for s in pin.states]
 
 
+@pytest.mark.slow
 def test_the_led_shows_each_state(buttons, factory):
     led = factory.pin(LED_PIN)
     assert buttons.led_state == "off" and not led.state

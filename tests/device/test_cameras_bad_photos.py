@@ -31,6 +31,7 @@ def throw_and_show(camera) -> str:
     return camera.photo.name
 
 
+@pytest.mark.slow
 def test_an_oversized_photo_is_skipped_by_name_and_the_good_ones_replay(tmp_path, caplog, byler):
     first, second = sorted(byler.glob("*.jpg"))[:2]
     (tmp_path / "0-huge.ppm").write_bytes(HUGE_PPM)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 
 @pytest.fixture
 def byler(real_photos) -> Path:

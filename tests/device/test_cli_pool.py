@@ -5,6 +5,8 @@ import pytest
 
 from .cli_run import dicelens, dicelens_json
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 
 def test_ten_cancels_the_one_and_its_reroll_scores():
     result = dicelens_json("resolve", "pool", "--dice", "1,3,5,10", "--reroll", "10")

@@ -7,8 +7,11 @@ import os
 
 import cv2
 import numpy as np
+import pytest
 
 from .cli_run import dicelens
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 
 def test_read_prints_one_json_line_per_photo(tmp_path, four_ones):

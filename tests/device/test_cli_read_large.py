@@ -6,7 +6,11 @@ import json
 import struct
 import zlib
 
+import pytest
+
 from .cli_run import dicelens
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 
 def huge_png(path, width: int, height: int) -> None:

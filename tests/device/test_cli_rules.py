@@ -6,6 +6,8 @@ import pytest
 
 from .cli_run import dicelens, dicelens_json
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 
 def test_resolve_perfect_roll_with_extra_dice():
     result = dicelens_json("resolve", "d6", "--kind", "D6", "--dice", "6,4", "--extra", "6,2")

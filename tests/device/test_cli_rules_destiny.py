@@ -8,6 +8,8 @@ from device.cli import main
 
 from .cli_run import dicelens, dicelens_json
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 BRANN = ("resolve", "attack", "--attacker-die", "d8", "--defence-die", "d6", "--armour", "1", "--weapon", "medium")
 
 

@@ -146,6 +146,7 @@ def test_an_initiative_die_that_leans_is_entered_by_hand(tmp_path, reader, clock
     assert fight.enter_top_face(4)["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 4}}
 
 
+@pytest.mark.slow
 def test_read_says_a_leaning_die_is_not_read_and_the_table_enters_its_top_face():
     from .cli_run import dicelens
 

@@ -181,6 +181,7 @@ def test_a_sheet_makes_a_fighter_at_full_health():
         participant_from_template({"name": "X", "body": 7, "mind": 6, "soul": 4, "pv": 3}, "hero")
 
 
+@pytest.mark.slow
 def test_phones_get_the_newest_log_entries_the_file_keeps_them_all(tmp_path):
     session = brann_vs_saqueador(tmp_path)
     for _ in range(101):  # one log entry per turn

@@ -91,6 +91,7 @@ def test_only_a_throw_settled_after_the_step_asked_is_used(fight, reader, clock)
     ([numbered(None, "d8", unreadable="ambiguous numeral"), numbered(14, "d20", x=300)], "unreadable",
      "the d8: its numeral is ambiguous — throw it again"),
 ])
+@pytest.mark.slow
 def test_a_throw_that_is_not_the_dice_asked_for_fills_nothing_and_says_why(fight, reader, clock,
                                                                            dice, code, prompt):
     started(fight).start_attack("Brann", "Saqueador")
@@ -225,6 +226,7 @@ def test_a_broken_tray_part_of_the_file_is_dropped_and_the_fight_kept(fight, clo
     assert state["attack"]["needs"]["dice"] == [8, 20]
 
 
+@pytest.mark.slow
 def test_dicelens_serve_hands_a_settled_throw_to_the_waiting_fight_not_to_the_armed_roll(tmp_path):
     # The real wiring (device/serve.py): simulated camera, tray loop, controller, combat
     # session and vision.read_numbered. The simulated camera throws pip d6s, so the attack

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from device.config import ConfigError, Config, load_config
+from device.config import Config, ConfigError, load_config
 from device.presets import build_presets
 
 

@@ -15,7 +15,6 @@ from rules.pool import PoolSpec
 from .controller_fakes import Clock, annotate, die, numbered, settle
 
 
-
 def pool(*values, kinds=None, y=100):
     """d10s in a row, 100 px apart; ``kinds`` replaces some: {position: kind}."""
     kinds = kinds or {}
@@ -99,6 +98,7 @@ def test_an_unreadable_d10_is_named_then_corrected_on_the_page(controller, reade
     assert roll["dice"][2]["natural"] == 10 and controller.state()["needs"]["count"] == 1
 
 
+@pytest.mark.slow
 def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path, real_photos):
     """A held-out photo (tools/numerals_data.py) of 4 d10s, 2 d8s, 2 numbered and 2 pip d6s:
     what is reliable today is the kind (d10 or not), not the numerals."""
@@ -116,12 +116,12 @@ def test_the_real_numbered_reader_names_the_d8s_and_d6s_among_the_d10s(tmp_path,
     named = {item.split(" ", 1)[1].removesuffix("s") for item in listing.replace(" and ", ", ").split(", ")}
     assert named and named <= {"d8", "pip d6", "numbered d6"}, state["prompt"]
     read = roll["readings"][0]["dice"]
-    for die in read:  # each die read lies in a labelled die of its kind (d10 or not)
-        x0, y0, x1, y1 = die["box"]
+    for seen in read:  # each die read lies in a labelled die of its kind (d10 or not)
+        x0, y0, x1, y1 = seen["box"]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         label = next(d for d in labels["dice"] if d["box"][0] <= cx <= d["box"][2] and d["box"][1] <= cy <= d["box"][3])
-        assert (die["kind"] == "d10") == (label["kind"] == "d10"), (die, label)
-    assert sum(die["kind"] == "d10" for die in read) >= 3
+        assert (seen["kind"] == "d10") == (label["kind"] == "d10"), (seen, label)
+    assert sum(seen["kind"] == "d10" for seen in read) >= 3
 
 
 def test_a_reroll_a_correction_made_surplus_counts_again_when_the_10_is_back(controller):

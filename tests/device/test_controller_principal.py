@@ -141,6 +141,7 @@ FACES = st.one_of(st.integers(1, 6), st.none())
        edits=st.lists(st.one_of(st.tuples(st.just("principal"), st.integers(0, 1)),
                                 st.tuples(st.just("correct"), st.integers(0, 4), FACES)),
                       min_size=1, max_size=4))
+@pytest.mark.slow
 def test_any_edits_leave_roles_agreeing_and_the_rules_result(tmp_path_factory, first, extras, edits):
     """Whatever was thrown (cocked dice included) and edited, the roll is the one the same
     faces give entered by hand with the principal die first."""

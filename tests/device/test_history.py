@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from device.errors import RollNotFound
+from device.errors import RollNotFound, SaveFailed
 from device.history import DATABASE, History
 
 
@@ -19,12 +19,6 @@ def make_roll(preset="2d6", roller="ana", total=7, **extra) -> dict:
             "dice": [{"index": 0, "natural": 4}], "readings": [{"dice": []}], "corrections": []}
     roll.update(extra)
     return roll
-
-
-@pytest.fixture
-def history(tmp_path):
-    with History(tmp_path) as history:
-        yield history
 
 
 def test_saved_roll_comes_back_with_id_and_seq(history):
@@ -127,3 +121,14 @@ def test_the_player_filter_folds_case_beyond_ascii(history):
     assert [r["roller"] for r in history.rolls(player="nara")] == ["nara", "Nara"]
     assert [r["roller"] for r in history.rolls(player="ÁGATA")] == ["Ágata"]
     assert [r["roller"] for r in history.rolls(player="ágata")] == ["Ágata"]
+
+
+def test_a_save_after_close_fails_as_a_save_and_changes_nothing(tmp_path):
+    history = History(tmp_path)
+    history.close()
+    history.close()  # idempotent
+    with pytest.raises(SaveFailed, match="could not be saved"):
+        history.save(make_roll())
+    assert history.check() == "the history database is closed"
+    with History(tmp_path) as again:
+        assert again.rolls() == []

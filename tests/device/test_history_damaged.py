@@ -46,6 +46,7 @@ def refused(folder: Path) -> str:
     return message
 
 
+@pytest.mark.slow
 def test_a_page_overwritten_in_the_middle_is_refused(folder):
     path = folder / DATABASE
     data = bytearray(path.read_bytes())
@@ -56,6 +57,7 @@ def test_a_page_overwritten_in_the_middle_is_refused(folder):
     assert "btreeInitPage" in refused(folder)  # SQLite's own words on the bad page
 
 
+@pytest.mark.slow
 def test_a_zero_byte_database_beside_photos_is_refused_and_the_photos_kept(folder):
     (folder / DATABASE).write_bytes(b"")
     assert len(list((folder / "photos").glob("*.jpg"))) == 80
@@ -69,6 +71,7 @@ def test_a_zero_byte_database_with_no_photos_starts_a_new_history(tmp_path):
 
 
 @pytest.mark.parametrize("newest", [True, False])
+@pytest.mark.slow
 def test_a_row_with_bad_json_is_refused_naming_the_row(folder, newest):
     with sqlite3.connect(folder / DATABASE) as db:
         row = 40 if newest else 17
@@ -86,6 +89,7 @@ def test_a_database_of_another_program_is_refused(tmp_path):
     assert "it has no table rolls" in refused(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_table_lacking_columns_is_refused(folder):
     with sqlite3.connect(folder / DATABASE) as db:
         db.execute("ALTER TABLE rolls DROP COLUMN readings")

@@ -13,6 +13,8 @@ import pytest
 
 from device.history import DATABASE, History
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 REPO = Path(__file__).resolve().parents[2]
 
 # Saves rolls as fast as it can (with photos and corrections, so a kill lands in

@@ -57,6 +57,7 @@ def nmcli(tmp_path):
     return hotspot
 
 
+@pytest.mark.slow
 def test_the_dry_run_prints_the_commands_and_runs_none(nmcli):
     status, output, calls = nmcli(ENABLED, "--dry-run")
     assert status == 0
@@ -68,6 +69,7 @@ def test_the_dry_run_prints_the_commands_and_runs_none(nmcli):
         "password 'roll-them-all'; phones open http://10.42.0.1:8123/")
 
 
+@pytest.mark.slow
 def test_with_no_known_network_the_access_point_is_made(nmcli):
     status, output, calls = nmcli(ENABLED)
     assert status == 0, output
@@ -75,18 +77,21 @@ def test_with_no_known_network_the_access_point_is_made(nmcli):
     assert "phones open http://10.42.0.1:8123/" in output
 
 
+@pytest.mark.slow
 def test_a_connected_pi_makes_no_hotspot(nmcli):
     status, output, calls = nmcli(ENABLED, wlan0="connected")
     assert (status, calls) == (0, [STATUS])
     assert output == "dicelens: wlan0 is connected to a known network: no hotspot\n"
 
 
+@pytest.mark.slow
 def test_disabled_by_default(nmcli):
     status, output, calls = nmcli("")
     assert (status, calls) == (0, [])
     assert "hotspot.enabled is false" in output
 
 
+@pytest.mark.slow
 def test_nmcli_failing_is_one_line_and_status_1(nmcli):
     status, output, calls = nmcli(ENABLED, fail=True)
     assert status == 1
@@ -95,6 +100,7 @@ def test_nmcli_failing_is_one_line_and_status_1(nmcli):
     assert calls == [STATUS, HOTSPOT[0]]
 
 
+@pytest.mark.slow
 def test_a_missing_interface_is_named(nmcli):
     status, output, _ = nmcli(ENABLED.replace('[web]', 'interface = "wlan1"\n[web]'))
     assert status == 1 and output == "dicelens: no network interface wlan1 (nmcli device status)\n"

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 REPO = Path(__file__).resolve().parents[2]
 
 # A picamera2 with exactly the calls device/cameras/picamera.py makes (libcamera beside it). libcamera lists

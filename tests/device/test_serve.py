@@ -7,10 +7,10 @@ import contextlib
 import json
 import logging
 import os
-import socket
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -84,6 +84,7 @@ def call(url, body=None):
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.slow
 def test_serve_answers_then_stops_cleanly(tmp_path, stop):
     with serving(tmp_path, "--auto-throw", "1", stop=stop) as base:
         status, state = call(base + "/api/state")
@@ -101,6 +102,7 @@ def test_serve_answers_then_stops_cleanly(tmp_path, stop):
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.slow
 def test_a_stop_ends_the_open_pages_streams_first(tmp_path, stop):
     """Ctrl-C with phones on the page: their event streams (the roll's and the fight's) end
     at once, so waitress has no thread left to wait for (it waited 5 s, then logged
@@ -119,6 +121,7 @@ def test_a_stop_ends_the_open_pages_streams_first(tmp_path, stop):
 @pytest.mark.parametrize(("camera", "folder"), [
     ("sim", "dicelens-sim"), ("file:{photos}", "dicelens-replay"), ("picamera2", "dicelens"), ("usb:0", "dicelens"),
 ])
+@pytest.mark.slow
 def test_the_demos_keep_histories_apart_from_the_tables(tmp_path, monkeypatch, camera, folder):
     """`make run` (simulated camera) and the README's demo of replayed photos write no roll
     into the history of the table's real camera, unless a data folder is given."""
@@ -135,6 +138,7 @@ def test_the_demos_keep_histories_apart_from_the_tables(tmp_path, monkeypatch, c
     assert settings_from(args).data_folder == tmp_path / "d"
 
 
+@pytest.mark.slow
 def test_systemd_hears_ready_watchdog_and_stopping(tmp_path):
     path = tmp_path / "notify"
     systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -189,6 +193,7 @@ def test_bad_config_exits_2_naming_the_key(tmp_path, capsys):
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.slow
 def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -208,6 +213,7 @@ def test_a_port_in_use_ends_with_one_line_and_status_1(tmp_path):
 
 # no address at all; another machine's (TEST-NET-1); a port in the host; nothing
 @pytest.mark.parametrize("host", ["999.1.1.1", "192.0.2.1", "0.0.0.0:80", ""])
+@pytest.mark.slow
 def test_a_host_that_is_no_address_of_this_machine_is_one_line_before_anything_starts(tmp_path, host):
     process = subprocess.run(
         [sys.executable, "-m", "device.cli", "serve", "--camera", "sim", "--host", host, "--port", "0",
@@ -257,6 +263,7 @@ def one_error_line(process) -> str:
     return errors[0]
 
 
+@pytest.mark.slow
 def test_a_file_that_is_not_a_database_is_named_kept_and_exits_2(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
@@ -275,6 +282,7 @@ def test_a_file_that_is_not_a_database_is_named_kept_and_exits_2(tmp_path):
     ("file", "is a file, not a folder"),
     ("file/inside", "cannot be made: Not a directory"),
 ])
+@pytest.mark.slow
 def test_a_data_folder_that_cannot_be_one_is_named_and_exits_2(tmp_path, where, cause):
     (tmp_path / "file").write_text("root:x:0:0\n")
     process = serve_once(tmp_path / where)
@@ -284,6 +292,7 @@ def test_a_data_folder_that_cannot_be_one_is_named_and_exits_2(tmp_path, where, 
     assert (tmp_path / "file").read_text() == "root:x:0:0\n"
 
 
+@pytest.mark.slow
 def test_an_unreadable_config_is_one_line_and_exits_2(tmp_path):
     process = serve_once(tmp_path / "data", "--config", str(tmp_path))  # a folder, not a file
     assert process.returncode == 2
@@ -299,6 +308,7 @@ def test_a_data_folder_this_user_cannot_write_is_named(tmp_path, monkeypatch):
     assert not (tmp_path / "history.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_serve_on_the_network_tells_the_phones_address_and_that_no_pin_is_set(tmp_path):
     process, lines = start(tmp_path, "--host", "0.0.0.0")
     seen: list[str] = []

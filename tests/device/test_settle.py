@@ -67,6 +67,7 @@ def test_one_result_per_throw_after_the_still_time():
     assert settled[0] == pytest.approx(first_still + 0.4)
 
 
+@pytest.mark.slow
 def test_a_new_throw_gives_a_new_result():
     rng = np.random.default_rng(2)
     frames = (throw(rng, 0.8, [(50, 50)]) + still(rng, 1.0, [(50, 50)])
@@ -75,6 +76,7 @@ def test_a_new_throw_gives_a_new_result():
     assert settled == pytest.approx([10.0 + 0.8 + 0.4, 10.0 + 2.6 + 0.4])
 
 
+@pytest.mark.slow
 def test_a_pause_shorter_than_the_still_time_is_not_a_result():
     rng = np.random.default_rng(3)
     # The dice stop for 0.2 s on the rim, then roll on and land elsewhere.
@@ -84,6 +86,7 @@ def test_a_pause_shorter_than_the_still_time_is_not_a_result():
     assert settled == pytest.approx([1.2 + 0.4])
 
 
+@pytest.mark.slow
 def test_sensor_noise_and_exposure_drift_are_not_movement():
     rng = np.random.default_rng(4)
     dice = [(100, 100), (40, 170)]

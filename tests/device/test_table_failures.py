@@ -34,10 +34,11 @@ corrections, surplus dice, out-of-range faces) are not repeated here.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import cv2
 import numpy as np
+import pytest
 
 import vision
 from device.controller import JPEG_QUALITY, Controller
@@ -73,7 +74,7 @@ def age(folder, roll_id, minutes):
     """Make the stored roll's steps ``minutes`` old."""
     with History(folder) as history:
         roll = history.roll(roll_id)
-        then = (datetime.now(timezone.utc) - timedelta(minutes=minutes)).isoformat()
+        then = (datetime.now(UTC) - timedelta(minutes=minutes)).isoformat()
         roll["started"] = then
         for reading in roll["readings"]:
             reading["at"] = then
@@ -222,6 +223,7 @@ def test_a_fresh_page_is_not_sent_an_older_rolls_correction_again(tmp_path):
     history.close()
 
 
+@pytest.mark.slow
 def test_a_page_of_an_old_history_is_told_to_reload(tmp_path):
     """The README's procedure for a damaged database: a new, empty history in its place."""
     history, controller, client = start(tmp_path / "old", FakeReader(), Clock())

@@ -13,7 +13,6 @@ from device.tray.settle import SettleDetector
 from device.tray.loop import TrayLoop
 
 
-
 class FakeClock:
     def __init__(self) -> None:
         self.t = 0.0

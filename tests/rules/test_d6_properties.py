@@ -2,6 +2,7 @@
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def test_every_d3_die_counts_half_its_face(throw, stream):
 
 @relaxed
 @given(first_throws(), st.lists(faces, max_size=12), modifiers)
+@pytest.mark.slow
 def test_a_random_roll_ignores_its_modifier(throw, stream, modifier):
     # RULES D6-6
     spec, dice = throw

@@ -22,6 +22,7 @@ SIGMAS = 5
     [(D6Spec(2), 2026), (D6Spec(3, "D3", modifier=1), 7), (D6Spec(1, "D2", modifier=5, random=True), 11)],
     ids=lambda value: value.label() if isinstance(value, D6Spec) else str(value),
 )
+@pytest.mark.slow
 def test_seeded_monte_carlo_matches_the_exact_odds(spec, seed):
     rng = random.Random(seed)
     outcomes = [roll_d6(spec, rng) for _ in range(ROLLS)]

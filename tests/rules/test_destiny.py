@@ -6,7 +6,12 @@ import pytest
 
 import rules
 from rules.destiny import (
-    AttackSpec, DestinyOptions, InitiativeEntry, damage_parts, initiative_order, resolve_attack,
+    AttackSpec,
+    DestinyOptions,
+    InitiativeEntry,
+    damage_parts,
+    initiative_order,
+    resolve_attack,
 )
 from rules.errors import InvalidRoll
 

@@ -12,6 +12,8 @@ from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
 from rules.destiny_odds import attack_odds
 from rules.virtual import roll_attack
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 SPECS = [
     AttackSpec(attacker_die=4, defence_die=6, ranged=True, weapon="light", shield=1),
     AttackSpec(attacker_die=6, defence_die=4, weapon="unarmed", attack_bonus=1,

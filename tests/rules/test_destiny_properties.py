@@ -1,10 +1,15 @@
 """Hypothesis properties of Destiny Dice attacks and initiative (RULES DD-1, DD-4 … DD-8)."""
 
+import itertools
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
 from rules.destiny import CHARACTERISTIC_SIDES, EFFECTS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 relaxed = settings(deadline=None)
 
@@ -112,7 +117,7 @@ def test_a_hero_never_acts_after_an_enemy_with_the_same_initiative(rows):  # RUL
 def test_tie_groups_hold_exactly_the_same_side_and_value_in_the_given_order(rows):  # RULES DD-1
     order = initiative_order(rows)
     given_position = {name: i for i, (name, _, _) in enumerate(rows)}
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         same = (a.side, a.value) == (b.side, b.value)
         assert (a.group == b.group) is same
         if same:

@@ -2,12 +2,15 @@
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.destiny import resolve_attack
 from rules.encounter import Condition, Encounter, Participant
 from rules.errors import InvalidRoll, InvalidStep
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 relaxed = settings(deadline=None, max_examples=60)
 NAMES = ("Nara", "Brann", "Rival 1", "Rival 2")

@@ -61,6 +61,7 @@ OPTION_SETS = [
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=repr)
 @pytest.mark.parametrize("dice", [1, 2, 3])
+@pytest.mark.slow
 def test_odds_match_brute_force(dice, options):
     spec = PoolSpec(dice, options=options)
     successes, botch = enumerate_pool(spec)
@@ -69,6 +70,7 @@ def test_odds_match_brute_force(dice, options):
     assert odds.botch == botch
 
 
+@pytest.mark.slow
 def test_four_dice_match_brute_force():
     spec = PoolSpec(4, difficulty=2)
     successes, botch = enumerate_pool(spec)
@@ -94,6 +96,7 @@ def icepool_pool(dice, target):
 
 
 @pytest.mark.parametrize(("dice", "target"), [(5, 6), (8, 6), (6, 7), (7, 9)])
+@pytest.mark.slow
 def test_odds_match_icepool(dice, target):
     expected = icepool_pool(dice, target)
     total = expected.denominator()

@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def summary(outcome):
 
 
 @given(rolls(), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_order_of_dice_never_matters(roll, rng):
     spec, first, rerolls = roll
     shuffled_first, shuffled_rerolls = list(first), list(rerolls)
@@ -40,6 +42,7 @@ def test_order_of_dice_never_matters(roll, rng):
 
 
 @given(rolls())
+@pytest.mark.slow
 def test_successes_never_exceed_dice_plus_rerolls(roll):
     spec, first, rerolls = roll
     outcome = resolve_pool(spec, first, rerolls)
@@ -49,6 +52,7 @@ def test_successes_never_exceed_dice_plus_rerolls(roll):
 
 
 @given(rolls(house_rules=False))
+@pytest.mark.slow
 def test_a_pool_with_a_ten_never_botches(roll):
     spec, first, rerolls = roll
     outcome = resolve_pool(spec, first, rerolls)
@@ -57,6 +61,7 @@ def test_a_pool_with_a_ten_never_botches(roll):
 
 
 @given(rolls(house_rules=False))
+@pytest.mark.slow
 def test_reroll_dice_asked_equal_the_tens_of_the_first_roll(roll):
     spec, first, _ = roll
     outcome = resolve_pool(spec, first)
@@ -67,6 +72,7 @@ def test_reroll_dice_asked_equal_the_tens_of_the_first_roll(roll):
 
 
 @given(rolls())
+@pytest.mark.slow
 def test_botch_means_no_success_and_a_one_left_over(roll):
     # RULES P-5
     spec, first, rerolls = roll
@@ -78,6 +84,7 @@ def test_botch_means_no_success_and_a_one_left_over(roll):
 
 
 @given(rolls())
+@pytest.mark.slow
 def test_cancellation_pairs_a_one_with_one_die(roll):
     spec, first, rerolls = roll
     dice = resolve_pool(spec, first, rerolls).dice
@@ -90,6 +97,7 @@ def test_cancellation_pairs_a_one_with_one_die(roll):
 
 
 @given(rolls())
+@pytest.mark.slow
 def test_printed_zero_reads_as_ten(roll):
     spec, first, rerolls = roll
     zeros = [0 if v == 10 else v for v in first]
@@ -105,6 +113,7 @@ def test_resuming_keeps_the_first_roll(roll):
 
 
 @given(rolls())
+@pytest.mark.slow
 def test_a_higher_difficulty_never_helps(roll):
     spec, first, rerolls = roll
     easy = resolve_pool(spec, first, rerolls)

@@ -20,6 +20,7 @@ def test_roll_is_complete_repeatable_and_rerolls_every_ten():
     assert sum(d.reroll for d in first.dice) == tens > 0
 
 
+@pytest.mark.slow
 def test_seeded_monte_carlo_matches_the_exact_odds():
     spec = PoolSpec(3, difficulty=2)
     rng = random.Random(2026)

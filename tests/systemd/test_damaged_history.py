@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from device.history import History
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 
 REPO = Path(__file__).resolve().parents[2]
 STATE = "/var/lib/dicelens"

@@ -19,6 +19,8 @@ from device.cli import build_parser
 from device.config import load_config
 from device.serve import settings_from
 
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
 # The installer's venv is made by the system's Python (3.11 on Bookworm, 3.13 on Trixie).

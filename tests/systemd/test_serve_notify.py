@@ -8,6 +8,10 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
+
 
 def test_serve_notifies_ready_pings_the_watchdog_and_says_stopping(tmp_path, stopped_by_sigterm):
     address = tmp_path / "notify"

@@ -81,6 +81,7 @@ def test_passes_no_flag_that_would_beat_the_config_file(unit):
     assert given == bare  # every other option left at its default: the config's key applies
 
 
+@pytest.mark.slow
 def test_serves_what_the_config_file_says(unit, tmp_path, stopped_by_sigterm):
     """Started the unit's way, the camera, data folder and port come from the config file."""
     with socket.socket() as probe:  # a port free now, for the config (it has no "any port")
@@ -120,6 +121,7 @@ def test_restarts_without_a_storm(unit):
         unit["StartLimitIntervalSec"][0])
 
 
+@pytest.mark.slow
 def test_a_bad_config_exits_with_the_status_that_is_not_retried(unit, tmp_path):
     config = tmp_path / "config.toml"
     config.write_text('[camera]\nsource = "webcam"\n')

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from vision.blur import BLURRED, sharpness
-from vision.tray import BLURRED_VALUE_MIN, read_tray
 from vision.scoring import Score, load_labels, score_photo
 from vision.synthetic import render_tray
+from vision.tray import BLURRED_VALUE_MIN, read_tray
 
 
 def _die_sharpness(image, truth):
@@ -34,6 +34,7 @@ def test_no_labelled_real_die_measures_blurred(folder, real_photos):
         assert all(_die_sharpness(image, die) > BLURRED for die in entry["dice"]), path.name
 
 
+@pytest.mark.slow
 def test_a_blurred_die_is_read_only_when_sure_and_otherwise_said_to_be_blurred():
     score, reasons = Score(), Counter()
     for seed in range(6):
@@ -47,6 +48,7 @@ def test_a_blurred_die_is_read_only_when_sure_and_otherwise_said_to_be_blurred()
                for d in read_tray(render_tray(seed, blur=5.0)[0]).dice if d.value is not None)
 
 
+@pytest.mark.slow
 def test_sharp_dice_are_never_said_to_be_blurred():
     for seed in range(4):
         assert all(d.unreadable != "blurred" for d in read_tray(render_tray(seed)[0]).dice)

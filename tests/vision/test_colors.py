@@ -13,13 +13,13 @@ from vision.colors import PALETTE, RULES, estimate_white, name_color_box, name_d
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
 
-
 WARM = (0.8, 1.0, 1.25)  # BGR gains: tungsten-like light, the floor turns orange
 COOL = (1.25, 1.0, 0.8)  # shade/daylight-like, the floor turns blue
 
 
 @pytest.mark.parametrize("cast", [None, WARM, COOL], ids=["neutral", "warm", "cool"])
 @pytest.mark.parametrize(("seed", "marbled"), [(0, 0.0), (1, 0.0), (2, 1.0), (3, 1.0)])
+@pytest.mark.slow
 def test_every_palette_colour_under_a_cast(seed, marbled, cast):
     image, truth = render_tray(seed, colors=list(PALETTE), white_balance=cast, marbled=marbled,
                                rim=seed % 2 == 1, shadow=0.5, glare=0.3, noise=4)

@@ -41,6 +41,7 @@ def test_the_photos_here_were_held_out_of_training(monkeypatch):
     assert all(data.held_out(name) for name in MIXED + SINGLE)
 
 
+@pytest.mark.slow
 def test_reads_d10s_among_other_dice_and_gives_few_wrong_values(real_photos):
     # d10s are found and told from the d8s and d6s, most are read (15 of these 16 today, see
     # the benchmark for all held-out photos), values given are right, few phantoms.
@@ -72,6 +73,7 @@ def test_reads_d10s_among_other_dice_and_gives_few_wrong_values(real_photos):
     assert phantoms <= 2
 
 
+@pytest.mark.slow
 def test_tells_the_kind_of_a_single_die(real_photos):
     labels = _labels(real_photos, BURKS)
     kinds_right = 0
@@ -85,6 +87,7 @@ def test_tells_the_kind_of_a_single_die(real_photos):
     assert kinds_right >= len(SINGLE) - 1  # the d12 (burks_027) is missed today
 
 
+@pytest.mark.slow
 def test_the_numerals_not_learned_are_never_given_a_value(real_photos):
     labels = _labels(real_photos, BURKS)
     named = []
@@ -97,6 +100,7 @@ def test_the_numerals_not_learned_are_never_given_a_value(real_photos):
     assert set(named) == set(NUMERALS_NOT_LEARNED)
 
 
+@pytest.mark.slow
 def test_d20s_of_a_source_never_trained_on_get_no_wrong_value(real_photos):
     # lurig's d20s (a platform under two lamps, from above and at an angle) are in no
     # training set: a die found there is read right or reported unreadable, never guessed.
@@ -130,6 +134,7 @@ def test_face_symbols(kind, value, face):
     assert face_symbol(kind, value) == face
 
 
+@pytest.mark.slow
 def test_kinds_restrict_what_is_reported(real_photos):
     image = cv2.imread(str(real_photos.photo(BANACHOWICZ, MIXED[0])))
     every = read_numbered(image)

@@ -29,6 +29,7 @@ def test_not_an_image_is_a_clear_error(bad):
     np.full((5, 7, 3), 90, np.uint8),  # tiny
     np.zeros((480, 640), np.uint8),  # grey frame
 ])
+@pytest.mark.slow
 def test_empty_frames_give_an_empty_reading(frame):
     reading = read_tray(frame)
     assert isinstance(reading, TrayReading)

@@ -20,6 +20,7 @@ SEEDS = range(6)
     ({"blur": 1.5}, 0.9),
     ({"die_px": (36, 42), "count": 8}, 0.9),
 ])
+@pytest.mark.slow
 def test_reads_settled_trays(options, least):
     score = Score()
     for seed in SEEDS:
@@ -31,6 +32,7 @@ def test_reads_settled_trays(options, least):
     assert score.color_right >= 0.9 * score.color_known
 
 
+@pytest.mark.slow
 def test_white_balance_does_not_change_colour_names():
     image, truth = render_tray(3, count=6)
     tinted, _ = render_tray(3, count=6, white_balance=(0.8, 1.0, 1.25))
@@ -39,6 +41,7 @@ def test_white_balance_does_not_change_colour_names():
     assert plain == sorted(t["color"] for t in truth)
 
 
+@pytest.mark.slow
 def test_a_die_cut_by_the_edge_is_never_given_a_value():
     reported = []
     for seed in range(5, 12):
@@ -50,6 +53,7 @@ def test_a_die_cut_by_the_edge_is_never_given_a_value():
     assert len(reported) >= 5  # when half a die is still seen, it is reported as cut off (6 of these 7)
 
 
+@pytest.mark.slow
 def test_a_cocked_die_is_never_given_a_value():
     """RULES T-1: a die resting on an edge shows pips of two faces; it is named, not read."""
     cocked = []

@@ -22,6 +22,7 @@ def _dice_mask(image: np.ndarray, floor: tuple[int, int, int]) -> np.ndarray:
     {"perspective": 0.7, "cocked": 2, "white_balance": (0.8, 1.0, 1.25)},
     {"marbled": 0.5, "rim": True},
 ])
+@pytest.mark.slow
 def test_same_seed_same_picture(options):
     first, truth = render_tray(7, **options)
     again, truth_again = render_tray(7, **options)
@@ -83,6 +84,7 @@ def test_boxes_inside_the_image_and_around_each_die(seed, perspective):
     assert mask[covered == 0].sum() == 0  # no die outside every box
 
 
+@pytest.mark.slow
 def test_touching_dice_touch():
     floor = (205, 205, 205)
     for seed in range(5):
@@ -129,11 +131,13 @@ def test_cocked_dice_are_extra_and_have_no_value():
     ({"perspective": -0.1}, "perspective"),
     ({"marbled": 1.5}, "marbled"),
 ])
+@pytest.mark.slow
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         render_tray(1, **options)
 
 
+@pytest.mark.slow
 def test_a_throw_ends_in_the_settled_tray():
     settled, truth = render_tray(5, count=4)
     empty, none = render_motion(5, -0.5, count=4)

@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
 from vision.scoring import Score, load_labels, score_photo
+from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
 
 # (folder, photos taken, least share of dice read right, most phantoms per labelled die)
 SCENES = [
@@ -32,6 +32,7 @@ def _photos(real_photos, folder: str, count: int):
 
 
 @pytest.mark.parametrize(("folder", "count", "least", "phantoms"), SCENES)
+@pytest.mark.slow
 def test_reads_real_photos(folder, count, least, phantoms, real_photos):
     score = Score()
     for path, entry in _photos(real_photos, folder, count):
@@ -50,6 +51,7 @@ def test_reads_real_photos(folder, count, least, phantoms, real_photos):
     assert score.phantom <= phantoms * score.labelled
 
 
+@pytest.mark.slow
 def test_names_colours_and_marks_the_principal_die(real_photos):
     path, entry = _photos(real_photos, "byler-tray-d6", 6)[1]
     reading = read_tray(cv2.imread(str(path)))
@@ -65,6 +67,7 @@ def test_names_colours_and_marks_the_principal_die(real_photos):
     json.dumps(reading.to_dict())
 
 
+@pytest.mark.slow
 def test_a_value_it_is_not_sure_of_is_unreadable_never_guessed(real_photos):
     path, _ = _photos(real_photos, "penlington-desk-d6", 6)[0]
     reading = PipReader(value_min=1.01).read(cv2.imread(str(path)))
@@ -91,6 +94,7 @@ def test_missing_networks_are_a_clear_error(tmp_path):
         PipReader(tmp_path).read(np.full((64, 64, 3), 120, np.uint8))
 
 
+@pytest.mark.slow
 def test_the_detector_runs_without_the_classifier(tmp_path, real_photos):
     # tools/train_pips.py mines hard negatives with a detector before any classifier exists,
     # in one pass (the reader's other passes ask the classifier whether dice were found)

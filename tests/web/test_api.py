@@ -90,6 +90,7 @@ def test_dice_by_hand_records_a_hand_roll(client):
 
 
 @pytest.mark.parametrize("value", [7, -1, 0, 100, 1.5, True])
+@pytest.mark.slow
 def test_dice_by_hand_bad_face_is_400_with_the_faces_of_the_armed_dice(client, value):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/dice", json={"values": [value, 1]})
@@ -133,6 +134,7 @@ def test_set_principal(client):
     assert client.post(f"/api/rolls/{roll['id']}/principal", json={"index": 9}).status_code == 404
 
 
+@pytest.mark.slow
 def test_photo_served_by_id_only(client):
     client.post("/api/arm", json={"preset": "2d6"})
     client.post("/api/throw")
@@ -166,6 +168,7 @@ def test_exports(client):
     assert [r["roller"] for r in only_nara] == ["Nara"]
 
 
+@pytest.mark.slow
 def test_export_pages_through_a_long_history(client):
     for _ in range(250):
         _roll(client)
@@ -188,6 +191,7 @@ def test_latest_frame(client, controller):
     assert frame["reading"]["dice"][0]["color"] == "red"
 
 
+@pytest.mark.slow
 def test_latest_frame_is_scaled_for_a_phone_with_the_reading_size_kept(client, controller):
     controller.frame = np.zeros((3040, 4056, 3), np.uint8)
     frame = client.get("/api/frame/latest").get_json()
@@ -195,6 +199,18 @@ def test_latest_frame_is_scaled_for_a_phone_with_the_reading_size_kept(client, c
     jpeg = base64.b64decode(frame["image"].split(",", 1)[1])
     image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape[:2] == (959, 1280)
+
+
+def test_camera_setup_measures_the_dice_of_the_latest_frame(client, controller):
+    assert client.get("/api/setup").status_code == 404
+    controller.frame = np.zeros((3040, 4056, 3), np.uint8)  # its reading: one die of 10 px
+    view = client.get("/api/setup").get_json()
+    assert (view["width"], view["height"], view["die_px"], view["fit"]) == (4056, 3040, 10, "small")
+    assert view["advice"] == "lower the camera or zoom in: dice are 10 px, the readers need 17 px or more"
+    jpeg = base64.b64decode(view["image"].split(",", 1)[1])
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (959, 1280)
+    es = client.get("/api/setup", headers={"Accept-Language": "es"}).get_json()
+    assert es["advice"] == "baja la cámara o acerca el zoom: los dados miden 10 px, la lectura necesita 17 px o más"
 
 
 def test_settings_hide_the_pin(client, controller):

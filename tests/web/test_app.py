@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import web
 from web import create_app
+from web.errors import WebError
 
 
 def test_config_order_defaults_then_environment_then_argument(controller, monkeypatch):
@@ -50,3 +51,13 @@ def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
     assert options["max_request_body_size"] == app.config["MAX_CONTENT_LENGTH"] + 1
     assert (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
 
+
+def test_an_error_of_the_web_without_a_status_of_its_own_is_a_500_with_its_reason(controller):
+    app = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"})
+
+    @app.get("/api/boom")
+    def boom():
+        raise WebError("something inside went wrong")
+
+    response = app.test_client().get("/api/boom")
+    assert response.status_code == 500 and response.get_json() == {"error": "something inside went wrong"}

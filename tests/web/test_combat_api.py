@@ -63,6 +63,7 @@ def read(*dice: tuple[str, int]) -> TrayReading:
                         for i, (kind, value) in enumerate(dice)], size=(640, 480))
 
 
+@pytest.mark.slow
 def test_an_attack_read_from_the_tray_and_a_die_corrected(app, tmp_path):
     readings = [read(("d6", 3), ("d20", 14)), read(("d8", 1), ("d20", 14))]
     times = iter(range(1000, 2000))
@@ -109,6 +110,7 @@ def test_tied_enemies_are_reordered_and_turns_walk(client):
     assert ok(post(client, "/undo"))["encounter"]["current"] == "Brann"
 
 
+@pytest.mark.slow
 def test_conditions_rests_help_and_damage(client):
     set_up(client)
     state = ok(post(client, "/conditions", {"name": "Saqueador", "condition": {"name": "Envenenado", "poison": 2}}))
@@ -169,6 +171,7 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
     ("/attack/correct", {"throw": "attack", "index": 2, "value": 7}, 400, "index must be a whole number from 0 to 1"),
     ("/next-turn", {"x": 1}, 400, "unknown field: x"),
 ])
+@pytest.mark.slow
 def test_bad_requests_get_a_reason(client, path, body, status, reason):
     ok(post(client, "/heroes", {"sheet": "Brann"}))
     ok(post(client, "/enemies", {"sheet": "Saqueador"}))
@@ -213,6 +216,7 @@ def test_without_a_session_the_combat_routes_are_404(controller):
     assert client.get("/combat").status_code == 404
 
 
+@pytest.mark.slow
 def test_the_page_renders_with_the_state_and_translations(client):
     set_up(client)
     page = client.get("/combat?lang=es")
@@ -254,6 +258,7 @@ COMBAT_POSTS = ["/heroes", "/enemies", "/participants", "/saved-heroes", "/remov
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(COMBAT_POSTS), body=st.dictionaries(combat_fields, json_values, max_size=3))
+@pytest.mark.slow
 def test_random_bodies_never_answer_500(tmp_path_factory, path, body):
     session = CombatSession(tmp_path_factory.mktemp("fight"))
     session.add_hero("Brann")

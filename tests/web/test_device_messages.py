@@ -33,6 +33,7 @@ def test_the_phrases_are_found():
 
 
 @pytest.mark.parametrize("locale", ["pt_BR", "es"])
+@pytest.mark.slow
 def test_every_phrase_is_translated_with_the_same_fields(locale):
     with open(ROOT / "web" / "translations" / locale / "LC_MESSAGES" / "messages.po", "rb") as po:
         catalog = read_po(po)

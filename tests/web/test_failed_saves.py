@@ -12,9 +12,8 @@ import sqlite3
 import pytest
 
 from device.controller import Controller
-from device.history import History
 from device.presets import build_presets
-from tests.device.controller_fakes import Clock, FakeReader, die, fakes, settle
+from tests.device.controller_fakes import die, fakes, settle
 from web import create_app
 from web.security import hash_pin
 
@@ -53,25 +52,9 @@ class Disk:
 
 
 @pytest.fixture
-def history(tmp_path):
-    with History(tmp_path / "data") as history:
-        yield history
-
-
-@pytest.fixture
 def disk(history, monkeypatch):
     history._db = Disk(history._db, monkeypatch)
     return history._db
-
-
-@pytest.fixture
-def reader():
-    return FakeReader()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
 
 
 @pytest.fixture
@@ -186,6 +169,7 @@ def test_a_roll_damaged_while_serving_answers_503_naming_the_file(client, real, 
         assert str(history.folder / "history.sqlite3") in response.get_json()["error"], url
 
 
+@pytest.mark.slow
 def test_the_configs_pin_wins_over_one_set_on_the_page(history, reader, clock):
     page = Controller(build_presets(), history, **fakes(reader), clock=clock, pin_from_page=True)
     page.update_settings(pin=hash_pin("1111"))

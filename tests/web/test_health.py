@@ -7,28 +7,8 @@ import shutil
 import pytest
 
 from device.controller import Controller
-from device.history import History
 from device.presets import build_presets
 from web import create_app
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def history(tmp_path):
-    with History(tmp_path / "data") as history:
-        yield history
 
 
 @pytest.fixture

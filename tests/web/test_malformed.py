@@ -63,6 +63,7 @@ def _assert_4xx_json(response, what):
 
 @pytest.mark.parametrize("url", POSTS)
 @pytest.mark.parametrize("raw", RAW_BODIES, ids=range(len(RAW_BODIES)))
+@pytest.mark.slow
 def test_non_object_bodies_are_400(armed, url, raw):
     response = armed.post(url, data=raw, content_type="application/json")
     _assert_4xx_json(response, (url, raw[:20]))
@@ -70,6 +71,7 @@ def test_non_object_bodies_are_400(armed, url, raw):
 
 
 @pytest.mark.parametrize(("url", "body"), [(u, b) for u, bodies in BAD_FIELDS.items() for b in bodies])
+@pytest.mark.slow
 def test_wrong_fields_are_400(armed, url, body):
     response = armed.post(url, json=body)
     _assert_4xx_json(response, (url, body))
@@ -107,6 +109,7 @@ field_names = st.sampled_from(["preset", "roller", "values", "value", "cocked", 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(url=st.sampled_from(POSTS), body=st.dictionaries(field_names, json_values, max_size=3))
+@pytest.mark.slow
 def test_random_bodies_never_answer_500(tmp_path, url, body):
     controller = FakeController(data_dir=tmp_path)
     controller.arm("2d6")

@@ -41,6 +41,7 @@ def test_history_bad_query_is_400(pages):
 
 
 @pytest.mark.parametrize("query", ["offset=-1", "offset=-99999999999999999", "limit=0", "limit=100000", "offset=+0"])
+@pytest.mark.slow
 def test_history_numbers_out_of_range_are_brought_into_it_on_a_page(app, controller, query):
     controller.arm("2d6")
     controller.enter_dice([1, 2])
@@ -51,6 +52,7 @@ def test_history_numbers_out_of_range_are_brought_into_it_on_a_page(app, control
 
 
 @pytest.mark.parametrize("query", ["offset=x", "offset=1e3", "limit=", "player=" + "x" * 41])
+@pytest.mark.slow
 def test_history_query_that_cannot_be_read_shows_the_page_with_the_reason(app, controller, query):
     controller.arm("2d6")
     controller.enter_dice([1, 2])

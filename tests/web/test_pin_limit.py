@@ -46,6 +46,7 @@ def _fire(app, count: int, body_of, url="/api/login", headers_of=None) -> list[i
     return statuses
 
 
+@pytest.mark.slow
 def test_32_parallel_logins_check_at_most_5_pins(controller, slow_checks):
     app = create_app(controller, {"TESTING": True})
     controller.update_settings(pin=hash_pin("2468"))
@@ -58,6 +59,7 @@ def test_32_parallel_logins_check_at_most_5_pins(controller, slow_checks):
     assert statuses.count(429) == 32 - len(slow_checks)
 
 
+@pytest.mark.slow
 def test_parallel_header_pins_check_at_most_5(controller, slow_checks):
     app = create_app(controller, {"TESTING": True})
     controller.update_settings(pin=hash_pin("2468"))
@@ -90,6 +92,7 @@ def test_a_cookie_copied_before_logout_arms_nothing(controller):
 
 
 @pytest.mark.parametrize("url", ["/", "/history", "/settings", "/api/settings"])
+@pytest.mark.slow
 def test_wrong_pin_headers_on_reads_use_no_attempt(controller, url):
     client = create_app(controller, {"TESTING": True, "PIN_ATTEMPTS": 2}).test_client()
     controller.update_settings(pin=hash_pin("2468"))

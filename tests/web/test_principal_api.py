@@ -56,6 +56,7 @@ def test_a_correction_of_the_principal_die_re_resolves_the_roll(client):
     assert [d["role"] for d in fixed["dice"]] == ["principal", "secondary", None]
 
 
+@pytest.mark.slow
 def test_a_change_that_would_leave_a_past_roll_waiting_for_dice_is_409_with_what_it_needs(client):
     client.post("/api/arm", json={"preset": "2d6"})
     old = client.post("/api/dice", json={"values": [3, 4]}).get_json()["latest_roll"]
@@ -68,6 +69,7 @@ def test_a_change_that_would_leave_a_past_roll_waiting_for_dice_is_409_with_what
     assert client.get(f"/api/rolls/{old['id']}").get_json() == old
 
 
+@pytest.mark.slow
 def test_the_principal_die_chosen_again_is_400_and_not_recorded(client):
     client.post("/api/arm", json={"preset": "2d6"})
     roll = client.post("/api/dice", json={"values": [3, 4]}).get_json()["latest_roll"]
@@ -78,6 +80,7 @@ def test_the_principal_die_chosen_again_is_400_and_not_recorded(client):
     assert spanish.get_json()["error"] == "el dado 1 ya es el dado principal: nada que cambiar"  # rules/phrase.py
 
 
+@pytest.mark.slow
 def test_face_errors_give_the_faces_of_the_roll_s_dice(client):
     assert client.post("/api/dice", json={"values": [1]}).status_code == 409   # nothing armed
     client.post("/api/arm", json={"preset": "pool5"})
@@ -95,12 +98,14 @@ def test_face_errors_give_the_faces_of_the_roll_s_dice(client):
 
 @pytest.mark.parametrize("lang, error", [("pt-BR", "os dados desta rolagem mostram de 1 a 6"),
                                          ("es", "los dados de esta tirada muestran de 1 a 6")])
+@pytest.mark.slow
 def test_the_faces_error_is_in_the_page_s_language(client, lang, error):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/dice", json={"values": [9, 1]}, headers={"Accept-Language": lang})
     assert response.status_code == 400 and response.get_json()["error"] == error
 
 
+@pytest.mark.slow
 def test_the_csv_marks_an_unread_die_with_a_dash(client):
     perfect_roll_with_a_cocked_extra_die(client)
     row = next(csv.DictReader(io.StringIO(client.get("/api/rolls.csv").get_data(as_text=True))))

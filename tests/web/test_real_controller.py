@@ -41,6 +41,7 @@ def camera_roll(controller, values=(3, 4), colors=("red", "white")):
     return controller.state()
 
 
+@pytest.mark.slow
 def test_camera_roll_through_the_api(client, real):
     state = camera_roll(real)
     assert state["state"] == "resolved", state["prompt"]
@@ -55,6 +56,7 @@ def test_camera_roll_through_the_api(client, real):
     assert {d["color"] for d in frame["reading"]["dice"]} == {"red", "white"}
 
 
+@pytest.mark.slow
 def test_correction_resolves_again_and_is_streamed(client, real):
     state = camera_roll(real)
     assert state["state"] == "resolved", state["prompt"]
@@ -84,6 +86,7 @@ def test_dice_by_hand_and_states(client):
     assert {d["source"] for d in roll["dice"]} == {"hand"}
 
 
+@pytest.mark.slow
 def test_one_of_two_10s_corrected_over_the_api_keeps_the_extra_reroll_die_aside(client):
     client.post("/api/arm", json={"preset": "pool5"})
     client.post("/api/dice", json={"values": [10, 10, 2, 3, 4]})
@@ -100,12 +103,14 @@ def test_one_of_two_10s_corrected_over_the_api_keeps_the_extra_reroll_die_aside(
     ("pt-BR", "esta câmera não joga dados: jogue os dados na bandeja"),  # web/messages.py
     ("es", "esta cámara no tira dados: tira los dados en la bandeja"),
 ])
+@pytest.mark.slow
 def test_throw_without_a_throwing_camera_is_409_in_the_players_language(client, lang, error):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/throw", headers={"Accept-Language": lang})
     assert (response.status_code, response.get_json()["error"]) == (409, error)
 
 
+@pytest.mark.slow
 def test_settings_and_pin_with_the_real_controller(client, real):
     assert client.post("/api/settings", json={"principal_color": "blue"}).get_json()["principal_color"] == "blue"
     assert client.post("/api/settings", json={"principal_color": "plaid"}).status_code == 400
@@ -116,6 +121,7 @@ def test_settings_and_pin_with_the_real_controller(client, real):
     assert other.post("/api/arm", json={"preset": "2d6"}, headers={"X-Dicelens-Pin": "8642"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_exports_and_history_clear(client, real):
     roll = camera_roll(real)["latest_roll"]
     exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))
@@ -127,6 +133,7 @@ def test_exports_and_history_clear(client, real):
 
 @settings(max_examples=40, deadline=None)
 @given(url=st.sampled_from(POSTS), body=st.dictionaries(field_names, json_values, max_size=3))
+@pytest.mark.slow
 def test_random_bodies_never_answer_500(url, body):
     with tempfile.TemporaryDirectory() as folder, History(folder) as history:
         controller = Controller(build_presets(), history)
@@ -138,6 +145,7 @@ def test_random_bodies_never_answer_500(url, body):
 
 
 @pytest.mark.parametrize(("url", "body"), [(u, b) for u, bodies in BAD_FIELDS.items() for b in bodies])
+@pytest.mark.slow
 def test_wrong_fields_are_400(client, real, url, body):
     real.arm("2d6")
     real.enter_dice([3, 4])
@@ -154,11 +162,13 @@ def test_wrong_fields_are_400(client, real, url, body):
     [{"name": "", "system": "d6", "count": 1}],
     [{"name": "x", "system": "d20"}],
 ])
+@pytest.mark.slow
 def test_bad_presets_are_400(client, presets):
     response = client.post("/api/settings", json={"presets": presets})
     assert response.status_code == 400, response.get_json()
 
 
+@pytest.mark.slow
 def test_the_largest_page_the_api_documents_is_200(client, real):
     for values in ([1, 2], [3, 4], [5, 6]):
         real.arm("2d6")
@@ -184,6 +194,7 @@ def test_a_lower_layer_refusing_accepted_input_is_a_4xx_not_500(client, real, mo
         assert "limit must be" in answer.get_json()["error"]
 
 
+@pytest.mark.slow
 def test_null_presets_restore_the_configured_ones(client, real):
     configured = client.get("/api/presets").get_json()["presets"]
     mine = [{"name": "3d6", "system": "d6", "count": 3}]
@@ -214,6 +225,7 @@ def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path)
         assert client.get("/api/state").get_json()["state"] == "armed"
 
 
+@pytest.mark.slow
 def test_the_csv_roles_split_back_per_die_and_the_player_filter_ignores_case(client, real):
     real.arm("pool5", roller="Nara")
     real.enter_dice([1, 1, 3, 4, 5])          # no success, two ones left over: a botch

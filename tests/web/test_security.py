@@ -28,6 +28,7 @@ def locked(client, controller):
 
 
 @pytest.mark.parametrize(("url", "body"), CONTROL)
+@pytest.mark.slow
 def test_control_actions_need_the_pin(locked, url, body):
     response = locked.post(url, json=body)
     assert response.status_code == 401 and "PIN" in response.get_json()["error"]
@@ -50,6 +51,7 @@ def test_login_without_a_pin_is_a_bad_request_not_a_wrong_pin(locked, body):
     assert locked.post("/api/arm", json={"preset": "2d6"}).status_code == 401
 
 
+@pytest.mark.slow
 def test_login_session_then_logout(locked):
     assert locked.post("/api/login", json={"pin": "0000"}).status_code == 401
     assert locked.post("/api/login", json={"pin": "2468"}).get_json() == {"authorized": True}
@@ -59,6 +61,7 @@ def test_login_session_then_logout(locked):
     assert locked.post("/api/arm", json={"preset": "2d6"}).status_code == 401
 
 
+@pytest.mark.slow
 def test_changing_the_pin_ends_other_sessions_but_not_the_changer(app, locked):
     other = app.test_client()
     other.post("/api/login", json={"pin": "2468"})
@@ -67,6 +70,7 @@ def test_changing_the_pin_ends_other_sessions_but_not_the_changer(app, locked):
     assert locked.post("/api/arm", json={"preset": "2d6"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_set_and_clear_pin(client, controller):
     settings = client.post("/api/settings", json={"pin": "1234"}).get_json()
     assert settings["pin_set"] is True and "pin" not in settings
@@ -121,6 +125,7 @@ def test_cross_site_get_is_fine(client):
     {"Host": "evil.example"},
     {"Host": "192.0.2.77"},
 ])
+@pytest.mark.slow
 def test_a_host_the_server_does_not_know_is_refused(client, controller, headers):
     """DNS rebinding: evil.example resolving to this machine is same-origin with itself."""
     for url, body in (("/api/arm", {"preset": "2d6"}), ("/api/settings", {"presets": None})):
@@ -132,6 +137,7 @@ def test_a_host_the_server_does_not_know_is_refused(client, controller, headers)
 
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8019", "[::1]:8019", "LOCALHOST.",
                                   "dice.home", "tray.lan:8000", "10.0.0.9", "mesa.example:8443"])
+@pytest.mark.slow
 def test_known_hosts_pass(controller, host):
     app = create_app(controller, {"TESTING": True, "SECRET_KEY": "t", "SERVE_HOST": "10.0.0.9",
                                   "ALLOWED_HOSTS": "dice.home, tray.lan",

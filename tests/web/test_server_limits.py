@@ -53,6 +53,7 @@ def test_idle_sockets_from_one_address_do_not_take_the_server_off_the_air(contro
                 sock.close()
 
 
+@pytest.mark.slow
 def test_a_request_trickling_in_is_closed_at_its_deadline(controller):
     with serving(controller, REQUEST_SECONDS=1) as port, connect(port, "127.0.0.2") as sock:
         sock.sendall(b"G")  # and nothing more: waitress alone would wait for ever
@@ -98,6 +99,7 @@ def open_stream(port: int) -> socket.socket:
     return sock
 
 
+@pytest.mark.slow
 def test_a_closed_stream_frees_its_slot_before_the_next_heartbeat(controller):
     app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 600})
     with serving_app(app) as port:
@@ -107,6 +109,7 @@ def test_a_closed_stream_frees_its_slot_before_the_next_heartbeat(controller):
         assert stream_slots_free(app)  # 600 s before the heartbeat would have noticed
 
 
+@pytest.mark.slow
 def test_a_client_that_never_reads_holds_its_slot_no_longer_than_a_stream_lasts(controller):
     app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 600, "STREAM_SECONDS": 1})
     with serving_app(app) as port, open_stream(port):  # open, and never read again

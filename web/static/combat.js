@@ -5,578 +5,500 @@
  * this file only renders it and sends what the players tap. Strings come
  * translated from the page (<script id="combat-i18n">).
  */
-(function () {
-  "use strict";
+import { $, el, setChildren } from "./dom.js";
+import { API as PAGE_API, act, api } from "./api.js";
+import { catalogue, t } from "./i18n.js";
+import { keypad } from "./keypad.js";
+import { cameraPill } from "./page.js";
+import { eventStream } from "./stream.js";
+import { toast } from "./toast.js";
 
-  const CATALOGUE = JSON.parse(document.getElementById("combat-i18n").textContent);
-  const { $, el, setChildren, toast } = window.dicelensDom;
-  // base.html's catalogue too (the words every page shares).
-  const t = window.dicelensDom.translator({ ...JSON.parse(document.getElementById("i18n").textContent), ...CATALOGUE });
-  const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
-  const API = INITIAL.api;
+const INITIAL = JSON.parse(document.getElementById("combat-initial").textContent);
+const API = INITIAL.api;
 
-  // --- API: JSON, with the PIN asked once on a 401 (base.html's dialog) ---------
-  function askPin(wrong) {
-    const dialog = $("#pin-dialog");
-    const input = $("#pin-input");
-    $(".pin-error", dialog).hidden = !wrong;
-    input.value = "";
-    return new Promise((resolve) => {
-      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok" && input.value ? input.value : null), { once: true });
-      dialog.showModal();
-    });
+/** POST a step; the answer is the new state. Errors become a toast and null. */
+async function step(path, body) {
+  const data = await act(api.post(API.base + path, body));
+  if (data) receive(data);
+  return data;
+}
+
+// --- state ----------------------------------------------------------------------
+let state = INITIAL.state;
+const initiative = {};        // name → Mind die tapped, before the fight starts
+let throwValues = [];         // the dice tapped for the attack's current throw
+let openFighter = null;       // the fighter whose dialog is open
+const readSeen = {};          // name → Mind die last read from the tray: a newer read replaces a tap
+let correcting = null;        // {throw, index} of the die whose correction keypad is open
+
+/** A newer state replaces the shown one; ``fresh`` (a stream's first state) always
+ *  does, so a companion whose fight file was started anew is followed too. */
+function receive(next, fresh) {
+  if (!next || (!fresh && state && next.seq < state.seq)) return;  // an older answer never wins
+  state = next;
+  render();
+}
+
+/* The log's entries and the turn's effects come worded in the page's language by the
+ * server (entry.shown, encounter.turn_effects_shown: web/messages.py log_text). */
+const fighters = () => state.encounter.participants;
+const fighter = (name) => fighters().find((p) => p.name === name);
+const active = (p) => p.status === "active";
+
+// --- rendering ------------------------------------------------------------------
+function render() {
+  renderTurn();
+  renderAttack();
+  renderLastAttack();
+  renderInitiative();
+  renderFighters();
+  renderSetup();
+  renderLog();
+  $("#undo").disabled = !state.can_undo;
+  // RULES DD-5, DD-8: the fight's house rules, off unless the table says so
+  $("#ties-favour-defender").checked = state.options.ties_favour_defender;
+  $("#defensive-fumble-on-hit").checked = state.options.defensive_fumble_on_hit;
+  const enc = state.encounter;
+  $("#next-turn").disabled = !enc.round || enc.over || !!enc.needs || !!state.attack;
+  if (openFighter) renderFighterDialog();
+}
+
+function renderTurn() {
+  const enc = state.encounter;
+  const started = enc.round > 0;
+  $("#round").textContent = started ? t("Round {n}", { n: enc.round }) : "";
+  $("#turn-heading").textContent = enc.over ? t("The fight is over.")
+    : started ? t("{name}'s turn", { name: enc.current })
+    : t("Set up the fight: add heroes and enemies, then roll initiative.");
+  const effects = $("#turn-effects");
+  setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
+  const prompt = $("#turn-prompt");
+  const pad = $("#poison-keypad");
+  if (enc.pending_poison) {
+    const { name, sides } = enc.pending_poison;
+    prompt.textContent = t("{name} is Envenenado (1d{n}): roll the d{n} for the poison damage", { name, n: sides });
+    prompt.hidden = false;
+    pad.replaceWith(Object.assign(keypad(sides, null, (v) => step("/poison", { value: v })), { id: "poison-keypad" }));
+  } else if (started && enc.turn_lost && !enc.over) {
+    prompt.textContent = t("{name} loses this turn (Paralizado)", { name: enc.current });
+    prompt.hidden = false;
+    pad.hidden = true;
+  } else {
+    prompt.hidden = true;
+    pad.hidden = true;
   }
+  const canAttack = started && !enc.over && !state.attack && !enc.pending_poison;
+  $("#attack-start").hidden = !canAttack;
+  if (canAttack) renderAttackChoice();
+}
 
-  async function send(url, body) {
-    const response = await fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: { Accept: "application/json", "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-    return { response, data: await response.json().catch(() => null) };
+function fill(select, names, keep) {
+  const previous = keep ? select.value : null;
+  setChildren(select, names.map((n) => el("option", { value: n, text: n })));
+  if (previous && names.includes(previous)) select.value = previous;
+}
+
+function renderAttackChoice() {
+  const attacker = $("#attacker");
+  const actors = fighters().filter(active).map((p) => p.name);
+  const keep = attacker.dataset.turn === state.encounter.current + ":" + state.encounter.round;
+  fill(attacker, actors, keep);
+  if (!keep) {
+    attacker.value = state.encounter.current;
+    attacker.dataset.turn = state.encounter.current + ":" + state.encounter.round;
   }
+  updateTargets();
+}
 
-  /** POST a step; the answer is the new state. Errors become a toast and null. */
-  async function step(path, body) {
-    try {
-      let { response, data } = await send(API.base + path, body);
-      let wrong = false;
-      while (response.status === 401) {
-        const pin = await askPin(wrong);
-        if (pin === null) throw new Error(t("Enter the PIN"));
-        const login = await send(API.login, { pin });
-        if (login.response.status === 401) { wrong = true; continue; }
-        if (!login.response.ok) throw new Error((login.data && login.data.error) || login.response.statusText);
-        ({ response, data } = await send(API.base + path, body));
-      }
-      if (!response.ok) throw new Error((data && data.error) || response.statusText);
-      receive(data);
-      return data;
-    } catch (err) {
-      toast(t("Error: {reason}", { reason: err.message }));
-      return null;
-    }
-  }
+function updateTargets() {
+  const who = fighter($("#attacker").value);
+  if (!who) return;
+  const targets = fighters().filter((p) => active(p) && p.side !== who.side).map((p) => p.name);
+  fill($("#defender"), targets, true);
+  $("#attack").disabled = targets.length === 0;
+  $("#attack").title = targets.length ? "" : t("No one to attack");
+  const ranged = $("#ranged");
+  // RULES DD-11: a Desarmado fighter's weapon is on the ground: no shooting, an unarmed attack
+  const disarmed = who.conditions.some((c) => c.name === "Desarmado");
+  const key = who.name + (disarmed ? "/Desarmado" : "");
+  if (ranged.dataset.for !== key) { ranged.checked = who.ranged && !disarmed; ranged.dataset.for = key; }
+}
 
-  // --- state ----------------------------------------------------------------------
-  let state = INITIAL.state;
-  const initiative = {};        // name → Mind die tapped, before the fight starts
-  let throwValues = [];         // the dice tapped for the attack's current throw
-  let openFighter = null;       // the fighter whose dialog is open
-  const readSeen = {};          // name → Mind die last read from the tray: a newer read replaces a tap
-  let correcting = null;        // {throw, index} of the die whose correction keypad is open
-
-  /** A newer state replaces the shown one; ``fresh`` (a stream's first state) always
-   *  does, so a companion whose fight file was started anew is followed too. */
-  function receive(next, fresh) {
-    if (!next || (!fresh && state && next.seq < state.seq)) return;  // an older answer never wins
-    state = next;
-    render();
-  }
-
-  /* The log's entries and the turn's effects come worded in the page's language by the
-   * server (entry.shown, encounter.turn_effects_shown: web/messages.py log_text). */
-  const fighters = () => state.encounter.participants;
-  const fighter = (name) => fighters().find((p) => p.name === name);
-  const active = (p) => p.status === "active";
-
-  // --- rendering ------------------------------------------------------------------
-  function render() {
-    renderTurn();
-    renderAttack();
-    renderLastAttack();
-    renderInitiative();
-    renderFighters();
-    renderSetup();
-    renderLog();
-    $("#undo").disabled = !state.can_undo;
-    // RULES DD-5, DD-8: the fight's house rules, off unless the table says so
-    $("#ties-favour-defender").checked = state.options.ties_favour_defender;
-    $("#defensive-fumble-on-hit").checked = state.options.defensive_fumble_on_hit;
-    const enc = state.encounter;
-    $("#next-turn").disabled = !enc.round || enc.over || !!enc.needs || !!state.attack;
-    if (openFighter) renderFighterDialog();
-  }
-
-  function keypad(sides, chosen, onPick, label) {
-    const pad = el("div", { class: "keypad", dataset: { sides: String(sides) }, role: "group", "aria-label": label || "d" + sides });
-    for (let v = 1; v <= sides; v++) {
-      pad.append(el("button", { type: "button", class: "key", "aria-pressed": String(chosen === v), text: String(v), onclick: () => onPick(v) }));
-    }
-    return pad;
-  }
-
-  function renderTurn() {
-    const enc = state.encounter;
-    const started = enc.round > 0;
-    $("#round").textContent = started ? t("Round {n}", { n: enc.round }) : "";
-    $("#turn-heading").textContent = enc.over ? t("The fight is over.")
-      : started ? t("{name}'s turn", { name: enc.current })
-      : t("Set up the fight: add heroes and enemies, then roll initiative.");
-    const effects = $("#turn-effects");
-    setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
-    const prompt = $("#turn-prompt");
-    const pad = $("#poison-keypad");
-    if (enc.pending_poison) {
-      const { name, sides } = enc.pending_poison;
-      prompt.textContent = t("{name} is Envenenado (1d{n}): roll the d{n} for the poison damage", { name, n: sides });
-      prompt.hidden = false;
-      pad.replaceWith(Object.assign(keypad(sides, null, (v) => step("/poison", { value: v })), { id: "poison-keypad" }));
-    } else if (started && enc.turn_lost && !enc.over) {
-      prompt.textContent = t("{name} loses this turn (Paralizado)", { name: enc.current });
-      prompt.hidden = false;
-      pad.hidden = true;
-    } else {
-      prompt.hidden = true;
-      pad.hidden = true;
-    }
-    const canAttack = started && !enc.over && !state.attack && !enc.pending_poison;
-    $("#attack-start").hidden = !canAttack;
-    if (canAttack) renderAttackChoice();
-  }
-
-  function fill(select, names, keep) {
-    const previous = keep ? select.value : null;
-    setChildren(select, names.map((n) => el("option", { value: n, text: n })));
-    if (previous && names.includes(previous)) select.value = previous;
-  }
-
-  function renderAttackChoice() {
-    const attacker = $("#attacker");
-    const actors = fighters().filter(active).map((p) => p.name);
-    const keep = attacker.dataset.turn === state.encounter.current + ":" + state.encounter.round;
-    fill(attacker, actors, keep);
-    if (!keep) {
-      attacker.value = state.encounter.current;
-      attacker.dataset.turn = state.encounter.current + ":" + state.encounter.round;
-    }
-    updateTargets();
-  }
-
-  function updateTargets() {
-    const who = fighter($("#attacker").value);
-    if (!who) return;
-    const targets = fighters().filter((p) => active(p) && p.side !== who.side).map((p) => p.name);
-    fill($("#defender"), targets, true);
-    $("#attack").disabled = targets.length === 0;
-    $("#attack").title = targets.length ? "" : t("No one to attack");
-    const ranged = $("#ranged");
-    // RULES DD-11: a Desarmado fighter's weapon is on the ground: no shooting, an unarmed attack
-    const disarmed = who.conditions.some((c) => c.name === "Desarmado");
-    const key = who.name + (disarmed ? "/Desarmado" : "");
-    if (ranged.dataset.for !== key) { ranged.checked = who.ranged && !disarmed; ranged.dataset.for = key; }
-  }
-
-  /** The prompt of the attack's current throw, from its needs and what was thrown. */
-  function attackPrompt(attack) {
-    const spec = attack.spec;
-    const defenceName = spec.defender === "hero" ? t("Body") : t("Defence");
-    if (attack.attack.natural === null) {
-      return t("Attacker ({name}): roll {characteristic} d{n} and the Destiny d20",
-        { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
-    }
-    if (attack.defence.natural === null) {
-      return t("Defender ({name}): roll {characteristic} d{n} and the Destiny d20",
-        { name: spec.defender_name, characteristic: defenceName, n: spec.defence_die });
-    }
-    return t("Hit! Attacker ({name}): roll {characteristic} d{n} again for damage",
+/** The prompt of the attack's current throw, from its needs and what was thrown. */
+function attackPrompt(attack) {
+  const spec = attack.spec;
+  const defenceName = spec.defender === "hero" ? t("Body") : t("Defence");
+  if (attack.attack.natural === null) {
+    return t("Attacker ({name}): roll {characteristic} d{n} and the Destiny d20",
       { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
   }
-
-  // --- dice read from the tray: the server words the wait and the problem (web/messages.py tray_text) ---
-  /** RULES T-5 accept_leaning: the keypad of the die the tray shows leaning, or null. */
-  function leaningSides(waiting) {
-    const problem = waiting && state.tray.problem;
-    return problem && problem.code === "leaning" ? problem.sides[problem.values.indexOf(null)] : null;
+  if (attack.defence.natural === null) {
+    return t("Defender ({name}): roll {characteristic} d{n} and the Destiny d20",
+      { name: spec.defender_name, characteristic: defenceName, n: spec.defence_die });
   }
+  return t("Hit! Attacker ({name}): roll {characteristic} d{n} again for damage",
+    { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
+}
 
-  function showTray(status, waiting) {
-    status.hidden = !waiting;
-    status.dataset.problem = String(!!(waiting && state.tray.problem));
-    status.textContent = waiting ? state.tray.text : "";
-  }
+// --- dice read from the tray: the server words the wait and the problem (web/messages.py tray_text) ---
+/** RULES T-5 accept_leaning: the keypad of the die the tray shows leaning, or null. */
+function leaningSides(waiting) {
+  const problem = waiting && state.tray.problem;
+  return problem && problem.code === "leaning" ? problem.sides[problem.values.indexOf(null)] : null;
+}
 
-  /** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */
-  function thrownDice(outcome) {
-    const throws = outcome.throws || {
-      attack: [outcome.attack.natural, outcome.attack.destiny].filter((v) => v !== null),
-      defence: [outcome.defence.natural, outcome.defence.destiny].filter((v) => v !== null), damage: [] };
-    const sides = { attack: [outcome.attack.die, 20], defence: [outcome.defence.die, 20], damage: [outcome.attack.die] };
-    const sources = outcome.sources || {};
-    const chips = [];
-    let pad = null;
-    for (const which of ["attack", "defence", "damage"]) {
-      (throws[which] || []).forEach((value, index) => {
-        const n = sides[which][index];
-        const open = !!correcting && correcting.throw === which && correcting.index === index;
-        const camera = sources[which] === "camera";
-        chips.push(el("button", { type: "button", class: "chip die-chip", dataset: { throw: which, index: String(index), source: sources[which] || "hand" },
-          "aria-pressed": String(open), "aria-label": t("Correct the d{n} showing {value}", { n, value }), title: camera ? t("read by the camera") : "",
-          text: "d" + n + " " + value, onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
-        if (open) {
-          pad = keypad(n, value, (v) => { correcting = null; step("/attack/correct", { throw: which, index, value: v }); },
-            t("Correct the d{n} showing {value}", { n, value }));
-        }
-      });
-    }
-    if (!chips.length) return null;
-    return el("div", { class: "thrown" }, [el("p", { class: "detail", text: t("Tap a die to correct it") }), el("div", { class: "chips" }, chips), pad]);
-  }
+function showTray(status, waiting) {
+  status.hidden = !waiting;
+  status.dataset.problem = String(!!(waiting && state.tray.problem));
+  status.textContent = waiting ? state.tray.text : "";
+}
 
-  function renderAttack() {
-    const card = $("#attack-card");
-    const attack = state.attack;
-    card.hidden = !attack;
-    const waiting = state.tray.waiting && state.tray.waiting.step === "attack" ? state.tray.waiting : null;
-    showTray($("#attack-tray-status"), waiting);
-    const leaning = leaningSides(waiting);
-    setChildren($("#attack-tray-lean"), leaning ? [keypad(leaning, null, (v) => step("/tray/top", { value: v }),
-      t("Top face of the d{n}", { n: leaning }))] : []);
-    $("#attack-tray-read").hidden = !!waiting;
-    $("#attack-tray-stop").hidden = !waiting;
-    if (!attack) { throwValues = []; card.dataset.step = ""; return; }
-    setChildren($("#attack-dice"), thrownDice(attack));
-    const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
-    if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
-    $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
-    $("#attack-prompt").textContent = attackPrompt(attack);
-    const soFar = [];
-    if (attack.attack.total !== null) soFar.push(throwTotal(attackName(attack), attack.attack) + " · d20 " + attack.attack.destiny);
-    if (attack.defence.total !== null) soFar.push(throwTotal(defenceName(attack), attack.defence) + " · d20 " + attack.defence.destiny);
-    $("#attack-so-far").textContent = soFar.join(" — ");
-    const dice = attack.needs.dice;
-    const pads = dice.map((sides, i) => {
-      const box = el("div", { class: "pad-box" }, [el("p", { class: "pad-label", text: "d" + sides + (throwValues[i] ? " = " + throwValues[i] : "") })]);
-      box.append(keypad(sides, throwValues[i], (v) => { throwValues[i] = v; renderAttack(); }, "d" + sides));
-      return box;
+/** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */
+function thrownDice(outcome) {
+  const throws = outcome.throws || {
+    attack: [outcome.attack.natural, outcome.attack.destiny].filter((v) => v !== null),
+    defence: [outcome.defence.natural, outcome.defence.destiny].filter((v) => v !== null), damage: [] };
+  const sides = { attack: [outcome.attack.die, 20], defence: [outcome.defence.die, 20], damage: [outcome.attack.die] };
+  const sources = outcome.sources || {};
+  const chips = [];
+  let pad = null;
+  for (const which of ["attack", "defence", "damage"]) {
+    (throws[which] || []).forEach((value, index) => {
+      const n = sides[which][index];
+      const open = !!correcting && correcting.throw === which && correcting.index === index;
+      const camera = sources[which] === "camera";
+      chips.push(el("button", { type: "button", class: "chip die-chip", dataset: { throw: which, index: String(index), source: sources[which] || "hand" },
+        "aria-pressed": String(open), "aria-label": t("Correct the d{n} showing {value}", { n, value }), title: camera ? t("read by the camera") : "",
+        text: "d" + n + " " + value, onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
+      if (open) {
+        pad = keypad(n, value, (v) => { correcting = null; step("/attack/correct", { throw: which, index, value: v }); },
+          t("Correct the d{n} showing {value}", { n, value }));
+      }
     });
-    setChildren($("#attack-pads"), pads);
-    $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
   }
+  if (!chips.length) return null;
+  return el("div", { class: "thrown" }, [el("p", { class: "detail", text: t("Tap a die to correct it") }), el("div", { class: "chips" }, chips), pad]);
+}
 
-  const attackName = (outcome) => t(outcome.attack.characteristic);
-  const defenceName = (outcome) => (outcome.spec.defender === "hero" ? t("Body") : t("Defence"));
+function renderAttack() {
+  const card = $("#attack-card");
+  const attack = state.attack;
+  card.hidden = !attack;
+  const waiting = state.tray.waiting && state.tray.waiting.step === "attack" ? state.tray.waiting : null;
+  showTray($("#attack-tray-status"), waiting);
+  const leaning = leaningSides(waiting);
+  setChildren($("#attack-tray-lean"), leaning ? [keypad(leaning, null, (v) => step("/tray/top", { value: v }),
+    t("Top face of the d{n}", { n: leaning }))] : []);
+  $("#attack-tray-read").hidden = !!waiting;
+  $("#attack-tray-stop").hidden = !waiting;
+  if (!attack) { throwValues = []; card.dataset.step = ""; return; }
+  setChildren($("#attack-dice"), thrownDice(attack));
+  const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
+  if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
+  $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
+  $("#attack-prompt").textContent = attackPrompt(attack);
+  const soFar = [];
+  if (attack.attack.total !== null) soFar.push(throwTotal(attackName(attack), attack.attack) + " · d20 " + attack.attack.destiny);
+  if (attack.defence.total !== null) soFar.push(throwTotal(defenceName(attack), attack.defence) + " · d20 " + attack.defence.destiny);
+  $("#attack-so-far").textContent = soFar.join(" — ");
+  const dice = attack.needs.dice;
+  const pads = dice.map((sides, i) => {
+    const box = el("div", { class: "pad-box" }, [el("p", { class: "pad-label", text: "d" + sides + (throwValues[i] ? " = " + throwValues[i] : "") })]);
+    box.append(keypad(sides, throwValues[i], (v) => { throwValues[i] = v; renderAttack(); }, "d" + sides));
+    return box;
+  });
+  setChildren($("#attack-pads"), pads);
+  $("#attack-send").disabled = dice.some((_, i) => !throwValues[i]);
+}
 
-  /** "Defence 5 = d6 4 + armour 1": a throw's total and what makes it (RULES DD-4: armour and
-   *  shield add to the defence; help and modifiers to either). */
-  function throwTotal(name, side) {
-    let text = name + " " + side.total;
-    const extras = [["armour {n}", side.armour], ["shield {n}", side.shield], ["modifier {n}", side.bonus]]
-      .filter(([, n]) => n);
-    if (extras.length) {
-      text += " = d" + side.die + " " + side.natural +
-        extras.map(([words, n]) => (n > 0 ? " + " : " − ") + t(words, { n: Math.abs(n) })).join("");
-    }
-    return text;
+const attackName = (outcome) => t(outcome.attack.characteristic);
+const defenceName = (outcome) => (outcome.spec.defender === "hero" ? t("Body") : t("Defence"));
+
+/** "Defence 5 = d6 4 + armour 1": a throw's total and what makes it (RULES DD-4: armour and
+ *  shield add to the defence; help and modifiers to either). */
+function throwTotal(name, side) {
+  let text = name + " " + side.total;
+  const extras = [["armour {n}", side.armour], ["shield {n}", side.shield], ["modifier {n}", side.bonus]]
+    .filter(([, n]) => n);
+  if (extras.length) {
+    text += " = d" + side.die + " " + side.natural +
+      extras.map(([words, n]) => (n > 0 ? " + " : " − ") + t(words, { n: Math.abs(n) })).join("");
   }
+  return text;
+}
 
-  function attackText(outcome) {
-    const spec = outcome.spec;
-    const lines = [];
-    if (outcome.effects.includes("automatic miss")) {
-      lines.push(t("Automatic miss: a Destiny 1 when shooting; the weapon may be out of ammunition or jammed"));
-    } else if (outcome.hit) {
-      lines.push(t("Hit, {a} against {d}: {name} takes {n} damage", { a: outcome.attack.total, d: outcome.defence.total, name: spec.defender_name, n: outcome.damage }));
-      const parts = outcome.damage_parts;
-      const sum = parts.unarmed ? `${parts.die} − 1` : parts.weapon_bonus ? `${parts.die} + ${parts.weapon_bonus}` : `${parts.die}`;
-      lines.push(t("damage {parts}", { parts: sum + (parts.minimum_applied ? " → 1" : "") + (parts.extra ? ` + ${parts.extra}` : "") }));
-      lines.push(t("{name} earns {n} {points}", { name: spec.attacker_name, n: outcome.points, points: outcome.points_name }));
-    } else {
-      lines.push(t("Miss, {a} against {d}", { a: outcome.attack.total, d: outcome.defence.total }));
-    }
-    if (outcome.attack.total !== null && outcome.defence.total !== null) {
-      lines.push(throwTotal(attackName(outcome), outcome.attack) + " · " + throwTotal(defenceName(outcome), outcome.defence));
-    }
-    if (outcome.effects.includes("Defensa Perfecta")) lines.push(t("Defensa Perfecta: {name} may counter-attack at once or move to another zone", { name: spec.defender_name }));
-    if (outcome.effects.includes("Fallo Defensivo")) lines.push(t("Fallo Defensivo: {name} still takes 1 damage", { name: spec.defender_name }));
-    return lines;
+function attackText(outcome) {
+  const spec = outcome.spec;
+  const lines = [];
+  if (outcome.effects.includes("automatic miss")) {
+    lines.push(t("Automatic miss: a Destiny 1 when shooting; the weapon may be out of ammunition or jammed"));
+  } else if (outcome.hit) {
+    lines.push(t("Hit, {a} against {d}: {name} takes {n} damage", { a: outcome.attack.total, d: outcome.defence.total, name: spec.defender_name, n: outcome.damage }));
+    const parts = outcome.damage_parts;
+    const sum = parts.unarmed ? `${parts.die} − 1` : parts.weapon_bonus ? `${parts.die} + ${parts.weapon_bonus}` : `${parts.die}`;
+    lines.push(t("damage {parts}", { parts: sum + (parts.minimum_applied ? " → 1" : "") + (parts.extra ? ` + ${parts.extra}` : "") }));
+    lines.push(t("{name} earns {n} {points}", { name: spec.attacker_name, n: outcome.points, points: outcome.points_name }));
+  } else {
+    lines.push(t("Miss, {a} against {d}", { a: outcome.attack.total, d: outcome.defence.total }));
   }
-
-  function renderLastAttack() {
-    const box = $("#last-attack");
-    const outcome = state.last_attack;
-    box.hidden = !outcome || !!state.attack;
-    if (!outcome) return;
-    box.dataset.hit = String(outcome.hit);
-    const [first, ...rest] = attackText(outcome);
-    const { attacker_name: attacker, defender_name: defender } = outcome.spec;
-    // RULES DD-6: after Defensa Perfecta the defender may strike back at once, out of turn.
-    const counter = outcome.offers.includes("counter-attack") && state.encounter.round > 0 && !state.encounter.over
-      && [attacker, defender].every((name) => fighter(name) && active(fighter(name)))
-      ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
-        onclick: () => startAttack({ attacker: defender, defender: attacker }) })
-      : null;
-    setChildren(box, [
-      el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
-      el("p", { class: "verdict", text: first }),
-      ...rest.map((text) => el("p", { class: "detail", text })),
-      state.last_attack_correctable ? thrownDice(outcome) : null,
-      counter]);
+  if (outcome.attack.total !== null && outcome.defence.total !== null) {
+    lines.push(throwTotal(attackName(outcome), outcome.attack) + " · " + throwTotal(defenceName(outcome), outcome.defence));
   }
+  if (outcome.effects.includes("Defensa Perfecta")) lines.push(t("Defensa Perfecta: {name} may counter-attack at once or move to another zone", { name: spec.defender_name }));
+  if (outcome.effects.includes("Fallo Defensivo")) lines.push(t("Fallo Defensivo: {name} still takes 1 damage", { name: spec.defender_name }));
+  return lines;
+}
 
-  function renderInitiative() {
-    const enc = state.encounter;
-    const card = $("#initiative");
-    const sides = new Set(fighters().map((p) => p.side));
-    card.hidden = enc.round > 0 || sides.size < 2;
-    if (card.hidden) return;
-    for (const name of Object.keys(initiative)) if (!fighter(name)) delete initiative[name];
-    for (const [name, value] of Object.entries(state.tray.initiative)) {
-      if (readSeen[name] !== value) { initiative[name] = value; readSeen[name] = value; }
-    }
-    const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
-    const list = $("#initiative-list");
-    setChildren(list, fighters().map((p) => {
-      const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
-      const status = el("p", { class: "tray-status", role: "status" });
-      const mine = !!waiting && waiting.name === p.name;
-      showTray(status, mine ? waiting : null);
-      return el("li", { class: "init-row", dataset: { name: p.name } }, [
-        el("div", { class: "init-head" }, [
-          el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) }, title: read ? t("read by the camera") : "",
-            text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
-          el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
-            title: t("Read {name}'s Mind die from the tray", { name: p.name }), "aria-pressed": String(mine),
-            onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
-        ]),
-        status,
-        // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
-        keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
-          : (initiative[p.name] = v, renderInitiative())), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
-      ]);
-    }));
-    $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
+function renderLastAttack() {
+  const box = $("#last-attack");
+  const outcome = state.last_attack;
+  box.hidden = !outcome || !!state.attack;
+  if (!outcome) return;
+  box.dataset.hit = String(outcome.hit);
+  const [first, ...rest] = attackText(outcome);
+  const { attacker_name: attacker, defender_name: defender } = outcome.spec;
+  // RULES DD-6: after Defensa Perfecta the defender may strike back at once, out of turn.
+  const counter = outcome.offers.includes("counter-attack") && state.encounter.round > 0 && !state.encounter.over
+    && [attacker, defender].every((name) => fighter(name) && active(fighter(name)))
+    ? el("button", { type: "button", id: "counter-attack", class: "primary wide", text: t("Counter-attack"),
+      onclick: () => startAttack({ attacker: defender, defender: attacker }) })
+    : null;
+  setChildren(box, [
+    el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
+    el("p", { class: "verdict", text: first }),
+    ...rest.map((text) => el("p", { class: "detail", text })),
+    state.last_attack_correctable ? thrownDice(outcome) : null,
+    counter]);
+}
+
+function renderInitiative() {
+  const enc = state.encounter;
+  const card = $("#initiative");
+  const sides = new Set(fighters().map((p) => p.side));
+  card.hidden = enc.round > 0 || sides.size < 2;
+  if (card.hidden) return;
+  for (const name of Object.keys(initiative)) if (!fighter(name)) delete initiative[name];
+  for (const [name, value] of Object.entries(state.tray.initiative)) {
+    if (readSeen[name] !== value) { initiative[name] = value; readSeen[name] = value; }
   }
-
-  function pvBar(p) {
-    const share = p.pv_max ? p.pv / p.pv_max : 0;
-    const tone = share > 0.5 ? "good" : share > 0.25 ? "warn" : "bad";
-    return el("div", { class: "pv", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(p.pv_max), "aria-valuenow": String(p.pv), "aria-label": "PV" }, [
-      el("span", { class: "pv-fill", dataset: { tone }, style: `width: ${Math.round(share * 100)}%` }),
-      el("span", { class: "pv-text", text: `${p.pv} / ${p.pv_max} PV` }),
+  const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
+  const list = $("#initiative-list");
+  setChildren(list, fighters().map((p) => {
+    const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
+    const status = el("p", { class: "tray-status", role: "status" });
+    const mine = !!waiting && waiting.name === p.name;
+    showTray(status, mine ? waiting : null);
+    return el("li", { class: "init-row", dataset: { name: p.name } }, [
+      el("div", { class: "init-head" }, [
+        el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) }, title: read ? t("read by the camera") : "",
+          text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
+        el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
+          title: t("Read {name}'s Mind die from the tray", { name: p.name }), "aria-pressed": String(mine),
+          onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
+      ]),
+      status,
+      // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
+      keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
+        : (initiative[p.name] = v, renderInitiative())), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
     ]);
-  }
+  }));
+  $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
+}
 
-  function conditionItem(c) {
-    const effect = (CATALOGUE.conditions || {})[c.name];
-    return el("li", { class: "condition", dataset: { duration: c.duration }, title: effect || "" }, [
-      el("strong", { text: c.label }), el("span", { text: " · " + t(c.duration) + (effect ? " — " + effect : "") }),
-    ]);
-  }
+function pvBar(p) {
+  const share = p.pv_max ? p.pv / p.pv_max : 0;
+  const tone = share > 0.5 ? "good" : share > 0.25 ? "warn" : "bad";
+  return el("div", { class: "pv", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(p.pv_max), "aria-valuenow": String(p.pv), "aria-label": "PV" }, [
+    el("span", { class: "pv-fill", dataset: { tone }, style: `width: ${Math.round(share * 100)}%` }),
+    el("span", { class: "pv-text", text: `${p.pv} / ${p.pv_max} PV` }),
+  ]);
+}
 
-  function renderFighters() {
-    const enc = state.encounter;
-    const order = enc.order.length ? enc.order.concat(fighters().map((p) => p.name).filter((n) => !enc.order.includes(n))) : fighters().map((p) => p.name);
-    const groups = state.groups;
-    const groupOf = (name) => groups.find((g) => g.includes(name)) || [name];
-    const list = $("#fighters");
-    setChildren(list, order.map((name) => {
-      const p = fighter(name);
-      const group = groupOf(name);
-      const at = group.indexOf(name);
-      const badges = [el("span", { class: "side", dataset: { side: p.side }, text: t(p.side) })];
-      if (p.initiative !== null) badges.push(el("span", { class: "badge", text: t("initiative {n}", { n: p.initiative }) }));
-      if (p.help_bonus) badges.push(el("span", { class: "badge", text: t("help +{n}", { n: p.help_bonus }) }));
-      if (!active(p)) badges.push(el("span", { class: "badge down", text: t(p.status) }));
-      const energy = p.energy_max.EC + p.energy_max.EM + p.energy_max.EA ? `EC ${p.energy.EC} · EM ${p.energy.EM} · EA ${p.energy.EA}` : "";
-      const moves = group.length > 1 && enc.round > 0 ? el("span", { class: "moves" }, [
-        el("button", { type: "button", class: "chip", "aria-label": "↑ " + name, disabled: at === 0, text: "↑", onclick: (e) => { e.stopPropagation(); move(name, -1); } }),
-        el("button", { type: "button", class: "chip", "aria-label": "↓ " + name, disabled: at === group.length - 1, text: "↓", onclick: (e) => { e.stopPropagation(); move(name, 1); } }),
-      ]) : null;
-      return el("li", { class: "fighter", dataset: { name, side: p.side, status: p.status, current: String(enc.current === name) } }, [
-        el("div", { class: "fighter-head" }, [
-          el("button", { type: "button", class: "fighter-open", onclick: () => openDialog(name) }, [
-            el("span", { class: "fighter-name", text: name }), ...badges,
-          ]),
-          moves,
+function conditionItem(c) {
+  const effect = (catalogue.conditions || {})[c.name];
+  return el("li", { class: "condition", dataset: { duration: c.duration }, title: effect || "" }, [
+    el("strong", { text: c.label }), el("span", { text: " · " + t(c.duration) + (effect ? " — " + effect : "") }),
+  ]);
+}
+
+function renderFighters() {
+  const enc = state.encounter;
+  const order = enc.order.length ? enc.order.concat(fighters().map((p) => p.name).filter((n) => !enc.order.includes(n))) : fighters().map((p) => p.name);
+  const groups = state.groups;
+  const groupOf = (name) => groups.find((g) => g.includes(name)) || [name];
+  const list = $("#fighters");
+  setChildren(list, order.map((name) => {
+    const p = fighter(name);
+    const group = groupOf(name);
+    const at = group.indexOf(name);
+    const badges = [el("span", { class: "side", dataset: { side: p.side }, text: t(p.side) })];
+    if (p.initiative !== null) badges.push(el("span", { class: "badge", text: t("initiative {n}", { n: p.initiative }) }));
+    if (p.help_bonus) badges.push(el("span", { class: "badge", text: t("help +{n}", { n: p.help_bonus }) }));
+    if (!active(p)) badges.push(el("span", { class: "badge down", text: t(p.status) }));
+    const energy = p.energy_max.EC + p.energy_max.EM + p.energy_max.EA ? `EC ${p.energy.EC} · EM ${p.energy.EM} · EA ${p.energy.EA}` : "";
+    const moves = group.length > 1 && enc.round > 0 ? el("span", { class: "moves" }, [
+      el("button", { type: "button", class: "chip", "aria-label": "↑ " + name, disabled: at === 0, text: "↑", onclick: (e) => { e.stopPropagation(); move(name, -1); } }),
+      el("button", { type: "button", class: "chip", "aria-label": "↓ " + name, disabled: at === group.length - 1, text: "↓", onclick: (e) => { e.stopPropagation(); move(name, 1); } }),
+    ]) : null;
+    return el("li", { class: "fighter", dataset: { name, side: p.side, status: p.status, current: String(enc.current === name) } }, [
+      el("div", { class: "fighter-head" }, [
+        el("button", { type: "button", class: "fighter-open", onclick: () => openDialog(name) }, [
+          el("span", { class: "fighter-name", text: name }), ...badges,
         ]),
-        pvBar(p),
-        energy ? el("p", { class: "energy", text: energy }) : null,
-        p.conditions.length ? el("ul", { class: "conditions" }, p.conditions.map(conditionItem)) : null,
-      ]);
-    }));
-  }
+        moves,
+      ]),
+      pvBar(p),
+      energy ? el("p", { class: "energy", text: energy }) : null,
+      p.conditions.length ? el("ul", { class: "conditions" }, p.conditions.map(conditionItem)) : null,
+    ]);
+  }));
+}
 
-  function move(name, by) {
-    const order = state.encounter.order.slice();
-    const i = order.indexOf(name);
-    [order[i], order[i + by]] = [order[i + by], order[i]];
-    step("/reorder", { order });
-  }
+function move(name, by) {
+  const order = state.encounter.order.slice();
+  const i = order.indexOf(name);
+  [order[i], order[i + by]] = [order[i + by], order[i]];
+  step("/reorder", { order });
+}
 
-  function renderSetup() {
-    fill($("#hero-sheet"), state.heroes.map((h) => h.name), true);
-    fill($("#enemy-sheet"), state.bestiary.map((s) => s.name), true);
-    $("#join-initiative").hidden = !(state.encounter.round > 0);
-  }
+function renderSetup() {
+  fill($("#hero-sheet"), state.heroes.map((h) => h.name), true);
+  fill($("#enemy-sheet"), state.bestiary.map((s) => s.name), true);
+  $("#join-initiative").hidden = !(state.encounter.round > 0);
+}
 
-  function renderLog() {
-    const entries = state.encounter.log.slice().reverse();
-    setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
-      entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.shown)));
-  }
+function renderLog() {
+  const entries = state.encounter.log.slice().reverse();
+  setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
+    entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.shown)));
+}
 
-  // --- the fighter's dialog: damage, healing, conditions, help, rests --------------
-  function openDialog(name) {
-    openFighter = name;
-    renderFighterDialog();
-    const dialog = $("#fighter-dialog");
-    if (!dialog.open) dialog.showModal();
-  }
+// --- the fighter's dialog: damage, healing, conditions, help, rests --------------
+function openDialog(name) {
+  openFighter = name;
+  renderFighterDialog();
+  const dialog = $("#fighter-dialog");
+  if (!dialog.open) dialog.showModal();
+}
 
-  function renderFighterDialog() {
-    const p = fighter(openFighter);
-    if (!p) { $("#fighter-dialog").close(); return; }
-    $("#fighter-title").textContent = p.name;
-    const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
-    if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
-    if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
-    if (p.shield) sheet.push(t("shield {n}", { n: p.shield }));
-    $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
-    const names = state.conditions.map((c) => c.name);
-    const select = $("#condition-name");
-    if (select.options.length !== names.length) fill(select, names, true);
-    $("#poison-x").hidden = select.value !== "Envenenado";
-    setChildren($("#fighter-conditions"), p.conditions.map((c) => el("li", { class: "condition cure" }, [
-      conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
-    ])));
-    $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);
-    for (const button of document.querySelectorAll("#energy-row .spend")) button.disabled = !p.energy[button.dataset.energy];
-    fill($("#help-ally"), fighters().filter((o) => o.name !== p.name && o.side === p.side).map((o) => o.name), true);
-    $("#rest-keypad").replaceWith(Object.assign(keypad(4, null, (v) => step("/rest", { name: p.name, kind: "short", roll: v }), "d4"), { id: "rest-keypad" }));
-  }
+function renderFighterDialog() {
+  const p = fighter(openFighter);
+  if (!p) { $("#fighter-dialog").close(); return; }
+  $("#fighter-title").textContent = p.name;
+  const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
+  if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
+  if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
+  if (p.shield) sheet.push(t("shield {n}", { n: p.shield }));
+  $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
+  const names = state.conditions.map((c) => c.name);
+  const select = $("#condition-name");
+  if (select.options.length !== names.length) fill(select, names, true);
+  $("#poison-x").hidden = select.value !== "Envenenado";
+  setChildren($("#fighter-conditions"), p.conditions.map((c) => el("li", { class: "condition cure" }, [
+    conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
+  ])));
+  $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);
+  for (const button of document.querySelectorAll("#energy-row .spend")) button.disabled = !p.energy[button.dataset.energy];
+  fill($("#help-ally"), fighters().filter((o) => o.name !== p.name && o.side === p.side).map((o) => o.name), true);
+  $("#rest-keypad").replaceWith(Object.assign(keypad(4, null, (v) => step("/rest", { name: p.name, kind: "short", roll: v }), "d4"), { id: "rest-keypad" }));
+}
 
-  function amount() {
-    return Number($("#amount").value);
-  }
+function amount() {
+  return Number($("#amount").value);
+}
 
-  // --- the event stream: the whole state after every step ---------------------------
-  function liveStream() {
-    let source = null;
-    let delay = 1000;
-    let retry = null;
-    const link = $("#link");
-    const words = { live: t("Live"), reconnecting: t("Reconnecting…"), offline: t("Offline") };
-    function setLink(status) {
-      link.dataset.link = status;
-      link.title = words[status] || "";
-      $(".text", link).textContent = words[status] || "";
-    }
-    function open() {
-      clearTimeout(retry);
-      if (source) source.close();
-      source = new EventSource(API.events);
-      let first = true;
-      source.addEventListener("open", () => { delay = 1000; first = true; setLink("live"); });
-      source.addEventListener("combat", (event) => {
-        try { receive(JSON.parse(event.data), first); } catch (err) { /* a broken message: the next one carries everything */ }
-        first = false;
-      });
-      source.addEventListener("error", () => {
-        if (!navigator.onLine) { setLink("offline"); return; }
-        setLink("reconnecting");
-        if (source.readyState === EventSource.CLOSED) { retry = setTimeout(open, delay); delay = Math.min(delay * 2, 15000); }
-      });
-    }
-    window.addEventListener("offline", () => { if (source) source.close(); setLink("offline"); });
-    window.addEventListener("online", () => { delay = 1000; open(); });
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible" && (!source || source.readyState === EventSource.CLOSED)) open();
-    });
-    open();
-  }
+// --- wiring ------------------------------------------------------------------------
+function joinInitiative() {
+  const value = $("#join-value").value;
+  return state.encounter.round > 0 && value ? Number(value) : undefined;
+}
 
-  // --- wiring ------------------------------------------------------------------------
-  function joinInitiative() {
-    const value = $("#join-value").value;
-    return state.encounter.round > 0 && value ? Number(value) : undefined;
-  }
+// A phone that read an attack from the tray reads the next one it starts from the tray too,
+// until "Stop reading the tray" is tapped there.
+const TRAY_KEY = "dicelens.combat.tray";
+function remember(on) {
+  try { if (on) localStorage.setItem(TRAY_KEY, "1"); else localStorage.removeItem(TRAY_KEY); } catch (err) { /* private mode: not remembered */ }
+}
+function remembered() {
+  try { return localStorage.getItem(TRAY_KEY) === "1"; } catch (err) { return false; }
+}
 
-  // A phone that read an attack from the tray reads the next one it starts from the tray too,
-  // until "Stop reading the tray" is tapped there.
-  const TRAY_KEY = "dicelens.combat.tray";
-  function remember(on) {
-    try { if (on) localStorage.setItem(TRAY_KEY, "1"); else localStorage.removeItem(TRAY_KEY); } catch (err) { /* private mode: not remembered */ }
-  }
-  function remembered() {
-    try { return localStorage.getItem(TRAY_KEY) === "1"; } catch (err) { return false; }
-  }
+async function startAttack(body) {
+  const done = await step("/attack", body);
+  if (done && remembered()) await step("/tray", { step: "attack" });
+  return done;
+}
 
-  async function startAttack(body) {
-    const done = await step("/attack", body);
-    if (done && remembered()) await step("/tray", { step: "attack" });
-    return done;
-  }
-
-  $("#attacker").addEventListener("change", updateTargets);
-  $("#attack").addEventListener("click", async () => {
-    const done = await startAttack({
-      attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked,
-      attack_modifier: Number($("#attack-modifier").value) || 0, damage_bonus: Number($("#damage-bonus").value) || 0 });
-    if (done) { $("#attack-modifier").value = 0; $("#damage-bonus").value = 0; }  // for this attack only
+$("#attacker").addEventListener("change", updateTargets);
+$("#attack").addEventListener("click", async () => {
+  const done = await startAttack({
+    attacker: $("#attacker").value, defender: $("#defender").value, ranged: $("#ranged").checked,
+    attack_modifier: Number($("#attack-modifier").value) || 0, damage_bonus: Number($("#damage-bonus").value) || 0 });
+  if (done) { $("#attack-modifier").value = 0; $("#damage-bonus").value = 0; }  // for this attack only
+});
+$("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
+$("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
+$("#attack-tray-read").addEventListener("click", () => { remember(true); step("/tray", { step: "attack" }); });
+$("#attack-tray-stop").addEventListener("click", () => { remember(false); step("/tray/cancel"); });
+$("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
+$("#next-turn").addEventListener("click", () => step("/next-turn"));
+$("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
+$("#add-hero").addEventListener("click", () => {
+  const body = { sheet: $("#hero-sheet").value };
+  const value = joinInitiative();
+  if (value !== undefined) body.initiative = value;
+  step("/heroes", body);
+});
+$("#add-enemy").addEventListener("click", () => {
+  const count = Number($("#enemy-count").value) || 1;
+  const body = { sheet: $("#enemy-sheet").value, count };
+  const value = joinInitiative();
+  if (value !== undefined) body.initiatives = Array(count).fill(value);
+  step("/enemies", body);
+});
+$("#hero-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const sheet = { name: form.get("name"), pv: Number(form.get("pv")), weapon: form.get("weapon") || null,
+    ranged: form.get("ranged") === "on", armour: Number(form.get("armour")), shield: Number(form.get("shield")) };
+  for (const key of ["body", "mind", "soul"]) sheet[key] = Number(form.get(key));
+  const body = { sheet, side: "hero", save: true };
+  const value = joinInitiative();
+  if (value !== undefined) body.initiative = value;
+  step("/participants", body).then((ok) => { if (ok) event.target.reset(); });
+});
+$("#end-scene").addEventListener("click", () => step("/end-scene"));
+for (const [id, option] of [["#ties-favour-defender", "ties_favour_defender"], ["#defensive-fumble-on-hit", "defensive_fumble_on_hit"]]) {
+  $(id).addEventListener("change", async (event) => {
+    if (!(await step("/options", { [option]: event.target.checked }))) render();  // refused: as it was
   });
-  $("#attack-send").addEventListener("click", () => step("/attack/dice", { values: throwValues.slice() }));
-  $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
-  $("#attack-tray-read").addEventListener("click", () => { remember(true); step("/tray", { step: "attack" }); });
-  $("#attack-tray-stop").addEventListener("click", () => { remember(false); step("/tray/cancel"); });
-  $("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
-  $("#next-turn").addEventListener("click", () => step("/next-turn"));
-  $("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
-  $("#add-hero").addEventListener("click", () => {
-    const body = { sheet: $("#hero-sheet").value };
-    const value = joinInitiative();
-    if (value !== undefined) body.initiative = value;
-    step("/heroes", body);
-  });
-  $("#add-enemy").addEventListener("click", () => {
-    const count = Number($("#enemy-count").value) || 1;
-    const body = { sheet: $("#enemy-sheet").value, count };
-    const value = joinInitiative();
-    if (value !== undefined) body.initiatives = Array(count).fill(value);
-    step("/enemies", body);
-  });
-  $("#hero-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = new FormData(event.target);
-    const sheet = { name: form.get("name"), pv: Number(form.get("pv")), weapon: form.get("weapon") || null,
-      ranged: form.get("ranged") === "on", armour: Number(form.get("armour")), shield: Number(form.get("shield")) };
-    for (const key of ["body", "mind", "soul"]) sheet[key] = Number(form.get(key));
-    const body = { sheet, side: "hero", save: true };
-    const value = joinInitiative();
-    if (value !== undefined) body.initiative = value;
-    step("/participants", body).then((ok) => { if (ok) event.target.reset(); });
-  });
-  $("#end-scene").addEventListener("click", () => step("/end-scene"));
-  for (const [id, option] of [["#ties-favour-defender", "ties_favour_defender"], ["#defensive-fumble-on-hit", "defensive_fumble_on_hit"]]) {
-    $(id).addEventListener("change", async (event) => {
-      if (!(await step("/options", { [option]: event.target.checked }))) render();  // refused: as it was
-    });
-  }
-  $("#new-fight").addEventListener("click", () => { if (window.confirm(t("Forget this fight and its log?"))) step("/new-fight"); });
+}
+$("#new-fight").addEventListener("click", () => { if (window.confirm(t("Forget this fight and its log?"))) step("/new-fight"); });
 
-  $("#do-damage").addEventListener("click", () => step("/damage", { name: openFighter, amount: amount() }));
-  $("#do-heal").addEventListener("click", () => step("/heal", { name: openFighter, amount: amount() }));
-  $("#condition-name").addEventListener("change", () => { $("#poison-x").hidden = $("#condition-name").value !== "Envenenado"; });
-  $("#do-condition").addEventListener("click", () => {
-    const condition = { name: $("#condition-name").value };
-    if (condition.name === "Envenenado") {
-      const x = $("#poison-value").value;
-      if (x.startsWith("d")) condition.poison_die = Number(x.slice(1)); else condition.poison = Number(x);
-    }
-    step("/conditions", { name: openFighter, condition });
-  });
-  $("#do-help").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 1 }));
-  $("#do-help2").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 2 }));
-  for (const button of document.querySelectorAll("#energy-row .spend")) {
-    button.addEventListener("click", () => step("/energy", { name: openFighter, energy: button.dataset.energy }));
+$("#do-damage").addEventListener("click", () => step("/damage", { name: openFighter, amount: amount() }));
+$("#do-heal").addEventListener("click", () => step("/heal", { name: openFighter, amount: amount() }));
+$("#condition-name").addEventListener("change", () => { $("#poison-x").hidden = $("#condition-name").value !== "Envenenado"; });
+$("#do-condition").addEventListener("click", () => {
+  const condition = { name: $("#condition-name").value };
+  if (condition.name === "Envenenado") {
+    const x = $("#poison-value").value;
+    if (x.startsWith("d")) condition.poison_die = Number(x.slice(1)); else condition.poison = Number(x);
   }
-  $("#do-long-rest").addEventListener("click", () => step("/rest", { name: openFighter, kind: "long" }));
-  $("#do-remove").addEventListener("click", () => {
-    if (window.confirm(t("Remove {name} from the fight?", { name: openFighter }))) step("/remove", { name: openFighter });
-  });
-  $("#fighter-dialog").addEventListener("close", () => { openFighter = null; });
+  step("/conditions", { name: openFighter, condition });
+});
+$("#do-help").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 1 }));
+$("#do-help2").addEventListener("click", () => step("/help", { helper: openFighter, ally: $("#help-ally").value, bonus: 2 }));
+for (const button of document.querySelectorAll("#energy-row .spend")) {
+  button.addEventListener("click", () => step("/energy", { name: openFighter, energy: button.dataset.energy }));
+}
+$("#do-long-rest").addEventListener("click", () => step("/rest", { name: openFighter, kind: "long" }));
+$("#do-remove").addEventListener("click", () => {
+  if (window.confirm(t("Remove {name} from the fight?", { name: openFighter }))) step("/remove", { name: openFighter });
+});
+$("#fighter-dialog").addEventListener("close", () => { openFighter = null; });
 
-  render();
-  liveStream();
-  window.dicelensCombat = { get state() { return state; } };
-})();
+render();
+// --- the event stream: the whole state after every step ---------------------------
+eventStream({ url: () => API.events, events: { combat: (data, first) => receive(data, first) } }).open();
+act(api.get(PAGE_API.state)).then((found) => { if (found) cameraPill(found.camera); });  // the header's camera pill
+window.dicelensCombat = { get state() { return state; } };

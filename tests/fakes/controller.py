@@ -1,29 +1,35 @@
-"""An in-memory controller with the interface `web.create_app` is handed (CONTRACTS.md).
+"""The tests' one fake controller, typed against web.controller.Controller, the interface
+`web.create_app` is handed (tests/web/test_controller_contract.py checks it against the
+real one); tests/web and tests/browser both use it.
 
-The browser tests drive it directly: `throw_dice([6, 4])` stands for the camera
-reading a settled tray. It keeps rolls, corrections and sequence numbers the way
-the real controller does, publishes "roll" and "state" events to every
-subscriber, and draws a simple annotated photo so the page has one to show.
+The tests drive it directly: `throw_dice([6, 4])` stands for the camera reading a settled
+tray. It keeps rolls, corrections and sequence numbers the way the real controller does,
+resolves them with the real rules, publishes "roll", "state" and "camera" events through
+the real event hub (device/events.py), and draws a simple annotated photo so the page has
+one to show. What is faked is the camera, the history store and the buttons.
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
-import queue
+import random
 import threading
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 import rules
+from device.events import Event, EventHub
+from device.events import Subscription as HubSubscription
+from device.setup_view import setup_view
 from device.tray.dispatch import frame_jpeg
 from device.tray.problems import Problem
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
+from web.controller import Controller
 
 PRESETS = [
     {"name": "2d6", "label": "2D6", "system": "d6", "sides": 6, "count": 2,
@@ -35,6 +41,9 @@ PRESETS = [
 ]
 
 
+PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
+
+
 def _spec(preset: dict) -> D6Spec | PoolSpec:
     if preset["system"] == "pool":
         return PoolSpec(**preset["spec"])
@@ -42,51 +51,59 @@ def _spec(preset: dict) -> D6Spec | PoolSpec:
 
 
 class RollNotFound(KeyError):
-    """No roll with that id."""
+    """As device.errors.RollNotFound: an unknown roll id."""
 
 
-_DROP = object()
+class ThrowUnsupported(RuntimeError):
+    """As device.errors.ThrowUnsupported: the camera cannot start a throw."""
 
 
-@dataclass
-class Event:
-    kind: str
-    seq: int | None
-    data: dict
-
-
-@dataclass
 class Subscription:
-    _queue: queue.Queue = field(default_factory=queue.Queue)
-    _owner: "FakeController | None" = None
+    """A subscription of the real event hub (device/events.py: its bounded queue that drops
+    the oldest event and counts it), which a test can cut as a network drop does."""
+
+    def __init__(self, inner: HubSubscription, owner: FakeController):
+        self._inner, self._owner, self.cut = inner, owner, False
+
+    @property
+    def dropped(self) -> int:
+        return self._inner.dropped
+
+    @property
+    def ended(self) -> bool:
+        return self._inner.ended
 
     def get(self, timeout: float) -> Event | None:
-        try:
-            event = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if event is _DROP:
+        event = None if self.cut else self._inner.get(timeout)
+        if self.cut:
             # What a write to a phone that left the Wi-Fi raises: the server ends the stream.
             raise ConnectionResetError("the test dropped this stream")
         return event
 
     def close(self) -> None:
-        if self._owner is not None:
-            self._owner._unsubscribe(self)
+        self._inner.close()
+        self._owner._unsubscribe(self)
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class FakeController:
+class FakeController(Controller):
     """Thread-safe stand-in for device.controller with the documented methods.
 
     Outcomes come from the real rules (``rules.resolve``); what is faked is the
     camera, the history store and the buttons.
     """
 
-    def __init__(self, data_dir: Path, camera_status: str = "ok"):
+    def __init__(self, data_dir: Path, camera_status: str = "ok", *, queue_size: int = 100,
+                 settles_on_throw: bool = False, draws: bool = True, seed: int = 1):
+        """:param queue_size: events kept per open page (the real hub's, device/events.py).
+        :param settles_on_throw: a throw (``POST /api/throw``) settles at once with random dice
+            (seeded), as the simulated camera's; else it waits for :meth:`throw_dice`.
+        :param draws: camera rolls get drawn photos of the tray; else two small files
+            (``b"\\xff\\xd8annotated"``, ``b"\\xff\\xd8raw"``).
+        """
         self._lock = threading.RLock()
         self._data_dir = Path(data_dir)
         self._rolls: dict[int, dict] = {}
@@ -95,6 +112,11 @@ class FakeController:
         self._ids = itertools.count(1)
         self._seq = 0
         self._subs: list[Subscription] = []
+        self._hub = EventHub(queue_size)
+        self._rng = random.Random(seed)
+        self.settles_on_throw, self.draws = settles_on_throw, draws
+        self.can_throw = True   # False: a camera that cannot start a throw (a real one)
+        self.frame: np.ndarray | None = None  # the latest frame, when a test sets one
         self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
                           "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
                           "cocked_dice": "rethrow_die"}
@@ -162,16 +184,22 @@ class FakeController:
         """End every open event stream, as a network drop does; new ones are unaffected."""
         with self._lock:
             for sub in self._subs:
-                sub._queue.put(_DROP)
+                sub.cut = True
 
     def subscriber_count(self) -> int:
         with self._lock:
             return len(self._subs)
 
+    @property
+    def subscribers(self) -> int:
+        return self.subscriber_count()
+
     # --- the controller interface ----------------------------------------------
     def state(self) -> dict:
         with self._lock:
-            return copy.deepcopy(self._state)
+            state = copy.deepcopy(self._state)
+        state["camera"]["can_throw"] = state["camera"].get("can_throw", True) and self.can_throw
+        return state
 
     def presets(self) -> list[dict]:
         with self._lock:
@@ -188,10 +216,15 @@ class FakeController:
             return copy.deepcopy(self._state)
 
     def throw(self) -> None:
+        if not self.can_throw:
+            raise ThrowUnsupported("this camera cannot start a throw; throw the dice in the tray")
         with self._lock:
             self.throws += 1
             self._state["state"] = "waiting"
             self._publish_state()
+            if self.settles_on_throw:
+                preset = self._preset(self._state["preset"] or "2d6")
+                self.throw_dice([self._rng.randint(1, preset["sides"]) for _ in range(preset["count"])])
 
     def read_now(self) -> None:
         return None
@@ -207,8 +240,10 @@ class FakeController:
             return copy.deepcopy(self._state)
 
     def correct(self, roll_id: int, index: int, *, value: int | None = None,
-                cocked: bool = False, who: str | None = None) -> dict:
+                cocked: bool = False, who: str | None = None, more: list[int] | None = None) -> dict:
         with self._lock:
+            if more:  # a correction here never leaves a roll waiting for dice
+                raise ValueError("this roll needs no more dice")
             roll = self._get(roll_id)
             sides = self._preset(roll["preset"])["sides"]
             if not cocked and (value is None or not 1 <= value <= sides):
@@ -265,10 +300,18 @@ class FakeController:
     def photo_path(self, roll_id: int, annotated: bool = True) -> Path | None:
         with self._lock:
             self._get(roll_id)
-            path = self._data_dir / f"roll-{roll_id}.jpg"
+            path = self._data_dir / f"roll-{roll_id}{'' if annotated else '-raw'}.jpg"
             return path if path.exists() else None
 
+    def setup_view(self):
+        return setup_view(self)  # the device's, on this controller's latest frame
+
     def latest_frame(self):
+        if self.frame is not None:
+            return self.frame, {"dice": [{"value": 6, "sides": 6, "box": [2, 2, 12, 12], "color": "red",
+                                          "principal": True, "confidence": 0.9, "unreadable": None}],
+                                "size": [self.frame.shape[1], self.frame.shape[0]], "seconds": 0.01,
+                                "principal_note": None}
         with self._lock:
             latest = max(self._rolls.values(), key=lambda r: r["id"], default=None)
             if latest is None:
@@ -288,6 +331,9 @@ class FakeController:
             unknown = set(changes) - set(self._settings)
             if unknown:
                 raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+            for preset in changes.get("presets") or []:
+                if not PRESET_KEYS <= set(preset):
+                    raise ValueError("a preset needs name, label, system, sides, count and spec")
             self._settings.update(copy.deepcopy(changes))
             return self.settings()
 
@@ -297,8 +343,18 @@ class FakeController:
             self._state["latest_roll"] = None
             self._publish_state()
 
+    def health(self) -> dict:
+        with self._lock:
+            camera = {"status": self._state["camera"]["status"], "message": self._state["camera"]["message"],
+                      "last_frame_seconds": 0.1}
+        return {"camera": camera, "disk": {"free_bytes": 10**9, "error": None},
+                "database": {"ok": True, "error": None}, "saving": {"ok": True, "error": None}}
+
+    def end_streams(self) -> None:
+        self._hub.close()
+
     def subscribe(self) -> Subscription:
-        sub = Subscription(_owner=self)
+        sub = Subscription(self._hub.subscribe(), self)
         with self._lock:
             self._subs.append(sub)
         return sub
@@ -332,8 +388,12 @@ class FakeController:
         if roll["system"] == "d6":
             roll["dice"][0].update(color="red", principal=True)
         if source == "camera":
-            image, _ = _draw_tray(roll["dice"], annotated=True)
-            cv2.imwrite(str(self._data_dir / f"roll-{roll['id']}.jpg"), image)
+            for annotated, suffix in ((True, ""), (False, "-raw")):
+                path = self._data_dir / f"roll-{roll['id']}{suffix}.jpg"
+                if self.draws:
+                    cv2.imwrite(str(path), _draw_tray(roll["dice"], annotated=annotated)[0])
+                else:
+                    path.write_bytes(b"\xff\xd8annotated" if annotated else b"\xff\xd8raw")
             roll["photo"] = True
         return roll
 
@@ -372,7 +432,7 @@ class FakeController:
         throws = [[d["natural"] for d in ordered if d["step"] == step] for step in range(len(throws))]
         outcome = rules.resolve(_spec(self._preset(roll["preset"])), throws)
         result = outcome.to_dict()
-        for die, ruled in zip(ordered, result["dice"]):
+        for die, ruled in zip(ordered, result["dice"], strict=True):
             die.update(value=ruled.get("value", die["natural"]), role=ruled["role"])
         roll.update(result=result, complete=result["complete"],
                     total=result.get("total"), successes=result.get("successes"),
@@ -392,8 +452,7 @@ class FakeController:
         self._publish(Event("state", None, copy.deepcopy(self._state)))
 
     def _publish(self, event: Event) -> None:
-        for sub in list(self._subs):
-            sub._queue.put(event)
+        self._hub.publish(event.kind, event.data, event.seq)
 
 
 def _naturals(values: list) -> list[int | None]:

@@ -1,0 +1,254 @@
+"""Benchmark the readers leave-one-source-out: each source read by networks that never saw it.
+
+Run by hand from the repository root (one core), after tools/train_loso.sh has trained
+the networks into DIR (default /work/tmp/loso):
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors]
+
+Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
+tray would be: by networks that learned from the other sources only, never from its
+tray, floor, camera or dice. The pip sources of real-dice/ are read by the pip reader
+(vision.tray.PipReader) with DIR/pips/<source>/ (``tools/train_pips.py --leave-out-source``);
+banachowicz and burks by the numbered reader (vision.numerals.read_numbered) with
+DIR/numerals/<source>/ (``tools/train_numerals.py --leave-out-source``); a source neither
+training tool learns from (real-d20/, see tools/numerals_data.py SOURCES) by the shipped
+networks, which never saw it. A source with no run in DIR is named and left out.
+
+The value threshold of a source (a die whose value is less likely than it is reported
+unreadable, as VALUE_MIN does in the readers) is chosen on the leave-one-out readings of
+the *other* sources of its reader, never on its own: the lowest of :data:`THRESHOLDS` with
+the most ``right - WRONG_COST × wrong`` over them. The readers' other thresholds are theirs.
+Kinds of ``NUMERALS_NOT_LEARNED`` are reported unreadable, as the reader does; the value
+its network would have given them is counted apart.
+
+Prints, per source and per kind: dice, right, wrong value, wrong kind, unreadable,
+missed, phantom (a reading matching no label, counted under the kind read), accuracy,
+phantoms per 100 dice, and the median milliseconds of a photo (wall and CPU, one core).
+A die is matched to a label when each box holds the other's centre (vision.scoring).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.timing import print_times  # noqa: E402
+from tools import numerals_data, pips_data  # noqa: E402
+from vision import numerals  # noqa: E402
+from vision.network import Network  # noqa: E402
+from vision.scoring import score_photo  # noqa: E402
+from vision.tray import PipReader  # noqa: E402
+
+PIP_SOURCES = pips_data.SOURCES
+NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
+                    "real-d20/lurig-platform-d20")
+THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+WRONG_COST = 3  # a wrong value, which the player may not notice, costs as much as this many unreadable dice
+COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
+
+
+@dataclass
+class Outcome:
+    """One labelled die or one phantom of a photo, before the value threshold."""
+
+    kind: str  # the label's kind, or the kind read for a phantom
+    label: int | None  # the label's value; None for a phantom
+    read_kind: str | None = None  # None: missed
+    value: int | None = None  # the likeliest value (None: unreadable for another reason)
+    value_p: float = 0.0  # its probability, given the kind
+    reason: str | None = None  # why unreadable whatever the threshold (cut off, cocked, blurred)
+
+
+@dataclass
+class SourceRun:
+    outcomes: list[Outcome] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+
+def _outcomes(dice: list, labels: list[dict], value_p: Callable[[object], float]) -> list[Outcome]:
+    _, pairs = score_photo(dice, labels)
+    out = []
+    for i, j in pairs:
+        die = dice[i] if i is not None else None
+        label = labels[j] if j is not None else None
+        kind = label.get("kind", "d6-pips") if label else getattr(die, "kind", "d6-pips")
+        outcome = Outcome(kind, label["value"] if label else None)
+        if die is not None:
+            outcome.read_kind = getattr(die, "kind", "d6-pips")
+            outcome.value = die.value
+            outcome.value_p = value_p(die)
+            outcome.reason = die.unreadable
+        out.append(outcome)
+    return out
+
+
+@contextmanager
+def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
+    """The numbered reader with the networks of ``folder`` (None: the shipped ones), every value
+    given (VALUE_MIN 0, no kind withheld); yields id(die) → its value's probability given its kind."""
+    saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
+             numerals._reading)
+    probabilities: dict[int, float] = {}
+    original = numerals._reading
+
+    def reading(image, x, y, side, kind_p, value_logits):
+        die = original(image, x, y, side, kind_p, value_logits)
+        if die is not None:
+            probabilities[id(die)] = die.confidence / float(np.max(kind_p))
+        return die
+
+    if folder is not None:
+        numerals._DETECTOR = Network(folder / "numerals_detect.onnx", "numbered-dice detector")
+        numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
+    numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, (), reading
+    try:
+        yield probabilities
+    finally:
+        (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
+         numerals._reading) = saved
+
+
+def _timed(read: Callable, image: np.ndarray, run: SourceRun):
+    cpu = time.process_time()
+    reading = read(image)
+    run.cpu.append(time.process_time() - cpu)
+    run.wall.append(reading.seconds)
+    return reading
+
+
+def read_pip_source(source: str, folder: Path) -> SourceRun:
+    reader = PipReader(folder, value_min=0.0)
+    run = SourceRun()
+    for photo in pips_data.load_photos((source,)):
+        reading = _timed(reader.read, cv2.imread(str(photo.path)), run)
+        run.outcomes += _outcomes(reading.dice, photo.dice, lambda die: die.confidence)
+    return run
+
+
+def read_numbered_source(source: str, folder: Path | None) -> SourceRun:
+    run = SourceRun()
+    with _numbered_networks(folder) as probabilities:
+        for photo in numerals_data.load_photos((source,)):
+            reading = _timed(numerals.read_numbered, cv2.imread(str(photo.path)), run)
+            run.outcomes += _outcomes(reading.dice, photo.dice, lambda die: probabilities[id(die)])
+            probabilities.clear()
+    return run
+
+
+def verdict(o: Outcome, threshold: float) -> str:
+    """One of COLUMNS[1:] for an outcome at a value threshold."""
+    if o.label is None:
+        return "phantom"
+    if o.read_kind is None:
+        return "missed"
+    if o.read_kind != o.kind:
+        return "kind"
+    if o.reason or o.value is None or o.kind in numerals.NUMERALS_NOT_LEARNED or o.value_p < threshold:
+        return "unread"
+    return "right" if o.value == o.label else "wrong"
+
+
+def choose_threshold(others: list[Outcome]) -> float:
+    """The lowest of THRESHOLDS with the most right − WRONG_COST × wrong over ``others``."""
+    def gain(t: float) -> int:
+        c = Counter(verdict(o, t) for o in others)
+        return c["right"] - WRONG_COST * c["wrong"]
+    return max(THRESHOLDS, key=lambda t: (gain(t), -t))
+
+
+def _row(name: str, c: Counter, ms: str = "") -> None:
+    acc = 100 * c["right"] / c["dice"] if c["dice"] else float("nan")
+    per100 = 100 * c["phantom"] / c["dice"] if c["dice"] else float("nan")
+    print(f"{name:44}" + "".join(f"{c[col]:8}" for col in COLUMNS) + f"{acc:7.1f}{per100:7.2f}  {ms}")
+
+
+def _ms(values: list[float]) -> str:
+    return f"{1000 * statistics.median(values):.1f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=Path, nargs="?", default=Path("/work/tmp/loso"),
+                        help="folder of tools/train_loso.sh's networks (pips/<source>/, numerals/<source>/)")
+    parser.add_argument("--errors", action="store_true", help="list the confusions of every source and kind")
+    args = parser.parse_args()
+    if not args.runs.is_dir():
+        parser.error(f"{args.runs}: no such folder (make it with tools/train_loso.sh)")
+    cv2.setNumThreads(1)
+    learned = {s.split("/")[-1] for s in numerals_data.SOURCES}
+    runs: dict[str, SourceRun] = {}
+    family: dict[str, str] = {}
+    for source in PIP_SOURCES:
+        folder = args.runs / "pips" / source
+        if (folder / "classifier.done").exists():
+            runs[source], family[source] = read_pip_source(source, folder), "pip"
+        else:
+            print(f"{source}: left out, no finished run in {folder}")
+    for path in NUMBERED_SOURCES:
+        source = path.split("/")[-1]
+        folder: Path | None = args.runs / "numerals" / source
+        if source not in learned:
+            folder = None  # the shipped networks never learned from it
+        elif not (folder / "detector.done").exists():
+            print(f"{source}: left out, no finished run in {folder}")
+            continue
+        runs[source], family[source] = read_numbered_source(path, folder), "numbered"
+        if folder is None:
+            print(f"{source}: read by the shipped networks (tools/train_numerals.py never learns from it)")
+    print(f"{'source / kind':44}" + "".join(f"{c:>8}" for c in COLUMNS) + f"{'acc %':>7}{'ph/100':>7}"
+          "  ms wall/CPU")
+    totals: dict[str, Counter] = defaultdict(Counter)
+    withheld: Counter = Counter()
+    for source, run in runs.items():
+        others = [o for s, r in runs.items() if s != source and family[s] == family[source] for o in r.outcomes]
+        threshold = choose_threshold(others) if others else 0.0
+        by_kind: dict[str, Counter] = defaultdict(Counter)
+        confusions: dict[str, Counter] = defaultdict(Counter)
+        for o in run.outcomes:
+            v = verdict(o, threshold)
+            c = by_kind[o.kind]
+            c[v] += 1
+            c["dice"] += o.label is not None
+            if v == "kind":
+                confusions[o.kind][o.read_kind] += 1
+            elif v == "wrong":
+                confusions[o.kind][(o.label, o.value)] += 1
+            if v == "unread" and o.kind in numerals.NUMERALS_NOT_LEARNED and not o.reason:
+                withheld[(source, o.kind, "read")] += 1
+                withheld[(source, o.kind, "right")] += o.value == o.label
+        source_total: Counter = sum(by_kind.values(), Counter())
+        _row(f"{source} (value threshold {threshold})", source_total, f"{_ms(run.wall)}/{_ms(run.cpu)}")
+        for kind in sorted(by_kind, key=numerals.KINDS.index):
+            _row(f"  {kind}", by_kind[kind])
+            totals[kind].update(by_kind[kind])
+            if args.errors and confusions[kind]:
+                print(f"{'':46}confused (label→read): {dict(confusions[kind].most_common(8))}")
+    print("all sources:")
+    for kind in sorted(totals, key=numerals.KINDS.index):
+        _row(f"  {kind}", totals[kind])
+    _row("overall", sum(totals.values(), Counter()))
+    for (source, kind, what), n in sorted(withheld.items()):
+        if what == "read":
+            print(f"{source} {kind}: values withheld (NUMERALS_NOT_LEARNED); the network's likeliest "
+                  f"value is right for {withheld[(source, kind, 'right')]} of {n}")
+    print_times([t for r in runs.values() for t in r.wall], [t for r in runs.values() for t in r.cpu])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The tests' stand-ins for the device, typed against web/controller.py."""

@@ -1,0 +1,168 @@
+"""tools/render_dice.py: the 3D renders of training dice, their labels taken from the geometry."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("render_dice", ROOT / "tools" / "render_dice.py")
+render_dice = importlib.util.module_from_spec(_spec)
+sys.modules["render_dice"] = render_dice  # its dataclasses look their module up
+_spec.loader.exec_module(render_dice)
+
+UP = np.array([0.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("kind, faces, numbered, corners", [
+    ("d4-pyramid", 4, 4, 3), ("d4-long", 12, 4, 4), ("d6-pips", 6, 6, 4), ("d6-numerals", 6, 6, 4),
+    ("d8", 8, 8, 3), ("d10", 10, 10, 4), ("d10-percentile", 10, 10, 4), ("d12", 12, 12, 5), ("d20", 20, 20, 3)])
+def test_every_kind_is_its_polyhedron(kind, faces, numbered, corners):
+    solid = render_dice.SOLIDS[kind]
+    assert len(solid.faces) == faces
+    assert len(solid.numbered) == numbered
+    assert all(len(solid.faces[f]) == corners for f in solid.numbered)  # the d10's kites are flat
+    centre = solid.vertices.mean(axis=0)
+    for f in range(faces):  # every normal points outwards
+        assert solid.normal(f) @ (solid.vertices[solid.faces[f]].mean(axis=0) - centre) > 0
+
+
+@pytest.mark.parametrize("kind", render_dice.KINDS)
+def test_a_die_at_rest_shows_the_face_opposite_the_one_it_lies_on(kind):
+    solid = render_dice.SOLIDS[kind]
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=False).T
+        up = render_dice.up_face(solid, turned)
+        assert up is not None
+        lying = [f for f in range(len(solid.faces)) if solid.normal(f, turned) @ UP < -0.999]
+        assert len(lying) == 1
+        if kind == "d4-pyramid":  # read at the top vertex: the one not on the floor's face
+            assert up not in solid.faces[lying[0]]
+            assert turned[up, 2] == pytest.approx(turned[:, 2].max())
+        else:
+            assert solid.normal(up, turned) @ UP > 0.999
+            assert np.allclose(solid.normal(up, turned), -solid.normal(lying[0], turned))
+
+
+@pytest.mark.parametrize("kind", render_dice.KINDS)
+def test_a_cocked_die_has_no_up_face(kind):
+    solid = render_dice.SOLIDS[kind]
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=True).T
+        assert render_dice.up_face(solid, turned) is None
+
+
+@pytest.mark.parametrize("kind", render_dice.KINDS)
+def test_each_value_is_on_one_face_and_opposite_faces_add_up(kind):
+    solid = render_dice.SOLIDS[kind]
+    values = render_dice.values_of_faces(solid, np.random.default_rng(9))
+    assert sorted(values.values()) == list(range(1, solid.sides + 1))
+    if kind in ("d6-pips", "d8", "d12", "d20"):
+        for f, v in values.items():
+            opposite = max(values, key=lambda g: -(solid.normal(f) @ solid.normal(g)))
+            assert v + values[opposite] == solid.sides + 1
+
+
+def test_six_and_nine_are_marked_as_the_maker_marks_them():
+    rng = np.random.default_rng(1)
+    look = render_dice.random_look(rng)
+    body = np.full((render_dice.TEXTURE, render_dice.TEXTURE, 3), 200, np.float32)
+    for symbol in ("6", "9", "5"):
+        plain = render_dice.symbol_texture(symbol, _look(look, "none"), body)
+        for mark in ("underline", "dot"):
+            marked = render_dice.symbol_texture(symbol, _look(look, mark), body)
+            assert (np.abs(marked - plain).max() > 50) == (symbol != "5")
+
+
+def _look(look, mark):
+    return render_dice.Look(**{**look.__dict__, "mark": mark})
+
+
+def test_a_photo_s_labels_come_from_its_dice():
+    rng = np.random.default_rng(11)
+    seen_cocked = seen_flat = 0
+    for _ in range(12):
+        photo, labels = render_dice.render_photo(rng, cocked_share=0.3)
+        h, w = photo.shape[:2]
+        assert (w, h) in render_dice.RESOLUTIONS
+        for label in labels:
+            x0, y0, x1, y1 = label["box"]
+            assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+            assert x0 <= label["center"][0] <= x1 and y0 <= label["center"][1] <= y1
+            assert label["cocked"] == (label["value"] is None)
+            if label["cocked"]:
+                seen_cocked += 1
+            else:
+                seen_flat += 1
+                assert 1 <= label["value"] <= label["sides"]
+            if label["kind"] == "d10" and label["value"] == 10:
+                assert label["face"] == "0"
+            if label["kind"] == "d10-percentile" and label["value"] is not None:
+                assert label["face"] == f"{label['value'] % 10}0"
+    assert seen_cocked and seen_flat
+
+
+def test_a_render_is_the_same_for_the_same_seed():
+    first = render_dice.render_photo(np.random.default_rng(5))
+    again = render_dice.render_photo(np.random.default_rng(5))
+    other = render_dice.render_photo(np.random.default_rng(6))
+    assert np.array_equal(first[0], again[0]) and first[1] == again[1]
+    assert first[0].shape != other[0].shape or not np.array_equal(first[0], other[0])
+
+
+def test_a_die_stands_out_of_a_plain_floor():
+    """Where a die's box is, the photo differs from the floor around it (the die was drawn)."""
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        photo, labels = render_dice.render_photo(rng, kinds=("d20", "d6-pips"), max_dice=1)
+        (label,) = labels
+        x0, y0, x1, y1 = label["box"]
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        inside = photo[cy - 3:cy + 4, cx - 3:cx + 4].reshape(-1, 3).mean(0)
+        floor = np.concatenate([photo[:y0].reshape(-1, 3), photo[y1:].reshape(-1, 3)]).mean(0)
+        assert np.abs(inside - floor).max() > 5
+
+
+def test_warm_light_is_redder_than_daylight():
+    warm, day = render_dice._kelvin(2700), render_dice._kelvin(6500)
+    assert warm[2] / warm[0] > 2 and 0.9 < day[2] / day[0] < 1.1
+
+
+def test_the_command_writes_photos_and_labels(tmp_path, capsys, real_photos):
+    floors = real_photos.folder("real-dice/byler-tray-d6")
+    assert render_dice.main([str(tmp_path), "--photos", "3", "--seed", "2", "--kinds", "d12", "d20",
+                             "--floors", str(floors)]) == 0
+    data = json.loads((tmp_path / "labels.json").read_text())
+    assert len(data["images"]) == 3
+    for entry in data["images"]:
+        image = cv2.imread(str(tmp_path / entry["file"]))
+        assert image.shape[:2] == (entry["height"], entry["width"])
+        assert {d["kind"] for d in entry["dice"]} <= {"d12", "d20"}
+    assert "dice an hour on one core" in capsys.readouterr().out
+
+
+def test_floor_patches_of_real_photos_hold_no_labelled_die(tmp_path, real_photos):
+    image = np.full((300, 400, 3), 255, np.uint8)
+    image[100:140, 150:190] = 0  # the one labelled die
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    (tmp_path / "labels.json").write_text(json.dumps({"images": [
+        {"file": "a.png", "width": 400, "height": 300, "dice": [{"value": 1, "box": [150, 100, 190, 140]}]}]}))
+    patches = render_dice.real_floor_patches([tmp_path], size=48)
+    assert len(patches) >= 10 and all(p.shape == (48, 48, 3) and p.min() == 255 for p in patches)
+    sample = render_dice.real_floor_patches([real_photos.folder("real-dice/byler-tray-d6")], size=48)
+    assert sample
+
+
+def test_a_floors_folder_without_labels_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        render_dice.main([str(tmp_path / "out"), "--floors", str(tmp_path)])
+    assert stop.value.code == 2
+    assert f"--floors {tmp_path}: no labels.json there" in capsys.readouterr().err

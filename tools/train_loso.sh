@@ -1,0 +1,64 @@
+#!/bin/sh
+# Train the leave-one-source-out networks that benchmarks/vision_generalise.py reads.
+#
+#   nice -n 10 tools/train_loso.sh pips [OUT [SOURCE...]]      # OUT/pips/<source>/: the 3 real-dice sources
+#   nice -n 10 tools/train_loso.sh numerals [OUT [SOURCE...]]  # OUT/numerals/<source>/: banachowicz, burks
+#
+# SOURCE... narrows a chain to those sources (to run two of its runs side by side).
+# OUT defaults to /work/tmp/loso (never the repository: these networks are not shipped).
+# Resumable: a network whose run ended well leaves OUT/.../<network>.done and is not trained
+# again; a run that was stopped is started over. A network being trained by another
+# invocation (OUT/.../<network>.pid names a live process) is left to it. One thread per
+# run (OMP_NUM_THREADS=1).
+# TRAIN_PYTHON names the training venv's Python (PyTorch; tools/train_numerals.py).
+# The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
+# that a run fits in a shared 2-core machine's session; vision_generalise.py prints them.
+set -eu
+chain=${1:?usage: train_loso.sh pips|numerals [OUT]}
+out=${2:-/work/tmp/loso}
+if [ $# -gt 2 ]; then shift 2; else set --; fi
+python=${TRAIN_PYTHON:-/tmp/trainvenv/bin/python}
+here=$(dirname "$0")
+export OMP_NUM_THREADS=1
+
+# step FOLDER NETWORK COMMAND...: run COMMAND unless FOLDER/NETWORK.done is there
+step() {
+    folder=$1 network=$2
+    shift 2
+    [ -e "$folder/$network.done" ] && return 0
+    if [ -e "$folder/$network.pid" ] && kill -0 "$(cat "$folder/$network.pid")" 2>/dev/null; then
+        return 0
+    fi
+    mkdir -p "$folder"
+    echo $$ >"$folder/$network.pid"
+    "$@" >"$folder/$network.log" 2>&1
+    touch "$folder/$network.done"
+    rm -f "$folder/$network.pid"
+}
+
+case $chain in
+pips)
+    [ $# -gt 0 ] || set -- byler-tray-d6 penlington-desk-d6 patterson-craps-d6-crops
+    for source in "$@"; do
+        dir=$out/pips/$source
+        for network in detector classifier; do
+            step "$dir" "$network" "$python" "$here/train_pips.py" --threads 1 --only "$network" \
+                --leave-out-source "$source" --out "$dir" --detector-epochs 40 --classifier-epochs 25
+        done
+    done
+    ;;
+numerals)
+    [ $# -gt 0 ] || set -- banachowicz-mixed-d10 burks-tray-polyhedral
+    for source in "$@"; do
+        dir=$out/numerals/$source
+        for network in classifier detector; do
+            step "$dir" "$network" "$python" "$here/train_numerals.py" --threads 1 --only "$network" \
+                --leave-out-source "$source" --models "$dir" --detector-epochs 20 --classifier-epochs 40
+        done
+    done
+    ;;
+*)
+    echo "train_loso.sh: no chain '$chain': choose pips or numerals" >&2
+    exit 2
+    ;;
+esac

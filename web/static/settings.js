@@ -1,0 +1,179 @@
+/* dicelens settings page: the principal colour, the rolls (presets), the house rules,
+ * the PIN and the history, each saved through POST /api/settings (README). */
+import { $, el, setChildren } from "./dom.js";
+import { API, act, api } from "./api.js";
+import { t } from "./i18n.js";
+import { labelText } from "./roll.js";
+import { cameraPill } from "./page.js";
+import { showSetup } from "./setup.js";
+import { toast } from "./toast.js";
+
+let reading = null;
+let frameSize = null;
+
+function showSettings(settings) {
+  $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color ? t(settings.principal_color) : "–" });
+  for (const button of document.querySelectorAll("#frame-dice button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.color === settings.principal_color));
+  }
+  $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
+  $("#pin-clear").disabled = !settings.pin_set;
+  const list = $("#preset-editor");
+  setChildren(list, (settings.presets || []).map(presetRow));
+  for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
+    choice.checked = choice.value === settings.cocked_dice;
+  }
+  const house = settings.house_rules;  // RULES P-5b
+  $("#house-ten").checked = house.rule_of_ten;
+  $("#house-one").checked = house.rule_of_one;
+  $("#house-target").value = String(house.target_number);
+}
+
+$("#cocked-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const chosen = $("#cocked-form input[name=cocked]:checked");
+  const settings = await act(api.post(API.settings, { cocked_dice: chosen ? chosen.value : null }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
+
+$("#house-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const house_rules = { rule_of_ten: $("#house-ten").checked, rule_of_one: $("#house-one").checked,
+    target_number: Number($("#house-target").value) };
+  const settings = await act(api.post(API.settings, { house_rules }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
+
+function presetRow(preset) {
+  const row = $("#preset-row").content.firstElementChild.cloneNode(true);
+  const rest = Object.assign({}, preset);
+  delete rest.name;
+  delete rest.label;
+  $(".p-name", row).value = preset.name || "";
+  // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
+  // shows it; kept as it is stored unless it is edited.
+  row.dataset.label = preset.label || "";
+  $(".p-label", row).value = labelText(preset.label || "");
+  $(".p-spec", row).value = JSON.stringify(rest);
+  $(".p-remove", row).addEventListener("click", () => row.remove());
+  if (preset.system === "pool") poolSteppers(row, preset);
+  return row;
+}
+
+/** The pool's dice, difficulty, penalty and bonus as steppers; each change is written into
+ *  the row's JSON. A label the rules made ("pool 5 · difficulty 2") is dropped then, so that
+ *  the server makes the new one. */
+function poolSteppers(row, preset) {
+  const box = $(".p-pool", row);
+  box.hidden = false;
+  const spec = () => { try { return JSON.parse($(".p-spec", row).value || "{}"); } catch (err) { return null; } };
+  for (const stepper of box.querySelectorAll(".stepper")) {
+    const key = stepper.dataset.key;
+    const low = Number(stepper.dataset.min);
+    const input = $(".p-number", stepper);
+    input.value = ((spec() || {}).spec || {})[key] ?? low;
+    const write = (value) => {
+      const rest = spec();
+      if (!rest) { toast(t("The rule settings are not valid JSON: fix them first.")); $(".p-spec", row).focus(); return; }
+      input.value = Math.min(100, Math.max(low, value));
+      rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
+      $(".p-spec", row).value = JSON.stringify(rest);
+      if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
+        $(".p-label", row).value = "";
+      }
+    };
+    input.addEventListener("change", () => write(/^[0-9]+$/.test(input.value) ? Number(input.value) : low));
+    for (const button of stepper.querySelectorAll(".step")) {
+      button.addEventListener("click", () => write(Number(input.value) + Number(button.dataset.by)));
+    }
+  }
+}
+
+async function loadFrame() {
+  // 404 until the camera has taken a frame: that is "no photo yet", not an error.
+  const frame = await api.get(API.frame).catch(() => null);
+  reading = frame && frame.reading;
+  const has = Boolean(frame && reading);
+  $("#frame-box").hidden = !has;
+  $("#frame-none").hidden = has;
+  if (has) { frameSize = { width: frame.width, height: frame.height }; $("#frame").src = frame.image; }
+  const dice = has ? reading.dice.filter((d) => d.color) : [];
+  $("#frame-dice").hidden = !dice.length;
+  setChildren($("#frame-dice"), dice.map((die, i) => el("li", {}, el("button", {
+    type: "button", class: "chip", dataset: { color: die.color }, text: t("Die {n}", { n: i + 1 }) + " · " + t(die.color),
+    onclick: () => choosePrincipal(die.color),
+  }))));
+}
+
+async function choosePrincipal(color) {
+  const settings = await act(api.post(API.settings, { principal_color: color }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+}
+
+$("#frame").addEventListener("click", async (event) => {
+  const img = event.currentTarget;
+  const [width, height] = [frameSize.width, frameSize.height];
+  const x = (event.offsetX / img.clientWidth) * width;
+  const y = (event.offsetY / img.clientHeight) * height;
+  const die = reading.dice.find((d) => x >= d.box[0] && x <= d.box[2] && y >= d.box[1] && y <= d.box[3]);
+  if (!die) { toast(t("No die there: tap inside a die.")); return; }
+  await choosePrincipal(die.color);
+});
+
+$("#preset-add").addEventListener("click", () => {
+  $("#preset-editor").append(presetRow({ name: "", label: "", system: "d6", sides: 6, count: 2, spec: { count: 2, kind: "D6" } }));
+});
+
+$("#preset-save").addEventListener("click", async () => {
+  const presets = [];
+  for (const row of document.querySelectorAll("#preset-editor .preset-row")) {
+    let rest;
+    try { rest = JSON.parse($(".p-spec", row).value || "{}"); } catch (err) {
+      toast(t("Error: {reason}", { reason: err.message }));
+      $(".p-spec", row).focus();
+      return;
+    }
+    const typed = $(".p-label", row).value.trim();
+    const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
+    Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
+    if (!label) delete rest.label;   // the rules make one (an empty label is refused)
+    presets.push(rest);
+  }
+  const settings = await act(api.post(API.settings, { presets }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
+
+$("#preset-restore").addEventListener("click", async () => {
+  if (!window.confirm(t("Replace the rolls with the configured ones?"))) return;
+  const settings = await act(api.post(API.settings, { presets: null }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
+
+$("#pin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const pin = $("#pin-new").value;
+  const settings = await act(api.post(API.settings, { pin }));
+  if (settings) {
+    $("#pin-new").value = "";
+    showSettings(settings);
+    toast(t("Saved"));
+  }
+});
+
+$("#pin-clear").addEventListener("click", async () => {
+  const settings = await act(api.post(API.settings, { pin: null }));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
+
+$("#clear-history").addEventListener("click", async () => {
+  if (!window.confirm(t("Delete all rolls from the history?"))) return;
+  if (await act(api.post(API.clear))) toast(t("Saved"));
+});
+
+(async () => {
+  const [settings, state] = await Promise.all([act(api.get(API.settings)), act(api.get(API.state))]);
+  if (settings) showSettings(settings);
+  if (state) cameraPill(state.camera);
+  loadFrame();
+  showSetup();
+})();
