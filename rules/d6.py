@@ -101,14 +101,14 @@ class D6Spec:
             return f"{dice}{self.modifier:+d}"
         return dice
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"system": "d6", "count", "kind", "modifier", "random", "principal_known"}`` (the
         roller is the roll's, not the spec's: it is left out)."""
         return {"system": "d6", "count": self.count, "kind": self.kind, "modifier": self.modifier,
                 "random": self.random, "principal_known": self.principal_known}
 
     @classmethod
-    def from_dict(cls, data: dict, roller: str | None = None) -> D6Spec:
+    def from_dict(cls, data: dict[str, Any], roller: str | None = None) -> D6Spec:
         """The inverse of :meth:`to_dict` (``"system"`` optional, missing keys take defaults),
         for ``roller``.
 

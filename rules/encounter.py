@@ -610,7 +610,8 @@ class Encounter:
         if giver.status != "active":
             raise InvalidStep(f"{helper} is {giver.status}")
         receiver.help_bonus += bonus
-        self._note("help", _said("{helper} helps {ally}: +{n} to {ally}'s next roll", helper=helper, ally=ally, n=bonus))
+        self._note("help", _said("{helper} helps {ally}: +{n} to {ally}'s next roll",
+                                 helper=helper, ally=ally, n=bonus))
 
     @_step
     def use_help(self, name: str) -> int:
@@ -701,7 +702,8 @@ class Encounter:
         participant.pv = participant.pv_max
         participant.energy = dict(participant.energy_max)
         participant.conditions = []
-        self._note("rest", _said("{name} takes a long rest: {n} PV, full energy, no conditions", name=name, n=participant.pv))
+        self._note("rest", _said("{name} takes a long rest: {n} PV, full energy, no conditions",
+                                 name=name, n=participant.pv))
 
     @_step
     def end_scene(self) -> None:

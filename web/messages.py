@@ -236,8 +236,10 @@ LOG_SENTENCES = {
         N_("Derribado ends: standing up costs {name}'s main action this turn"),
     "Desarmado ends: taking the weapon back costs {name}'s main action this turn":
         N_("Desarmado ends: taking the weapon back costs {name}'s main action this turn"),
-    "taking the weapon back costs {name}'s next main action": N_("Taking the weapon back costs {name}'s next main action"),
-    "Paralizado: {name} loses this turn (still rolls defence)": N_("Paralizado: {name} loses this turn (still rolls defence)"),
+    "taking the weapon back costs {name}'s next main action":
+        N_("Taking the weapon back costs {name}'s next main action"),
+    "Paralizado: {name} loses this turn (still rolls defence)":
+        N_("Paralizado: {name} loses this turn (still rolls defence)"),
     "Envenenado: {name} takes {n} damage": N_("Envenenado: {name} takes {n} damage"),
     "{helper} helps {ally}: +{n} to {ally}'s next roll": N_("{helper} helps {ally}: +{n} to the next roll"),
     "{name} uses +{n} from help": N_("{name} uses +{n} from help"),

@@ -120,7 +120,8 @@ class Problem:
             case "void":
                 if self.die is None:
                     return f"the {self.dice[0][0]}: it is cocked — throw all the dice of this step again"
-                return f"die {self.die}{self._colour()}: it is cocked — throw all {dice_count(seen)} of this throw again"
+                return (f"die {self.die}{self._colour()}: it is cocked — "
+                        f"throw all {dice_count(seen)} of this throw again")
             case "leaning":
                 if self.die is None:
                     return f"the {self.dice[0][0]} leans: enter its top face"
