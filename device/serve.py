@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, default_data_folder, load_config
@@ -40,6 +41,9 @@ from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.tray.loop import TrayLoop
 from device.watchdog import Watchdog
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +60,8 @@ def register(subparsers) -> None:
     parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
     parser.add_argument("--port", type=whole_number, help="port of the page (default 8000; 0 picks a free one)")
-    parser.add_argument("--data", type=Path, help="data folder (default: ~/.local/share/dicelens for a real camera, dicelens-sim for the simulated one, dicelens-replay for file:PATH)")
+    parser.add_argument("--data", type=Path, help="data folder (default: ~/.local/share/dicelens for a real camera, "
+                        "dicelens-sim for the simulated one, dicelens-replay for file:PATH)")
     parser.add_argument("--auto-throw", type=number, metavar="N",
                         help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
                              "roll's preset is armed again); 0: only on request")
@@ -119,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or Ctrl-C; returns the exit status."""
     config = settings_from(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    built = []  # the app, once built: a stop ends its pages' event streams first
+    built: list[Flask] = []  # the app, once built: a stop ends its pages' event streams first
 
     def interrupt(signum, frame) -> None:
         for app in built:
@@ -190,11 +195,11 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
 
     :raises ValueError: for a camera name that names no source (a folder with no photos).
     """
+    import web
     from device.cameras import open_camera
     from device.combat import CombatSession
     from device.tray.dispatch import TrayDispatcher
     from device.tray.settle import SettleDetector
-    import web
     from web.security import hash_pin
 
     source = config.camera.source
@@ -206,8 +211,9 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     if camera is not None:
         stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
 
-    history = stack.enter_context(open_history(config.data_folder, int(config.photo_cap_mb * 2**20)))
-    secret_key = _secret_key(config.data_folder)
+    data = config.data_folder or default_data_folder(source)  # as settings_from chose it
+    history = stack.enter_context(open_history(data, int(config.photo_cap_mb * 2**20)))
+    secret_key = _secret_key(data)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
@@ -220,7 +226,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         controller.on_status(status, message)
         watchdog.status(f"camera {status}" + (f": {message}" if message else ""))
 
-    fight = CombatSession(config.data_folder, config.combat,  # RULES T-5: the settings page's policy
+    fight = CombatSession(data, config.combat,  # RULES T-5: the settings page's policy
                           cocked_dice=lambda: controller.settings()["cocked_dice"])
     # Every settled frame goes one way: a combat step waiting for the tray first, then the roll.
     tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)

@@ -238,10 +238,11 @@ def correct_die(roll_id: int, index: int):
             extra = {"more": more} if more else {}
             return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
         except ValueError as exc:
-            if not isinstance(getattr(exc, "needs", None), dict):
+            needs = getattr(exc, "needs", None)
+            if not isinstance(needs, dict):
                 raise
             # 409 with what it needs: the page asks for those dice and sends them with the correction
-            return jsonify(error=reason(exc), needs=exc.needs, needs_text=needs_text(exc.needs)), 409
+            return jsonify(error=reason(exc), needs=needs, needs_text=needs_text(needs)), 409
 
 
 @bp.post("/rolls/<int:roll_id>/principal")

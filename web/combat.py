@@ -67,7 +67,7 @@ from .controller import Fight
 from .errors import BadRequest, NotFound, Unavailable, refusals
 from .events import StreamCounter, format_event, sse_response
 from .inputs import json_body, name_text, only_keys, whole_number
-from .messages import in_request_language, reason, shown_fight
+from .messages import in_request_language, shown_fight
 
 bp = Blueprint("combat", __name__)
 
@@ -262,7 +262,7 @@ def attack_dice():
     attack = session().state()["attack"]
     sides = attack["needs"]["dice"] if attack and attack["needs"] else []
     if len(sides) == len(values):
-        values = [check.face(value, die) for value, die in zip(values, sides)]
+        values = [check.face(value, die) for value, die in zip(values, sides, strict=True)]
     else:  # no attack, or the wrong number of dice: the session says which
         values = [whole_number(v, "values", 1, 20) for v in values]
     return _step(session().attack_dice, values)
@@ -364,8 +364,8 @@ def add_condition():
     if not isinstance(given, dict):
         raise BadRequest(_("condition must be an object with a name"))
     only_keys(given, {"name", "duration", "poison", "poison_die", "source"})
-    condition = {"name": name_text(given.get("name"), "condition", optional=False),
-                 "source": name_text(given.get("source"), "source")}
+    condition: dict[str, Any] = {"name": name_text(given.get("name"), "condition", optional=False),
+                                 "source": name_text(given.get("source"), "source")}
     duration = given.get("duration")
     if duration is not None and duration not in ("temporary", "persistent"):
         raise BadRequest(_("duration must be temporary or persistent"))

@@ -25,9 +25,12 @@ class Event(Protocol):
     """One change: ``kind`` (``"roll"``, ``"state"``, ``"camera"``; the fight's ``"combat"``),
     the roll's or the fight's ``seq`` (None for a state or camera event), and ``data``."""
 
-    kind: str
-    seq: int | None
-    data: Any
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seq(self) -> int | None: ...
+    @property
+    def data(self) -> Any: ...
 
 
 class Subscription(Protocol):

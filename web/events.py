@@ -203,14 +203,14 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
                 yield ": heartbeat\n\n"
                 written = clock()
                 continue
-            for event in _coalesced(event, subscription):
-                if event.kind == "roll":
+            for item in _coalesced(event, subscription):
+                if item.kind == "roll":
                     # Rolls up to ``sent`` went out already (with the state or a catch-up).
-                    if event.seq is not None and event.seq > sent:
-                        yield format_event("roll", event.data, event.seq)
-                        sent = event.seq
+                    if item.seq is not None and item.seq > sent:
+                        yield format_event("roll", item.data, item.seq)
+                        sent = item.seq
                 else:
-                    yield format_event(event.kind, shown(event.data) if event.kind == "state" else event.data)
+                    yield format_event(item.kind, shown(item.data) if item.kind == "state" else item.data)
             written = clock()
     finally:
         subscription.close()
