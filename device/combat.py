@@ -56,7 +56,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from device.events import EventHub, Subscription
 from device.tray.dispatch import Taken, TrayDispatcher
@@ -119,7 +119,8 @@ def participant_from_template(template: Mapping, side: str, name: str | None = N
     energy = template.get("energy") or dict.fromkeys(ENERGY, 0)
     fields = {key: template[key] for key in ("defence", "armour", "shield", "weapon", "ranged") if key in template}
     try:
-        return Participant(name=_fighter_name(name or template["name"]), side=side, body=template["body"],
+        return Participant(name=_fighter_name(name or template["name"]),  # Participant checks the side
+                           side=cast(Literal["hero", "enemy"], side), body=template["body"],
                            mind=template["mind"], soul=template["soul"], pv=template["pv"], pv_max=template["pv"],
                            energy=dict(energy) if isinstance(energy, Mapping) else energy,
                            energy_max=dict(energy) if isinstance(energy, Mapping) else energy, **fields)
@@ -277,7 +278,8 @@ class CombatSession:
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
-             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
+             "conditions": [{"name", "duration", "effect"}],
+             "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
              "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
                                   "throw"? (attack: "attack" | "defence" | "damage"),
                                   "dice": [sides], "needs": English} | None,
@@ -482,7 +484,7 @@ class CombatSession:
             raise InvalidStep(f"a throw is attack, defence or damage, not {throw!r}")
         if self._attack is None:
             done, base = self._last_attack, self._attack_base
-            if not self._last_attack_correctable():
+            if done is None or base is None or not self._last_attack_correctable():
                 raise InvalidStep("only the attack being resolved, or the last attack before any other "
                                   "step, can be corrected: change PV by hand for an older one")
             self._load(base)  # the fight before the attack's last throw: its damage not applied
@@ -507,7 +509,7 @@ class CombatSession:
         """Whether the last attack's dice can still be corrected: no attack under way, and
         nothing but its last throw and corrections of it came after it."""
         return (self._attack is None and self._attack_base is not None
-                and bool(self._last_attack) and "throws" in self._last_attack)
+                and self._last_attack is not None and "throws" in self._last_attack)
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
@@ -529,7 +531,7 @@ class CombatSession:
 
     def _finish(self, outcome) -> None:
         """Apply a complete attack to the fight."""
-        attack = self._attack
+        attack = cast(dict, self._attack)  # called only while an attack is under way
         self._encounter.apply_attack(outcome)
         self._last_attack = {**outcome.to_dict(), "sources": dict(attack.get("sources", {})),
                              "throws": {key: list(attack[key]) for key in ("attack", "defence", "damage")}}
@@ -659,12 +661,13 @@ class CombatSession:
     def _tray_wants(self) -> tuple[list[int], str, str | None]:
         """The sides of the dice the waiting step asks for, the end of its sentences, and
         which throw of the attack it is ("attack", "defence", "damage"; None for initiative)."""
-        if self._tray["step"] == "initiative":
-            name = self._tray["name"]
+        tray = cast(dict, self._tray)  # called only while a step waits for the tray
+        if tray["step"] == "initiative":
+            name = tray["name"]
             sides = [self._encounter.get(name).mind]
             return sides, f"{name}'s initiative needs {_wanted_text(sides)}", None
         needs = self._outcome().needs
-        throw = ("damage" if self._attack["defence"] and needs.who == "attacker"
+        throw = ("damage" if cast(dict, self._attack)["defence"] and needs.who == "attacker"
                  else "defence" if needs.who == "defender" else "attack")
         step = {"attack": "this attack", "defence": "the defence", "damage": "the damage"}[throw]
         return list(needs.dice), f"{step} needs {_wanted_text(needs.dice)}", throw
@@ -778,7 +781,7 @@ class CombatSession:
     # ------------------------------------------------------------ inside
 
     def _outcome(self):
-        attack = self._attack
+        attack = cast(dict, self._attack)  # called only while an attack is under way
         return resolve_attack(AttackSpec.from_dict(attack["spec"]), attack["attack"], attack["defence"],
                               attack["damage"])
 
@@ -889,7 +892,7 @@ class CombatSession:
     def _check_undo(self, document: dict) -> None:
         """Refuse a broken undo slot now, not when undo is tapped: the fight goes on without it."""
         try:
-            self._load(self._undo)
+            self._load(cast(dict, self._undo))  # None, as any broken slot, is a TypeError refused here
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("combat: the saved undo step cannot be read (%s); dropped", exc)
             self._undo = None
