@@ -45,8 +45,8 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Literal, NamedTuple, cast
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple, cast
 
 import cv2
 import numpy as np
@@ -56,10 +56,10 @@ from device.errors import CameraUnavailable, DeviceError, RollNeedsDice, SaveFai
 from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
+from device.setup_view import setup_view
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, dice_count
-from device.setup_view import setup_view
 from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
@@ -87,8 +87,8 @@ WAITING_NOTE = "it still waits for dice: "
 
 class _Walk(NamedTuple):
     """A roll's throws as the rules saw them (:meth:`Controller._walk`)."""
-    spec: object                  # the D6Spec or PoolSpec the throws were resolved by
-    outcome: object | None        # the rules' outcome of the counted throws; None before any
+    spec: Any                     # the D6Spec or PoolSpec the throws were resolved by
+    outcome: Any                  # the rules' outcome of the counted throws (needs, complete, to_dict); None before any
     counted: list[list[dict]]     # the dice of each counted throw, in the rules' order
     step: int | None              # the throw to make again (it has the problem), else None
     problem: Problem | None       # why
@@ -475,7 +475,8 @@ class Controller:
                        source="hand" if leaning and not cocked else die["source"])  # RULES T-5: its top face
             if more:
                 if roll is self._roll:
-                    raise ValueError(Phrase("the current roll asks for its dice itself: throw them or enter them by hand"))
+                    raise ValueError(Phrase("the current roll asks for its dice itself: "
+                                            "throw them or enter them by hand"))
                 self._add_dice(roll, list(more), who)
             return self._after_edit(roll, was_complete)
 
@@ -491,7 +492,8 @@ class Controller:
                 return  # _after_edit says what is still needed
             step = max(die["step"] for die in roll["dice"]) + 1
             for value in values[:count]:
-                if isinstance(value, bool) or not isinstance(value, int) or not (0 if sides == 10 else 1) <= value <= sides:
+                lowest = 0 if sides == 10 else 1
+                if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= sides:
                     raise ValueError(Phrase("a die of this roll shows {faces}", faces=_faces(sides)))
                 die = _die(value or 10, "hand")
                 die.update(step=step, index=len(roll["dice"]), corrected=True)
@@ -568,8 +570,8 @@ class Controller:
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
         change is checked and saved in one transaction before any takes effect: a refusal
-        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?, "target_number"?}`` (the keys
-        left out keep their value); every pool preset follows it (RULES P-5b).
+        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?,
+        "target_number"?}`` (the keys left out keep their value); every pool preset follows it (RULES P-5b).
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
         :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
@@ -635,7 +637,8 @@ class Controller:
                 self._void = self._voided_now()
                 if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
                     problem = self._request_problem()
-                    self._set_state(self._state, prompt=self._request(), problem=None if problem is None else problem.to_dict())
+                    self._set_state(self._state, prompt=self._request(),
+                                    problem=None if problem is None else problem.to_dict())
             self._publish_state()
             return self.settings()
 
@@ -665,12 +668,12 @@ class Controller:
             measured, ``error`` then says why).
         """
         with self._lock:
-            camera = {"status": self._camera["status"], "message": self._camera["message"]}
+            camera: dict[str, Any] = {"status": self._camera["status"], "message": self._camera["message"]}
             last_frame_at = self._last_frame_at()
         camera["last_frame_seconds"] = (None if last_frame_at is None
                                         else round(max(self._clock() - last_frame_at, 0.0), 3))
         try:
-            disk = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
+            disk: dict[str, Any] = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
         except OSError as exc:
             disk = {"free_bytes": None, "error": f"the data folder cannot be measured: {exc}"}
         problem = self._history.check()  # its own lock: a slow check holds up no roll
@@ -708,9 +711,10 @@ class Controller:
         dice = [_die_from_reading(d) for d in found.dice or ()]
         if step == 0 and problem is None:
             principals = [die for die in dice if die["principal"]]
-            if len(dice) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
+            system = cast(Preset, self._preset).system  # a frame is taken for an armed preset only
+            if len(dice) == 1 and system in ("d6", "free"):  # RULES D6-2a: a lone die
                 dice[0]["principal"] = True
-            elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
+            elif len(principals) > 1 or system == "pool":  # a pool has no principal die
                 for die in dice:
                     die["principal"] = False
         if self._roll is None:
@@ -773,18 +777,19 @@ class Controller:
         as a whole, with as many dice as the rules ask for there; otherwise the next step is the one the outcome needs.
         """
         roll = self._roll
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # dice are wanted for an armed preset only
         if roll is None or not roll["dice"]:
             return 0, preset.count, preset.sides
         walk = self._walk(roll)
         if walk.problem is not None:
-            return walk.step, (preset.count if walk.step == 0 else walk.outcome.needs.count), preset.sides
+            step = cast(int, walk.step)  # a problem names its throw
+            return step, (preset.count if step == 0 else walk.outcome.needs.count), preset.sides
         last = max(die["step"] for die in roll["dice"])
         needs = self._needs or {"count": 0, "sides": preset.sides}
         return last + 1, needs["count"], needs["sides"]
 
     def _store_step(self, dice: list[dict], step: int | None) -> None:
-        roll = self._roll
+        roll = cast(dict, self._roll)  # the armed preset's roll
         if step is None:
             step = 0
         roll["dice"] = [die for die in roll["dice"] if die["step"] < step]
@@ -796,7 +801,7 @@ class Controller:
     def _advance(self, photos: tuple[bytes, bytes] | None = None,
                  principal_note: str | None = None) -> None:
         """Resolve the roll, save it, and move to prompting or resolved."""
-        roll = self._roll
+        roll = cast(dict, self._roll)  # the armed preset's roll
         walk = self._resolve(roll, principal_note)
         needs = walk.outcome.needs if walk.outcome is not None else None
         self._needs = None if needs is None else needs.to_dict()
@@ -808,7 +813,8 @@ class Controller:
             roll["finished"] = None
             self._save(photos)
             problem = walk.problem
-            self._set_state("prompting", prompt=problem.english() if problem else self._needs["reason"],
+            # no problem and not complete: the rules need more dice
+            self._set_state("prompting", prompt=problem.english() if problem else cast(dict, self._needs)["reason"],
                             problem=None if problem is None else problem.to_dict())
         self._fresh_after = self._clock()
 
@@ -827,7 +833,7 @@ class Controller:
         spec = self._spec_for(roll, principal is not None, len(first))
         bound = self._chain_limit if isinstance(spec, D6Spec) else None
         counted: list[list[dict]] = []
-        outcome = None
+        outcome: Any = None
         for step in sorted({die["step"] for die in roll["dice"]}) or [0]:
             dice = [die for die in roll["dice"] if die["step"] == step]
             if step == 0 and principal is not None and isinstance(spec, D6Spec) and spec.principal_known:
@@ -872,7 +878,7 @@ class Controller:
             roll["note"] = f"{SURPLUS_NOTE} {last + 1} no longer count after the correction (kept, " \
                            f"they count again if a correction asks for dice)"
         result = walk.outcome.to_dict() if walk.outcome is not None else {"dice": []}
-        for die, ruled in zip(used, result["dice"]):
+        for die, ruled in zip(used, result["dice"], strict=False):
             die["role"] = ruled["role"]
             die["value"] = ruled.get("value", ruled["natural"])
             die.pop("surplus", None)
@@ -908,12 +914,13 @@ class Controller:
         return D6Spec.from_dict({**stored, "principal_known": True}, roller=roll["roller"])
 
     def _new_roll(self) -> dict:
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # a roll is made for an armed preset only
         if preset.spec is None:
             spec = {"system": "free"}
         else:
             spec = preset.make_spec(preset.count or 1, roller=self._roller).to_dict()
-        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller, "started": _now(),
+        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller,
+                "started": _now(),
                 "finished": None, "complete": False, "result": None, "total": None,
                 "successes": None, "outcome": None, "perfect": False, "botch": False,
                 "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
@@ -951,7 +958,7 @@ class Controller:
             self._generation += 1  # a reading in flight was for the roll before the edit
             self._void = None  # the table fixed the throw by hand
             self._advance(self._redrawn(roll))
-            return copy.deepcopy(self._latest)
+            return copy.deepcopy(cast(dict, self._latest))  # _advance saved it
         walk = self._resolve(roll)
         waiting = walk.problem.english() if walk.problem else None if roll["complete"] else walk.outcome.needs.reason
         if waiting is not None and was_complete:
@@ -980,8 +987,8 @@ class Controller:
         if path is None or not roll["readings"]:
             return None
         photo = path.read_bytes()
-        frame = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
-        if frame is None:
+        frame: np.ndarray | None = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if frame is None:  # a damaged photo
             return None
         shown = roll["readings"][-1]  # the photo is the frame of the last reading
         dice = {tuple(die["box"]): die for die in roll["dice"] if die.get("box")}
@@ -990,7 +997,7 @@ class Controller:
             confidence=d["confidence"], unreadable=d["unreadable"],
             principal=dice[tuple(d["box"])]["principal"] if tuple(d["box"]) in dice else d["principal"])
             for d in shown["dice"]], size=tuple(shown["size"]))
-        labels = []
+        labels: list[str | None] = []
         for read in shown["dice"]:
             die = dice.get(tuple(read["box"]))
             if die is None or not die["corrected"]:
@@ -1011,7 +1018,7 @@ class Controller:
         for roll in waiting:
             for die in roll["dice"]:
                 die.setdefault("principal", die.get("role") == "principal")
-            idle = (datetime.now(timezone.utc) - _last_step(roll)).total_seconds()
+            idle = (datetime.now(UTC) - _last_step(roll)).total_seconds()
             preset = next((p for p in self._presets if p.name == roll["preset"]), None)
             if roll is waiting[-1] and preset is not None and idle < resume_seconds:
                 self._preset, self._roller, self._roll = preset, roll["roller"], roll
@@ -1043,9 +1050,10 @@ class Controller:
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)
-        saved = self._history.save(self._roll, photo=photo, annotated=annotated)
+        roll = cast(dict, self._roll)  # only the armed preset's roll is saved here
+        saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._save_error = None  # saving works again
-        self._roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
+        roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
         self._publish_roll(saved)
 
     def _publish_roll(self, saved: dict) -> None:
@@ -1096,7 +1104,7 @@ class Controller:
         return self._odds[preset.name]
 
     def _first_prompt(self) -> str:
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # asked of an armed preset only
         count = preset.count
         dice = "the dice" if count is None else dice_count(count, "six-sided " if preset.sides == 6 else "ten-sided ")
         return f"{preset.label}: throw {dice}"
@@ -1153,7 +1161,7 @@ def _faces(sides: int) -> Phrase:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _last_step(roll: dict) -> datetime:
