@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from device.cameras import open_camera
-from device.settle import SettleDetector, changed_fraction, prepare
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
+from device.tray.settle import SettleDetector, changed_fraction, prepare
 
 # The tests' sample of real photos: the file camera needs a folder of photos, not the datasets.
 BYLER = Path(__file__).resolve().parents[1] / "tests" / "data" / "real-dice" / "byler-tray-d6"

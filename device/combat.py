@@ -10,7 +10,7 @@ bestiary to set a fight up quickly, and change events for the page's stream.
 Dice are thrown by the players and tapped in on the page, or read from the tray:
 a step asked to (:meth:`CombatSession.read_tray`) takes the next throw that settles
 after the asking (RULES T-2), read by the numbered reader, when it shows exactly the
-dice the step needs (``device/combat_tray.py``); otherwise it says what is wrong and
+dice the step needs (``device/tray/match.py``); otherwise it says what is wrong and
 waits for another throw. Dice by hand stay available, and a die read can be corrected
 (:meth:`CombatSession.correct_attack`).
 
@@ -52,13 +52,16 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
-from device.combat_tray import leaning_problem, match_dice, wanted_text
 from device.events import EventHub, Subscription
+from device.tray.dispatch import Taken, TrayDispatcher
+from device.tray.match import Wanted
+from device.tray.problems import Problem, leaning, listing
 from rules import cocked
 from rules.destiny import OPTION_NAMES, AttackSpec, DestinyOptions, resolve_attack
 from rules.encounter import CONDITIONS, ENERGY, Condition, Encounter, Participant
@@ -116,12 +119,18 @@ def participant_from_template(template: Mapping, side: str, name: str | None = N
     energy = template.get("energy") or dict.fromkeys(ENERGY, 0)
     fields = {key: template[key] for key in ("defence", "armour", "shield", "weapon", "ranged") if key in template}
     try:
-        return Participant(name=_fighter_name(name or template["name"]), side=side, body=template["body"],
+        return Participant(name=_fighter_name(name or template["name"]),  # Participant checks the side
+                           side=cast(Literal["hero", "enemy"], side), body=template["body"],
                            mind=template["mind"], soul=template["soul"], pv=template["pv"], pv_max=template["pv"],
                            energy=dict(energy) if isinstance(energy, Mapping) else energy,
                            energy_max=dict(energy) if isinstance(energy, Mapping) else energy, **fields)
     except (TypeError, ValueError) as exc:  # InvalidRoll from a die, TypeError from a bad energy table
         raise InvalidStep(str(exc)) from None
+
+
+def _wanted_text(sides: Sequence[int]) -> str:
+    """ "a d8 and a d20" for ``[8, 20]``."""
+    return listing([(f"d{n}", count) for n, count in Counter(sides).items()])
 
 
 def _fighter_name(name: object) -> str:
@@ -223,7 +232,7 @@ class CombatSession:
     :param queue_size: events kept per open page before its oldest are dropped.
     :param numbered_reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``
         of the tray's dice with their ``sides`` (and ``kind``); default ``vision.read_numbered``.
-    :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
+    :param clock: the clock of the ``t`` of settled frames, seconds.
     :param cocked_dice: ``cocked_dice()`` is the cocked-die policy now (RULES T-5,
         ``rules.cocked.POLICIES``): the roll controller's setting.
     :raises InvalidStep: (ValueError) from a step that cannot be taken, in one sentence;
@@ -236,6 +245,7 @@ class CombatSession:
                  cocked_dice: Callable[[], str] = lambda: cocked.DEFAULT):
         self.path = Path(folder) / FILE_NAME
         self._reader, self._clock, self._cocked_dice = numbered_reader, clock, cocked_dice
+        self._dispatcher = TrayDispatcher([self], {"numbered": self._read}, annotate=lambda image, reading: image)
         self.roster = roster or Roster()
         self._lock = threading.RLock()
         self._hub = EventHub(queue_size)
@@ -251,7 +261,7 @@ class CombatSession:
         self._seq = 0
         # Reading from the tray (kept in the file, never in undo: asking is not a step of the fight).
         self._tray: dict | None = None          # the step waiting: {"step": "attack"} | {"step": "initiative", "name"}
-        self._tray_problem: dict | None = None  # why the last throw read was not used (combat_tray.TrayMatch)
+        self._tray_problem: dict | None = None  # why the last throw read was not used (Problem.to_dict)
         self._initiative_read: dict[str, int] = {}  # Mind dice read before the fight starts
         self._tray_after = 0.0                  # frames settled before this are stale (RULES T-2)
         self._tray_stage: tuple | None = None   # the throw the wait is for: another throw is asked anew
@@ -268,11 +278,12 @@ class CombatSession:
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
-             "conditions": [{"name", "duration", "effect"}], "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
+             "conditions": [{"name", "duration", "effect"}],
+             "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
              "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
                                   "throw"? (attack: "attack" | "defence" | "damage"),
                                   "dice": [sides], "needs": English} | None,
-                      "problem": combat_tray problem dict | None, "initiative": {name: Mind die read}},
+                      "problem": device.tray.problems.Problem dict | None, "initiative": {name: Mind die read}},
              "last_attack_correctable": bool (see :meth:`correct_attack`)}
 
         An attack (and the last one) carries ``"sources"``: throw → ``"camera"``, ``"hand"``
@@ -473,7 +484,7 @@ class CombatSession:
             raise InvalidStep(f"a throw is attack, defence or damage, not {throw!r}")
         if self._attack is None:
             done, base = self._last_attack, self._attack_base
-            if not self._last_attack_correctable():
+            if done is None or base is None or not self._last_attack_correctable():
                 raise InvalidStep("only the attack being resolved, or the last attack before any other "
                                   "step, can be corrected: change PV by hand for an older one")
             self._load(base)  # the fight before the attack's last throw: its damage not applied
@@ -498,7 +509,7 @@ class CombatSession:
         """Whether the last attack's dice can still be corrected: no attack under way, and
         nothing but its last throw and corrections of it came after it."""
         return (self._attack is None and self._attack_base is not None
-                and bool(self._last_attack) and "throws" in self._last_attack)
+                and self._last_attack is not None and "throws" in self._last_attack)
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
@@ -520,7 +531,7 @@ class CombatSession:
 
     def _finish(self, outcome) -> None:
         """Apply a complete attack to the fight."""
-        attack = self._attack
+        attack = cast(dict, self._attack)  # called only while an attack is under way
         self._encounter.apply_attack(outcome)
         self._last_attack = {**outcome.to_dict(), "sources": dict(attack.get("sources", {})),
                              "throws": {key: list(attack[key]) for key in ("attack", "defence", "damage")}}
@@ -578,7 +589,7 @@ class CombatSession:
                 raise InvalidStep(Phrase("a d{sides} shows 1 to {sides}", sides=sides[die]))
             values[die] = value
             if None in values:  # another die leans: its top face next
-                self._tray_problem = leaning_problem(values, sides)
+                self._tray_problem = leaning(values, sides).to_dict()
                 return self._save_tray()
             if self._tray["step"] == "attack":
                 return self._tray_throw(values, "corrected")
@@ -587,54 +598,60 @@ class CombatSession:
             return self._save_tray()
 
     def on_settled(self, frame, t: float) -> bool:
-        """A frame of a tray that just settled (camera loop thread, through
-        ``Controller.claim_frames``). Taken when a step waits for dice and it settled
-        after the step asked (RULES T-2): read with the numbered reader, its dice fill the
-        step when they are exactly the dice asked for, else the problem is shown.
+        """A frame (H×W×3 uint8 BGR) of a tray that settled at ``t`` (seconds on ``clock``),
+        through a :class:`~device.tray.dispatch.TrayDispatcher` of this fight alone (tests).
 
-        :param frame: H×W×3 uint8 BGR. :param t: when it settled, seconds on ``clock``.
-        :returns: True when the frame was taken (the roll controller then leaves it).
+        :returns: True when the frame was taken (a step waited for it).
         """
+        return self._dispatcher.on_settled(frame, t)
+
+    def wanted(self, t: float) -> Wanted | None:
+        """The dice a waiting step asks of a frame settled at ``t`` (the tray dispatcher's
+        question): None when no step waits, or the frame settled before the step asked
+        (RULES T-2). Read with the numbered reader, they fill the step when they are
+        exactly the dice asked for (:func:`device.tray.match.match`), under the cocked-die
+        policy now (RULES T-5)."""
+        policy = self._cocked_dice()  # the controller's setting: asked outside this lock
         with self._lock:
             if self._tray is None or t < self._tray_after:
-                return False
-            wait, stage, voided = self._tray, self._tray_stage, self._tray_void
-            wanted, needs, _ = self._tray_wants()
-        policy = self._cocked_dice()
-        try:  # outside the lock: the page's steps need not wait for vision
-            if self._reader is None:
-                import vision
-                self._reader = vision.read_numbered
-            dice = self._reader(frame, None).dice
-            match = match_dice(dice, wanted, needs, policy, voided)
-        except Exception as exc:  # a bad frame must not stop the evening
-            log.warning("combat: could not read the tray: %s", exc)
-            match = None
-            problem = {"code": "no reading", "dice": [], "why": str(exc), "phrase": None,
-                       "text": f"could not read the tray ({exc}): throw again"}
+                return None
+            sides, needs, _ = self._tray_wants()
+            return Wanted(reader="numbered", sides=tuple(sides), asks=needs, cocked=policy,
+                          voided=tuple(self._tray_void), token=(self._tray, self._tray_stage))
+
+    def take(self, taken: Taken) -> bool:
+        """The frame :meth:`wanted` asked for: its dice fill the step, else the problem is shown."""
+        wait, stage = cast(tuple[dict, tuple | None], taken.wanted.token)
         with self._lock:
             if self._tray is not wait or self._tray_stage != stage:  # the step moved on meanwhile
                 return True
-            if match is not None and match.problem is not None and match.problem["code"] == "void":
-                self._tray_void = list(dice)  # none of them counts again unless it moved
-            elif match is not None and match.problem is None:
+            problem = taken.match.problem
+            if taken.reading is None and problem is not None:
+                log.warning("combat: could not read the tray: %s", problem.why)
+                problem = replace(problem, asks="throw again")
+            elif problem is not None and problem.code == "void" and taken.reading is not None:
+                self._tray_void = list(taken.reading.dice)  # none of them counts again unless it moved
+            elif problem is None:
                 self._tray_void = []
-            if match is not None and match.values is not None:
+            values = taken.match.values
+            if values is not None:
                 try:
                     if wait["step"] == "attack":
-                        self._tray_throw(match.values)
+                        self._tray_throw(values)
                         return True
-                    self._initiative_read[wait["name"]] = match.values[0]
+                    self._initiative_read[wait["name"]] = values[0]
                     self._tray = None
-                    problem = None
                 except ValueError as exc:  # a face the die does not have: read wrong
-                    problem = {"code": "refused", "dice": [], "why": str(exc), "phrase": None,
-                               "text": f"{exc}: throw again"}
-            elif match is not None:
-                problem = match.problem
-            self._tray_problem = problem
+                    problem = Problem("refused", why=str(exc), asks="throw again")
+            self._tray_problem = None if problem is None else problem.to_dict()
             self._save_tray()
             return True
+
+    def _read(self, image, color: str | None):
+        if self._reader is None:
+            import vision
+            self._reader = vision.read_numbered
+        return self._reader(image, color)
 
     @_step
     def _tray_throw(self, values: Sequence[int], source: str = "camera") -> None:
@@ -644,15 +661,16 @@ class CombatSession:
     def _tray_wants(self) -> tuple[list[int], str, str | None]:
         """The sides of the dice the waiting step asks for, the end of its sentences, and
         which throw of the attack it is ("attack", "defence", "damage"; None for initiative)."""
-        if self._tray["step"] == "initiative":
-            name = self._tray["name"]
+        tray = cast(dict, self._tray)  # called only while a step waits for the tray
+        if tray["step"] == "initiative":
+            name = tray["name"]
             sides = [self._encounter.get(name).mind]
-            return sides, f"{name}'s initiative needs {wanted_text(sides)}", None
+            return sides, f"{name}'s initiative needs {_wanted_text(sides)}", None
         needs = self._outcome().needs
-        throw = ("damage" if self._attack["defence"] and needs.who == "attacker"
+        throw = ("damage" if cast(dict, self._attack)["defence"] and needs.who == "attacker"
                  else "defence" if needs.who == "defender" else "attack")
         step = {"attack": "this attack", "defence": "the defence", "damage": "the damage"}[throw]
-        return list(needs.dice), f"{step} needs {wanted_text(needs.dice)}", throw
+        return list(needs.dice), f"{step} needs {_wanted_text(needs.dice)}", throw
 
     def _tray_waiting(self) -> dict | None:
         if self._tray is None:
@@ -763,7 +781,7 @@ class CombatSession:
     # ------------------------------------------------------------ inside
 
     def _outcome(self):
-        attack = self._attack
+        attack = cast(dict, self._attack)  # called only while an attack is under way
         return resolve_attack(AttackSpec.from_dict(attack["spec"]), attack["attack"], attack["defence"],
                               attack["damage"])
 
@@ -874,7 +892,7 @@ class CombatSession:
     def _check_undo(self, document: dict) -> None:
         """Refuse a broken undo slot now, not when undo is tapped: the fight goes on without it."""
         try:
-            self._load(self._undo)
+            self._load(cast(dict, self._undo))  # None, as any broken slot, is a TypeError refused here
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("combat: the saved undo step cannot be read (%s); dropped", exc)
             self._undo = None

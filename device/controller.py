@@ -43,11 +43,10 @@ import logging
 import shutil
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import NamedTuple
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple, cast
 
 import cv2
 import numpy as np
@@ -58,6 +57,9 @@ from device.events import EventHub, Subscription
 from device.history import History
 from device.presets import Preset, PresetError, preset_from_table
 from device.setup_view import setup_view
+from device.tray.dispatch import Taken, TrayDispatcher
+from device.tray.match import Wanted
+from device.tray.problems import Problem, dice_count
 from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
@@ -71,8 +73,6 @@ STATES = ("idle", "armed", "waiting", "reading", "prompting", "resolved")
 #: The numbered reader's kind (``vision.numerals.KINDS``) of a preset's dice, by sides;
 #: six-sided presets are read by the pip reader.
 NUMBERED_KINDS = {10: "d10"}
-#: How a prompt names a die of another kind than the preset's, where the kind's code is not its name.
-KIND_NAMES = {"d6-pips": "pip d6", "d6": "numbered d6", "d10-percentile": "percentile d10"}
 #: States in which a settled frame or dice by hand are taken for the roll.
 _TAKING = ("armed", "waiting", "prompting")
 JPEG_QUALITY = 85
@@ -81,21 +81,17 @@ SURPLUS_NOTE = "dice after die"
 #: How the note of a roll closed before it was complete begins (the rest says why). Such a
 #: roll has ``finished`` but not ``complete``: the pages show it as abandoned.
 ABANDONED_NOTE = "abandoned: "
-#: How the prompt asking for a tap on the principal die begins (RULES D6-2a), and what is put
-#: before it when a new throw replaced the dice meanwhile (web/static/app.js translates both).
-NO_PRINCIPAL = "no principal die found"
-NEW_THROW = "a new throw was read: "
 #: How the note of a past roll a correction left waiting for dice begins.
 WAITING_NOTE = "it still waits for dice: "
 
 
 class _Walk(NamedTuple):
     """A roll's throws as the rules saw them (:meth:`Controller._walk`)."""
-    spec: object                  # the D6Spec or PoolSpec the throws were resolved by
-    outcome: object | None        # the rules' outcome of the counted throws; None before any
+    spec: Any                     # the D6Spec or PoolSpec the throws were resolved by
+    outcome: Any                  # the rules' outcome of the counted throws (needs, complete, to_dict); None before any
     counted: list[list[dict]]     # the dice of each counted throw, in the rules' order
     step: int | None              # the throw to make again (it has the problem), else None
-    problem: str | None           # why, in words
+    problem: Problem | None       # why
 
 
 class RollStateError(DeviceError, RuntimeError):
@@ -104,8 +100,8 @@ class RollStateError(DeviceError, RuntimeError):
 
 #: What a failed save or a refused request puts back: the roll being made and where the
 #: controller is with it.
-_ROLL_STATE = ("_state", "_prompt", "_needs", "_roll", "_latest", "_preset", "_roller", "_fresh_after",
-               "_generation", "_before", "_read_requested", "_armed_before", "_void")
+_ROLL_STATE = ("_state", "_prompt", "_problem", "_needs", "_roll", "_latest", "_preset", "_roller",
+               "_fresh_after", "_generation", "_read_requested", "_armed_before", "_void")
 
 
 def _all_or_nothing(method):
@@ -155,7 +151,7 @@ class Controller:
         preset until the settings page changes them (kept in the history database).
     :param cocked_dice: the config's cocked-die policy (RULES T-5, :data:`rules.cocked.POLICIES`),
         until the settings page changes it (kept in the history database).
-    :param clock: the clock of the ``t`` given to :meth:`on_settled`, seconds.
+    :param clock: the clock of the ``t`` of settled frames, seconds.
     :param resume_seconds: a roll the history holds still waiting for dice (the server
         stopped mid-chain) is taken up at start when its last step is younger than this:
         its preset armed again, its prompt shown, the next dice taken (RULES T-3); an
@@ -176,7 +172,9 @@ class Controller:
             reader = reader or vision.read_tray
             numbered_reader = numbered_reader or vision.read_numbered
             annotate = annotate or vision.annotate
-        self._reader, self._numbered_reader, self._annotate = reader, numbered_reader, annotate
+        self.annotate = annotate
+        self.readers = {"pips": reader, "numbered": numbered_reader}
+        self._tray = TrayDispatcher([self], self.readers, annotate)
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
@@ -198,24 +196,21 @@ class Controller:
         self._can_throw: Callable[[], bool] = lambda: False
         self._can_throw_dice: Callable[[int], bool] = lambda sides: True
         self._last_frame_at: Callable[[], float | None] = lambda: None
-        self._claim: Callable[[np.ndarray, float], bool] | None = None
         self._state = "idle"
         self._preset: Preset | None = None
         self._roller: str | None = None
         self._prompt: str | None = None
+        self._problem: dict | None = None      # the prompt's problem as data (Problem.to_dict)
         self._needs: dict | None = None
         self._roll: dict | None = None          # the roll of the armed preset
         self._latest: dict | None = history.latest()
         self._fresh_after = 0.0                 # frames settled before this are stale (T-2)
         self._generation = 0                    # bumped when a reading in flight goes stale
-        self._before: list[dict] | None = None  # the dice of the last frame read: the tray as it was
         self._read_requested = False            # the next frame is read as it is (read now)
-        self._armed_before: list[dict] | None = None  # the tray when the preset was armed
+        self._armed_before: list[DieReading] | None = None  # the tray when the preset was armed
         # RULES T-5 rethrow_set: the throw a cocked die voided, {"step", "reference" (the tray
-        # before it), "dice"}; its dice count again only once they moved
+        # before it), "dice"}: DieReadings; its dice count again only once they moved
         self._void: dict | None = None
-        self._frame: np.ndarray | None = None
-        self._frame_reading: dict | None = None
         self._odds: dict[str, dict | None] = {}
         self._closed = False
         self._save_error: str | None = None     # why the last save failed (None: it worked)
@@ -227,11 +222,11 @@ class Controller:
                       can_throw: bool | Callable[[], bool] = False,
                       can_throw_dice: Callable[[int], bool] | None = None,
                       last_frame_at: Callable[[], float | None] | None = None) -> None:
-        """Give the controller the camera loop's hooks (``device.tray_loop.TrayLoop``).
+        """Give the controller the camera loop's hooks (``device.tray.loop.TrayLoop``).
 
         :param throw: ``throw(count)`` starts a throw of ``count`` dice (None: the
             camera's default) on a sim/file camera.
-        :param read_now: reads the tray at once (the frame comes to :meth:`on_settled`).
+        :param read_now: reads the tray at once (the frame comes to the tray dispatcher).
         :param can_throw: whether the camera throws by itself now (a bool or a callable).
         :param can_throw_dice: ``can_throw_dice(sides)``, whether it throws dice of that many
             sides (the simulated camera: d6 only); None: any dice it throws.
@@ -245,13 +240,6 @@ class Controller:
             self._last_frame_at = last_frame_at or (lambda: None)
             self._publish_state()
 
-    def claim_frames(self, claim: Callable[[np.ndarray, float], bool] | None) -> None:
-        """Let another part (the combat page's steps that read the tray) take settled frames
-        first: ``claim(frame, t)`` is called on the camera loop thread with each one and
-        returns True when it took it; the controller then does nothing with that frame."""
-        with self._lock:
-            self._claim = claim
-
     def on_status(self, status: str, message: str | None = None) -> None:
         """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``."""
         with self._lock:
@@ -262,47 +250,68 @@ class Controller:
             self._hub.publish("camera", self._camera_dict(self._preset))
             self._publish_state()
 
-    def on_settled(self, frame: np.ndarray, t: float) -> None:
-        """A full-resolution frame of a tray that just settled (camera loop thread).
+    def use_tray(self, tray: TrayDispatcher) -> None:
+        """Take frames from ``tray`` (``device/serve.py``'s, which asks a waiting fight first)
+        instead of this controller's own: its tray as seen is the one a roll compares with."""
+        with self._lock:
+            self._tray = tray
 
-        :param frame: H×W×3 uint8 BGR.
-        :param t: when the tray settled, seconds on the controller's clock.
-        """
+    def on_settled(self, frame: np.ndarray, t: float) -> None:
+        """A full-resolution frame (H×W×3 uint8 BGR) of a tray that settled at ``t``
+        (seconds on the controller's clock), through this controller's own
+        :class:`~device.tray.dispatch.TrayDispatcher` of it alone (tests, benchmarks)."""
+        self._tray.on_settled(frame, t)
+
+    def wanted(self, t: float) -> Wanted:
+        """What the roll asks of a frame settled at ``t`` (the tray dispatcher's question):
+        ``take`` only while it waits for dice and the frame settled after the prompt (RULES
+        T-2); the roll is then ``reading`` until :meth:`take`."""
         with self._lock:
-            claim = self._claim
-        if claim is not None and claim(frame, t):
-            return
+            preset = self._preset
+            reader: Literal["pips", "numbered"] = (
+                "numbered" if preset is not None and preset.sides in NUMBERED_KINDS else "pips")
+            if self._closed or self._state not in _TAKING or preset is None or t < self._fresh_after:
+                return Wanted(reader=reader, color=self._principal_color, take=False)
+            step, expected, _ = self._open_step()
+            # RULES T-2: the first throw is compared with the tray when the roll was armed
+            # (taking a die out of it is fine), each later throw with the frame before it;
+            # RULES T-5 rethrow_set: a voided step is thrown again from the tray before it,
+            # and none of the voided throw's dice counts unless it moved.
+            void = self._void if self._void is not None and self._void["step"] == step else None
+            before: Literal["last"] | Sequence[DieReading] | None = (
+                void["reference"] if void is not None else "last" if step > 0 else self._armed_before)
+            wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
+                            moved_only=True, follow_up=step > 0, as_is=self._read_requested,
+                            label=preset.label, asks=self._request(), color=self._principal_color,
+                            photos=True, token=(self._generation, self._state, step), before=before,
+                            voided=tuple(void["dice"]) if void is not None else ())
+            self._set_state("reading")
+            return wanted
+
+    def take(self, taken: Taken) -> bool:
+        """The frame :meth:`wanted` asked for: its dice are the step's, or the prompt says what
+        is wrong. False when its save failed: the roll is as before, the next throw tries again."""
+        generation, resume, step = cast(tuple[int, str, int], taken.wanted.token)
         with self._lock:
-            wanted = (not self._closed and self._state in _TAKING and self._preset is not None
-                      and t >= self._fresh_after)
-            if wanted:
-                generation = self._generation
-                resume = self._state
-                self._set_state("reading")
-            color = self._principal_color
-            numbered = self._preset is not None and self._preset.sides in NUMBERED_KINDS
-        try:
-            reading = (self._numbered_reader if numbered else self._reader)(frame, color)
-            reading_dict = reading.to_dict()
-            photos = self._encode(frame, reading) if wanted else None
-        except Exception as exc:  # a bad frame must not stop the evening
-            log.warning("could not read the tray: %s", exc)
-            with self._lock:
-                if wanted and self._generation == generation:
-                    self._set_state(resume, prompt=f"could not read the tray ({exc}): {self._request()}")
-            return
-        with self._lock:
-            self._frame, self._frame_reading = frame, reading_dict
-            if not wanted or self._generation != generation:  # (armed again meanwhile...)
-                self._before = [_die_from_reading(d) for d in reading.dice]  # the tray as it is
-                return
+            if self._generation != generation:  # (armed again meanwhile...)
+                return True
+            problem = taken.match.problem
+            if taken.reading is None and problem is not None:  # the reader failed
+                failed = replace(problem, asks=self._request(), then=self._request_problem())
+                self._set_state(resume, prompt=failed.english(), problem=failed.to_dict())
+                return True
             self._state = resume
             before = self._snapshot()
             try:
-                self._take_frame(reading, reading_dict, photos)
+                self._take_frame(taken, step)
+                return True
             except SaveFailed as exc:  # say so where the players look; the next throw tries again
                 self._restore(before, exc)
-                self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]))
+                failed = Problem("not saved", why=str(exc.args[0].values.get("why", exc))
+                                 if isinstance(exc.args[0], Phrase) else str(exc), asks=exc.args[0])
+                self._set_state(self._state, prompt=Phrase("{why} — then throw again", why=exc.args[0]),
+                                problem=failed.to_dict())
+                return False
 
     # --- the interface the web app and buttons use -------------------------------
     def state(self) -> dict:
@@ -325,7 +334,7 @@ class Controller:
             self._abandon(f"{chosen.label} was armed before this roll was complete")
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
-            self._roll, self._needs, self._armed_before, self._void = None, None, self._before, None
+            self._roll, self._needs, self._armed_before, self._void = None, None, self._tray.seen(), None
             self._fresh_after = self._clock()
             if chosen.count == 0:  # a pool emptied by penalties: no dice (RULES P-8)
                 self._roll = self._new_roll()
@@ -361,7 +370,7 @@ class Controller:
                 self.arm(self._preset.name, self._roller)
             if self._state in _TAKING:
                 count = self._open_step()[1]
-                self._set_state("waiting", prompt=self._prompt)
+                self._set_state("waiting", prompt=self._prompt, problem=self._problem)
         try:
             throw(count)
         except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws
@@ -421,9 +430,10 @@ class Controller:
             if self._roll is None:
                 self._roll = self._new_roll()
             self._roll["roller"] = self._roller
-            self._before = self._void = None  # the tray holds dice we did not see: no comparison
+            self._void = None  # typed dice: no throw is voided
             self._store_step(dice, step)
             self._advance()
+            self._tray.forget()  # the tray holds dice nobody saw: no comparison
             return copy.deepcopy(self._state_dict())
 
     @_all_or_nothing
@@ -465,7 +475,8 @@ class Controller:
                        source="hand" if leaning and not cocked else die["source"])  # RULES T-5: its top face
             if more:
                 if roll is self._roll:
-                    raise ValueError(Phrase("the current roll asks for its dice itself: throw them or enter them by hand"))
+                    raise ValueError(Phrase("the current roll asks for its dice itself: "
+                                            "throw them or enter them by hand"))
                 self._add_dice(roll, list(more), who)
             return self._after_edit(roll, was_complete)
 
@@ -481,7 +492,8 @@ class Controller:
                 return  # _after_edit says what is still needed
             step = max(die["step"] for die in roll["dice"]) + 1
             for value in values[:count]:
-                if isinstance(value, bool) or not isinstance(value, int) or not (0 if sides == 10 else 1) <= value <= sides:
+                lowest = 0 if sides == 10 else 1
+                if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= sides:
                     raise ValueError(Phrase("a die of this roll shows {faces}", faces=_faces(sides)))
                 die = _die(value or 10, "hand")
                 die.update(step=step, index=len(roll["dice"]), corrected=True)
@@ -534,8 +546,13 @@ class Controller:
 
     def latest_frame(self) -> tuple[np.ndarray | None, dict | None]:
         """The last frame read (any state) and its tray reading dict, for picking the principal colour."""
-        with self._lock:
-            return self._frame, copy.deepcopy(self._frame_reading)
+        return self._tray.latest_frame()
+
+    def latest_frame_jpeg(self, max_side: int) -> tuple[bytes, dict] | None:
+        """The last frame read as a JPEG of at most ``max_side`` pixels, and ``{"width",
+        "height", "reading"}`` of the full frame; None before the first
+        (:meth:`TrayDispatcher.latest_frame_jpeg`)."""
+        return self._tray.latest_frame_jpeg(max_side)
 
     def settings(self) -> dict:
         """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
@@ -553,8 +570,8 @@ class Controller:
         ``presets`` is the whole list, each as :meth:`presets` gives them or as a
         config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
         change is checked and saved in one transaction before any takes effect: a refusal
-        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?, "target_number"?}`` (the keys
-        left out keep their value); every pool preset follows it (RULES P-5b).
+        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?,
+        "target_number"?}`` (the keys left out keep their value); every pool preset follows it (RULES P-5b).
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
         :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
@@ -619,7 +636,9 @@ class Controller:
                 self._cocked_dice = changes["cocked_dice"]
                 self._void = self._voided_now()
                 if self._roll is not None and self._state in _TAKING:  # the prompt of a cocked die follows
-                    self._set_state(self._state, prompt=self._request())
+                    problem = self._request_problem()
+                    self._set_state(self._state, prompt=self._request(),
+                                    problem=None if problem is None else problem.to_dict())
             self._publish_state()
             return self.settings()
 
@@ -649,12 +668,12 @@ class Controller:
             measured, ``error`` then says why).
         """
         with self._lock:
-            camera = {"status": self._camera["status"], "message": self._camera["message"]}
+            camera: dict[str, Any] = {"status": self._camera["status"], "message": self._camera["message"]}
             last_frame_at = self._last_frame_at()
         camera["last_frame_seconds"] = (None if last_frame_at is None
                                         else round(max(self._clock() - last_frame_at, 0.0), 3))
         try:
-            disk = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
+            disk: dict[str, Any] = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
         except OSError as exc:
             disk = {"free_bytes": None, "error": f"the data folder cannot be measured: {exc}"}
         problem = self._history.check()  # its own lock: a slow check holds up no roll
@@ -677,70 +696,46 @@ class Controller:
             self._closed = True
 
     # --- inside: frames and steps ------------------------------------------------
-    def _take_frame(self, reading, reading_dict: dict, photos: tuple[bytes, bytes]) -> None:
-        dice = [_die_from_reading(d) for d in reading.dice]
-        before, self._before = self._before, dice
-        asked, self._read_requested = self._read_requested, False
-        step, expected, _ = self._open_step()
-        # RULES T-2: dice lying where they lay, showing what they showed, were not thrown
-        # (a bump of the tray, a hand reaching in); "read now" reads the tray as it is.
-        # The first throw is compared with the tray when the roll was armed (taking a die
-        # out of it is fine), each later throw with the frame before it.
-        reference = self._armed_before if step == 0 else before
-        void = self._void if self._void is not None and self._void["step"] == step else None
-        if void is not None:  # RULES T-5 rethrow_set: the step is thrown again from the tray before it
-            reference = void["reference"]
-        new = dice if reference is None else _new_dice(dice, reference)
-        taken = dice
-        if not dice or (not new and not asked):
-            why = "no dice seen" if not dice else "no die has moved since the last reading"
-            self._fresh_after = self._clock()  # no roll starts and no photo is replaced
-            self._set_state(self._state, prompt=f"{why}: {self._request()}")
+    def _take_frame(self, taken: Taken, step: int) -> None:
+        """Store the taken dice as the step's throw and advance, or save the reading with its
+        problem and prompt (RULES T-1, T-3); a refused frame (no dice, nothing moved) starts
+        no roll and replaces no photo."""
+        self._read_requested = False
+        found = taken.match
+        if found.problem is not None and found.problem.code in ("no dice", "not moved"):
+            refused = replace(found.problem, then=self._request_problem())
+            self._fresh_after = self._clock()
+            self._set_state(self._state, prompt=refused.english(), problem=refused.to_dict())
             return
-        problem = _wrong_kinds(reading.dice, NUMBERED_KINDS.get(self._preset.sides))
-        still = len(new) - len(_new_dice(new, void["dice"])) if void is not None else 0
-        if problem is None and still:  # read now too: a die of the voided throw that did not move is not thrown
-            problem = (f"{_dice(still)} of the voided throw did not move: "
-                       f"throw all {len(void['dice'])} again")
-        if problem is None and step > 0 and expected is not None and not (asked and len(dice) == expected):
-            if len(new) == expected:
-                taken = new
-            else:
-                problem = (f"{_dice(len(dice))} seen, {len(new)} of them moved; {_dice(expected)} "
-                           f"needed: throw only {'that die' if expected == 1 else 'those dice'} "
-                           "(or clear the tray first)")
-        elif problem is None and expected is not None and len(dice) != expected:
-            label = self._preset.label
-            if len(dice) > expected:
-                problem = (f"{_dice(len(dice))} seen, {label} takes {expected}: take "
-                           f"{_dice(len(dice) - expected)} out and throw again")
-            else:
-                problem = f"{_dice(len(dice))} seen, {label} takes {expected}: throw all {expected} again"
+        problem = found.problem
+        dice = [_die_from_reading(d) for d in found.dice or ()]
         if step == 0 and problem is None:
-            principals = [die for die in taken if die["principal"]]
-            if len(taken) == 1 and self._preset.system in ("d6", "free"):  # RULES D6-2a: a lone die
-                taken[0]["principal"] = True
-            elif len(principals) > 1 or self._preset.system == "pool":  # a pool has no principal die
-                for die in taken:
+            principals = [die for die in dice if die["principal"]]
+            system = cast(Preset, self._preset).system  # a frame is taken for an armed preset only
+            if len(dice) == 1 and system in ("d6", "free"):  # RULES D6-2a: a lone die
+                dice[0]["principal"] = True
+            elif len(principals) > 1 or system == "pool":  # a pool has no principal die
+                for die in dice:
                     die["principal"] = False
         if self._roll is None:
             self._roll = self._new_roll()
-        self._roll["readings"].append({**reading_dict, "step": step, "problem": problem, "at": _now()})
+        self._roll["readings"].append({**(taken.reading_dict or {}), "step": step,
+                                       "problem": problem and problem.english(), "at": _now()})
         self._fresh_after = self._clock()
         if problem is not None:
-            self._save(photos)
-            self._set_state("prompting", prompt=problem)
+            self._save(taken.photos)
+            self._set_state("prompting", prompt=problem.english(), problem=problem.to_dict())
             return
-        for die in taken:
-            die["source"] = "camera"
-        voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in taken)
-        self._void = {"step": step, "reference": reference, "dice": taken} if voids else None
-        asking = self._roll["dice"] and (self._walk(self._roll).problem or "").startswith(NO_PRINCIPAL)
-        self._store_step(taken, step)
-        self._advance(photos, principal_note=reading.principal_note)
-        if asking and self._state == "prompting" and self._prompt.startswith(NO_PRINCIPAL):
+        voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in dice)
+        self._void = {"step": step, "reference": taken.before, "dice": found.dice} if voids else None
+        before = self._walk(self._roll).problem if self._roll["dice"] else None
+        self._store_step(dice, step)
+        self._advance(taken.photos, principal_note=taken.reading.principal_note if taken.reading else None)
+        if (before is not None and before.code == "no principal" and self._state == "prompting"
+                and self._problem is not None and self._problem["code"] == "no principal"):
             # a throw while the page asked for a tap replaced the dice: say so (RULES D6-2a)
-            self._set_state("prompting", prompt=NEW_THROW + self._prompt)
+            replaced = Problem("new throw", asks=self._prompt or "", then=self._request_problem())
+            self._set_state("prompting", prompt=replaced.english(), problem=replaced.to_dict())
 
     def _voided_now(self) -> dict | None:
         """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
@@ -756,7 +751,7 @@ class Controller:
         if walk.problem is None or not any(die.get("unreadable") == "cocked" for die in dice):
             return None
         return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
-                "dice": copy.deepcopy(dice)}
+                "dice": [_reading_of(die) for die in dice]}
 
     def _request(self) -> str:
         """What the roll asks for now, in the words of its prompt: the first throw, the dice
@@ -767,8 +762,13 @@ class Controller:
             return self._first_prompt()
         walk = self._walk(roll)
         if walk.problem is not None:
-            return walk.problem
+            return walk.problem.english()
         return self._needs["reason"] if self._needs else self._first_prompt()
+
+    def _request_problem(self) -> Problem | None:
+        """The problem of a throw the roll asks to make again, if that is what it asks for."""
+        roll = self._roll
+        return None if roll is None or not roll["dice"] else self._walk(roll).problem
 
     def _open_step(self) -> tuple[int, int | None, int]:
         """The step the next dice are for: (number, dice expected or None for any, sides).
@@ -777,18 +777,19 @@ class Controller:
         as a whole, with as many dice as the rules ask for there; otherwise the next step is the one the outcome needs.
         """
         roll = self._roll
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # dice are wanted for an armed preset only
         if roll is None or not roll["dice"]:
             return 0, preset.count, preset.sides
         walk = self._walk(roll)
         if walk.problem is not None:
-            return walk.step, (preset.count if walk.step == 0 else walk.outcome.needs.count), preset.sides
+            step = cast(int, walk.step)  # a problem names its throw
+            return step, (preset.count if step == 0 else walk.outcome.needs.count), preset.sides
         last = max(die["step"] for die in roll["dice"])
         needs = self._needs or {"count": 0, "sides": preset.sides}
         return last + 1, needs["count"], needs["sides"]
 
     def _store_step(self, dice: list[dict], step: int | None) -> None:
-        roll = self._roll
+        roll = cast(dict, self._roll)  # the armed preset's roll
         if step is None:
             step = 0
         roll["dice"] = [die for die in roll["dice"] if die["step"] < step]
@@ -800,18 +801,21 @@ class Controller:
     def _advance(self, photos: tuple[bytes, bytes] | None = None,
                  principal_note: str | None = None) -> None:
         """Resolve the roll, save it, and move to prompting or resolved."""
-        roll = self._roll
+        roll = cast(dict, self._roll)  # the armed preset's roll
         walk = self._resolve(roll, principal_note)
         needs = walk.outcome.needs if walk.outcome is not None else None
         self._needs = None if needs is None else needs.to_dict()
         if walk.problem is None and roll["complete"]:
             roll["finished"] = _now()
             self._save(photos)
-            self._set_state("resolved", prompt=None)
+            self._set_state("resolved")
         else:
             roll["finished"] = None
             self._save(photos)
-            self._set_state("prompting", prompt=walk.problem or self._needs["reason"])
+            problem = walk.problem
+            # no problem and not complete: the rules need more dice
+            self._set_state("prompting", prompt=problem.english() if problem else cast(dict, self._needs)["reason"],
+                            problem=None if problem is None else problem.to_dict())
         self._fresh_after = self._clock()
 
     def _walk(self, roll: dict, principal_note: str | None = None) -> _Walk:
@@ -829,7 +833,7 @@ class Controller:
         spec = self._spec_for(roll, principal is not None, len(first))
         bound = self._chain_limit if isinstance(spec, D6Spec) else None
         counted: list[list[dict]] = []
-        outcome = None
+        outcome: Any = None
         for step in sorted({die["step"] for die in roll["dice"]}) or [0]:
             dice = [die for die in roll["dice"] if die["step"] == step]
             if step == 0 and principal is not None and isinstance(spec, D6Spec) and spec.principal_known:
@@ -842,7 +846,7 @@ class Controller:
                     later = rules.resolve(spec, [[die["natural"] for die in throw]
                                                  for throw in (*counted, dice)], max_links=bound)
                 except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
-                    problem = f"{exc}: throw again, or correct it on the page"
+                    problem = Problem("refused", why=str(exc), asks="throw again, or correct it on the page")
             if problem is not None:
                 return _Walk(spec, outcome, counted, step, problem)
             outcome = later
@@ -874,7 +878,7 @@ class Controller:
             roll["note"] = f"{SURPLUS_NOTE} {last + 1} no longer count after the correction (kept, " \
                            f"they count again if a correction asks for dice)"
         result = walk.outcome.to_dict() if walk.outcome is not None else {"dice": []}
-        for die, ruled in zip(used, result["dice"]):
+        for die, ruled in zip(used, result["dice"], strict=False):
             die["role"] = ruled["role"]
             die["value"] = ruled.get("value", ruled["natural"])
             die.pop("surplus", None)
@@ -887,7 +891,7 @@ class Controller:
                     die["surplus"] = True
                 else:
                     die.pop("surplus", None)
-        roll["spec"] = _spec_dict(walk.spec)
+        roll["spec"] = walk.spec.to_dict()
         if walk.problem is not None:
             roll.update(complete=False, result=None, total=None, successes=None, outcome=None,
                         perfect=False, botch=False)
@@ -906,16 +910,17 @@ class Controller:
         if roll["system"] == "free":  # RULES D6-2a: the D6 rules, once the principal die is known
             return D6Spec(count=max(first_count, 1), principal_known=principal_found,
                           roller=roll["roller"])
-        return D6Spec(count=stored["count"], kind=stored["kind"], modifier=stored["modifier"],
-                      random=stored["random"], roller=roll["roller"])
+        # the stored principal_known is the preset's, always True: a D6 preset's principal die is its first
+        return D6Spec.from_dict({**stored, "principal_known": True}, roller=roll["roller"])
 
     def _new_roll(self) -> dict:
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # a roll is made for an armed preset only
         if preset.spec is None:
             spec = {"system": "free"}
         else:
-            spec = _spec_dict(preset.make_spec(preset.count or 1, roller=self._roller))
-        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller, "started": _now(),
+            spec = preset.make_spec(preset.count or 1, roller=self._roller).to_dict()
+        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller,
+                "started": _now(),
                 "finished": None, "complete": False, "result": None, "total": None,
                 "successes": None, "outcome": None, "perfect": False, "botch": False,
                 "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
@@ -953,9 +958,9 @@ class Controller:
             self._generation += 1  # a reading in flight was for the roll before the edit
             self._void = None  # the table fixed the throw by hand
             self._advance(self._redrawn(roll))
-            return copy.deepcopy(self._latest)
+            return copy.deepcopy(cast(dict, self._latest))  # _advance saved it
         walk = self._resolve(roll)
-        waiting = walk.problem or (None if roll["complete"] else walk.outcome.needs.reason)
+        waiting = walk.problem.english() if walk.problem else None if roll["complete"] else walk.outcome.needs.reason
         if waiting is not None and was_complete:
             refusal = Phrase("roll {id} is finished and can take no more dice, but this change would "
                              "leave it waiting for them ({waiting}): only the current roll can ask "
@@ -982,8 +987,8 @@ class Controller:
         if path is None or not roll["readings"]:
             return None
         photo = path.read_bytes()
-        frame = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
-        if frame is None:
+        frame: np.ndarray | None = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if frame is None:  # a damaged photo
             return None
         shown = roll["readings"][-1]  # the photo is the frame of the last reading
         dice = {tuple(die["box"]): die for die in roll["dice"] if die.get("box")}
@@ -992,7 +997,7 @@ class Controller:
             confidence=d["confidence"], unreadable=d["unreadable"],
             principal=dice[tuple(d["box"])]["principal"] if tuple(d["box"]) in dice else d["principal"])
             for d in shown["dice"]], size=tuple(shown["size"]))
-        labels = []
+        labels: list[str | None] = []
         for read in shown["dice"]:
             die = dice.get(tuple(read["box"]))
             if die is None or not die["corrected"]:
@@ -1001,7 +1006,7 @@ class Controller:
             before = "?" if read["value"] is None else read["value"]
             now = "cocked" if die.get("unreadable") == "cocked" else "?" if die["natural"] is None else die["natural"]
             labels.append(f"{before}->{now} {read['color']} corrected")  # the photo's font is ASCII
-        ok, annotated = cv2.imencode(".jpg", self._annotate(frame, reading, labels=labels),
+        ok, annotated = cv2.imencode(".jpg", self.annotate(frame, reading, labels=labels),
                                      [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         return (photo, annotated.tobytes()) if ok else None
 
@@ -1013,7 +1018,7 @@ class Controller:
         for roll in waiting:
             for die in roll["dice"]:
                 die.setdefault("principal", die.get("role") == "principal")
-            idle = (datetime.now(timezone.utc) - _last_step(roll)).total_seconds()
+            idle = (datetime.now(UTC) - _last_step(roll)).total_seconds()
             preset = next((p for p in self._presets if p.name == roll["preset"]), None)
             if roll is waiting[-1] and preset is not None and idle < resume_seconds:
                 self._preset, self._roller, self._roll = preset, roll["roller"], roll
@@ -1022,6 +1027,8 @@ class Controller:
                 self._needs = None if needs is None else needs.to_dict()
                 self._state = "prompting" if roll["dice"] else "armed"
                 self._prompt = self._request()
+                problem = self._request_problem()
+                self._problem = None if problem is None else problem.to_dict()
                 log.info("roll %d taken up again: %s", roll["id"], self._prompt)
                 continue
             why = (f"its preset {roll['preset']} is no more" if preset is None else
@@ -1043,9 +1050,10 @@ class Controller:
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)
-        saved = self._history.save(self._roll, photo=photo, annotated=annotated)
+        roll = cast(dict, self._roll)  # only the armed preset's roll is saved here
+        saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._save_error = None  # saving works again
-        self._roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
+        roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
         self._publish_roll(saved)
 
     def _publish_roll(self, saved: dict) -> None:
@@ -1053,8 +1061,8 @@ class Controller:
             self._latest = saved
         self._hub.publish("roll", copy.deepcopy(saved), seq=saved["seq"])
 
-    def _set_state(self, state: str, prompt: str | None = None) -> None:
-        self._state, self._prompt = state, prompt
+    def _set_state(self, state: str, prompt: str | None = None, problem: dict | None = None) -> None:
+        self._state, self._prompt, self._problem = state, prompt, problem
         if state in ("idle", "armed", "resolved"):
             self._needs = None
         self._publish_state()
@@ -1070,6 +1078,7 @@ class Controller:
             "label": preset.label if preset else None,
             "roller": self._roller,
             "prompt": self._prompt,
+            "problem": self._problem,
             "needs": self._needs,
             "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
@@ -1095,9 +1104,9 @@ class Controller:
         return self._odds[preset.name]
 
     def _first_prompt(self) -> str:
-        preset = self._preset
+        preset = cast(Preset, self._preset)  # asked of an armed preset only
         count = preset.count
-        dice = "the dice" if count is None else _dice(count, "six-sided " if preset.sides == 6 else "ten-sided ")
+        dice = "the dice" if count is None else dice_count(count, "six-sided " if preset.sides == 6 else "ten-sided ")
         return f"{preset.label}: throw {dice}"
 
     def _find_preset(self, name: str) -> Preset:
@@ -1121,73 +1130,29 @@ class Controller:
             presets.append(preset)
         return presets
 
-    def _encode(self, frame: np.ndarray, reading) -> tuple[bytes, bytes]:
-        params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-        ok, photo = cv2.imencode(".jpg", frame, params)
-        ok2, annotated = cv2.imencode(".jpg", self._annotate(frame, reading), params)
-        if not (ok and ok2):
-            raise ValueError("could not encode the frame as JPEG")
-        return photo.tobytes(), annotated.tobytes()
-
 
 # --- helpers ----------------------------------------------------------------------
-#: Why a die has no value (vision's ``unreadable`` words, or "cocked" from a correction),
-#: as a clause of a prompt. web/static/app.js translates these clauses: keep them in step.
-UNREADABLE_PHRASES = {
-    "cocked": "it is cocked",
-    "cut off": "it is cut off by the edge of the photo",
-    "blurred": "it is blurred",
-    "ambiguous pips": "its pips are ambiguous",
-    "ambiguous numeral": "its numeral is ambiguous",
-    "unreadable": "it cannot be read",
-}
-
-
 def throw_problem(system: str, step: int, dice: list[dict], principal_note: str | None = None,
-                  cocked: str = cocked_policy.DEFAULT) -> str | None:
-    """What stops one throw of a roll from being resolved, in words, or None (RULES T-1, T-3,
-    D6-2a): an unreadable die, or in the first throw of a D6 or free roll of several dice no single
+                  cocked: str = cocked_policy.DEFAULT) -> Problem | None:
+    """What stops one throw of a roll from being resolved, or None (RULES T-1, T-3, D6-2a): an
+    unreadable die, or in the first throw of a D6 or free roll of several dice no single
     principal die. ``system`` is the roll's ("d6", "free", "pool"), ``step`` the throw's
     number (0 the first), ``dice`` its die dicts, ``principal_note`` vision's reason why no
     principal die was marked, ``cocked`` the cocked-die policy (RULES T-5): a cocked die is
-    thrown again, voids its throw, or leans and asks for its top face by hand.
-    web/static/app.js translates these prompts: keep the wording."""
+    thrown again, voids its throw, or leans and asks for its top face by hand."""
     for die in dice:
         if die["natural"] is None:
-            colour = f" ({die['color']})" if die["color"] else ""  # a die entered by hand has none
-            why = die.get("unreadable")
+            why = die.get("unreadable") or "unreadable"
+            n, colour = die["index"] + 1, die["color"]  # no colour: a die entered by hand
             if why == "cocked" and cocked == "accept_leaning":
-                return f"die {die['index'] + 1}{colour} leans: enter its top face"
+                return Problem("leaning", die=n, color=colour, why=why)
             if why == "cocked" and cocked == "rethrow_set":
-                return f"die {die['index'] + 1}{colour}: it is cocked — throw all {_dice(len(dice))} of this throw again"
-            return (f"die {die['index'] + 1}{colour}: "
-                    f"{unreadable_phrase(why)} — throw it again or correct it on the page")
+                return Problem("void", die=n, color=colour, why=why, seen=len(dice))
+            return Problem("unreadable", die=n, color=colour, why=why, asks="throw it again or correct it on the page")
     # RULES D6-2a: a free roll too asks which die is the principal one, never drops the check
     if step == 0 and system in ("d6", "free") and len(dice) > 1 and sum(die["principal"] for die in dice) != 1:
-        why = f" ({principal_note})" if principal_note else ""
-        return f"{NO_PRINCIPAL}{why}: tap the principal die on the page"
+        return Problem("no principal", why=principal_note)
     return None
-
-
-def unreadable_phrase(why: str | None) -> str:
-    """The clause saying why a die cannot be read ("its pips are ambiguous"); a reason not
-    in :data:`UNREADABLE_PHRASES` is quoted as vision gives it."""
-    return UNREADABLE_PHRASES.get(why or "unreadable", f"it cannot be read ({why})")
-
-
-def _wrong_kinds(dice, kind: str | None) -> str | None:
-    """The prompt naming the dice not of ``kind`` ("a d8 and 2 pip d6s are in the tray:
-    throw only d10s"); None when every die is of it, or ``kind`` is None (a pip reading).
-    web/static/app.js translates this prompt: keep the wording in step."""
-    if kind is None:
-        return None
-    wrong = Counter(KIND_NAMES.get(die.kind, die.kind) for die in dice if die.kind != kind)
-    if not wrong:
-        return None
-    named = [f"a {name}" if n == 1 else f"{n} {name}s" for name, n in wrong.items()]
-    listing = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-    verb = "is" if wrong.total() == 1 else "are"
-    return f"{listing} {verb} in the tray: throw only {kind}s"
 
 
 def _faces(sides: int) -> Phrase:
@@ -1196,7 +1161,7 @@ def _faces(sides: int) -> Phrase:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _last_step(roll: dict) -> datetime:
@@ -1205,15 +1170,20 @@ def _last_step(roll: dict) -> datetime:
     return max(datetime.fromisoformat(at) for at in times if at)
 
 
-def _dice(count: int, adjective: str = "") -> str:
-    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
-
-
 def _die(natural: int | None, source: str, *, principal: bool = False, color: str | None = None,
          box: list[int] | None = None, unreadable: str | None = None) -> dict:
     return {"index": None, "step": None, "natural": natural, "value": None, "role": None,
             "source": source, "color": color, "box": box, "corrected": False,
             "unreadable": unreadable, "principal": principal}
+
+
+def _reading_of(die: dict) -> DieReading:
+    """A die of a roll as a reading again, for the moved-dice filter (RULES T-2): its face,
+    colour and box (none for a die entered by hand: it matches no die of the tray)."""
+    box = tuple(die["box"]) if die.get("box") else None
+    center = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2) if box else (0.0, 0.0)
+    return DieReading(value=die["natural"], sides=6, box=box, center=center, color=die["color"],  # type: ignore[arg-type]
+                      confidence=1.0, unreadable=die.get("unreadable"), principal=bool(die.get("principal")))
 
 
 def _die_from_reading(reading) -> dict:
@@ -1226,35 +1196,6 @@ def _die_at(roll: dict, index: int) -> dict:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(roll["dice"]):
         raise ValueError(f"roll {roll['id']} has no die {index}")
     return roll["dice"][index]
-
-
-def _new_dice(dice: list[dict], before: list[dict]) -> list[dict]:
-    """The dice of a frame that were not in the previous frame (same face, colour and place)."""
-    left = list(before)
-    new = []
-    for die in dice:
-        match = next((old for old in left if _same_die(die, old)), None)
-        if match is None:
-            new.append(die)
-        else:
-            left.remove(match)
-    return new
-
-
-def _same_die(a: dict, b: dict) -> bool:
-    if a["natural"] != b["natural"] or a["color"] != b["color"] or not a["box"] or not b["box"]:
-        return False
-    ax, ay = (a["box"][0] + a["box"][2]) / 2, (a["box"][1] + a["box"][3]) / 2
-    bx, by = (b["box"][0] + b["box"][2]) / 2, (b["box"][1] + b["box"][3]) / 2
-    size = max(a["box"][2] - a["box"][0], a["box"][3] - a["box"][1], 1)
-    return (ax - bx) ** 2 + (ay - by) ** 2 <= (size / 2) ** 2
-
-
-def _spec_dict(spec) -> dict:
-    if isinstance(spec, PoolSpec):
-        return spec.to_dict()
-    return {"system": "d6", "count": spec.count, "kind": spec.kind, "modifier": spec.modifier,
-            "random": spec.random, "principal_known": spec.principal_known}
 
 
 def _with_house_rules(preset: Preset, options: PoolOptions) -> Preset:

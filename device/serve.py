@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, default_data_folder, load_config
@@ -39,8 +40,11 @@ from device.controller import Controller
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.hotspot import ADDRESS as HOTSPOT_ADDRESS
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
 from device.watchdog import Watchdog
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +61,8 @@ def register(subparsers) -> None:
     parser.add_argument("--config", type=Path, help="TOML config file (default: none, desktop defaults)")
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
     parser.add_argument("--port", type=whole_number, help="port of the page (default 8000; 0 picks a free one)")
-    parser.add_argument("--data", type=Path, help="data folder (default: ~/.local/share/dicelens for a real camera, dicelens-sim for the simulated one, dicelens-replay for file:PATH)")
+    parser.add_argument("--data", type=Path, help="data folder (default: ~/.local/share/dicelens for a real camera, "
+                        "dicelens-sim for the simulated one, dicelens-replay for file:PATH)")
     parser.add_argument("--auto-throw", type=number, metavar="N",
                         help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
                              "roll's preset is armed again); 0: only on request")
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or Ctrl-C; returns the exit status."""
     config = settings_from(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    built = []  # the app, once built: a stop ends its pages' event streams first
+    built: list[Flask] = []  # the app, once built: a stop ends its pages' event streams first
 
     def interrupt(signum, frame) -> None:
         for app in built:
@@ -191,10 +196,11 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
 
     :raises ValueError: for a camera name that names no source (a folder with no photos).
     """
+    import web
     from device.cameras import open_camera
     from device.combat import CombatSession
-    from device.settle import SettleDetector
-    import web
+    from device.tray.dispatch import TrayDispatcher
+    from device.tray.settle import SettleDetector
     from web.security import hash_pin
 
     source = config.camera.source
@@ -206,8 +212,9 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
     if camera is not None:
         stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
 
-    history = stack.enter_context(open_history(config.data_folder, int(config.photo_cap_mb * 2**20)))
-    secret_key = _secret_key(config.data_folder)
+    data = config.data_folder or default_data_folder(source)  # as settings_from chose it
+    history = stack.enter_context(open_history(data, int(config.photo_cap_mb * 2**20)))
+    secret_key = _secret_key(data)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
                             pin=hash_pin(config.pin) if config.pin else None,
                             pin_from_page=config.pin_from_page,
@@ -220,7 +227,12 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         controller.on_status(status, message)
         watchdog.status(f"camera {status}" + (f": {message}" if message else ""))
 
-    loop = WatchedTrayLoop(lambda: open_camera(source, **options), controller.on_settled,
+    fight = CombatSession(data, config.combat,  # RULES T-5: the settings page's policy
+                          cocked_dice=lambda: controller.settings()["cocked_dice"])
+    # Every settled frame goes one way: a combat step waiting for the tray first, then the roll.
+    tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)
+    controller.use_tray(tray)
+    loop = WatchedTrayLoop(lambda: open_camera(source, **options), tray.on_settled,
                            on_status, camera=camera, detector=SettleDetector(config.settle_seconds),
                            watchdog=watchdog)
     stack.callback(loop.close)
@@ -236,10 +248,7 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         _follow(controller, stack, "led", lambda state: buttons.show(_led_state(state)))
     if config.camera.auto_throw:
         _every(config.camera.auto_throw, AutoThrow(controller), stack)
-    fight = CombatSession(config.data_folder, config.combat,  # RULES T-5: the settings page's policy
-                          cocked_dice=lambda: controller.settings()["cocked_dice"])
-    controller.claim_frames(fight.on_settled)  # a combat step waiting for the tray reads the next throw
-    app_config = {"SECRET_KEY": secret_key, "SERVE_HOST": config.web.host}
+    app_config: dict[str, object] = {"SECRET_KEY": secret_key, "SERVE_HOST": config.web.host}
     if config.hotspot.enabled:  # the join page gives its Wi-Fi QR code while it is up (web/join.py)
         hotspot = config.hotspot
         app_config["HOTSPOT"] = {"ssid": hotspot.ssid, "password": hotspot.password, "address": HOTSPOT_ADDRESS}

@@ -101,6 +101,29 @@ class D6Spec:
             return f"{dice}{self.modifier:+d}"
         return dice
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{"system": "d6", "count", "kind", "modifier", "random", "principal_known"}`` (the
+        roller is the roll's, not the spec's: it is left out)."""
+        return {"system": "d6", "count": self.count, "kind": self.kind, "modifier": self.modifier,
+                "random": self.random, "principal_known": self.principal_known}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], roller: str | None = None) -> D6Spec:
+        """The inverse of :meth:`to_dict` (``"system"`` optional, missing keys take defaults),
+        for ``roller``.
+
+        :raises InvalidRoll: for another system, unknown keys, no count or invalid values.
+        """
+        data = dict(data)
+        if data.pop("system", "d6") != "d6":
+            raise InvalidRoll("not a D6 spec")
+        unknown = sorted(set(data) - {"count", "kind", "modifier", "random", "principal_known"})
+        if unknown:
+            raise InvalidRoll(f"unknown D6 setting: {', '.join(unknown)}")
+        if "count" not in data:
+            raise InvalidRoll("a D6 spec needs a count")
+        return cls(**data, roller=roller)
+
 
 @dataclass(frozen=True)
 class D6Die:

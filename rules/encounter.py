@@ -420,7 +420,7 @@ class Encounter:
                 raise InvalidStep(f"the fight is on: {participant.name} needs an initiative (their Mind die)")
             participant.initiative = check_face(initiative, participant.mind, f"{participant.name}'s initiative (Mind)")
             self._set_order(self.order + [participant.name])
-        self._note("add", f"{participant.name} joins the fight")
+        self._note("add", _said("{name} joins the fight", name=participant.name))
 
     @_step
     def remove(self, name: str) -> None:
@@ -432,7 +432,7 @@ class Encounter:
         if name in self.order:
             self.order.remove(name)
             del self.groups[name]
-        self._note("remove", f"{name} leaves the fight")
+        self._note("remove", _said("{name} leaves the fight", name=name))
 
     @_step
     def roll_initiative(self, values: Mapping[str, int]) -> None:
@@ -459,8 +459,8 @@ class Encounter:
                                                 f"{participant.name}'s initiative (Mind)")
         self._set_order([p.name for p in self.participants])
         self.round = 1
-        self._note("initiative", "initiative: " + ", ".join(
-            f"{name} {self.get(name).initiative}" for name in self.order))
+        self._note("initiative", _said("initiative: {list}", list=", ".join(
+            f"{name} {self.get(name).initiative}" for name in self.order)))
         self._advance(first=True)
 
     @_step
@@ -478,7 +478,7 @@ class Encounter:
             if self.groups[old] != self.groups[new]:
                 raise InvalidStep(f"{new} is not tied with {old}: only tied participants change places")
         self.order = names
-        self._note("reorder", "order: " + ", ".join(names))
+        self._note("reorder", _said("order: {list}", list=", ".join(names)))
 
     def _set_order(self, names: Sequence[str]) -> None:
         entries = [(name, self.get(name).side, self.get(name).initiative) for name in names]
@@ -520,20 +520,22 @@ class Encounter:
         """RULES DD-11: temporary conditions end at the start of the bearer's turn;
         Derribado and Desarmado say what that turn's main action goes on; Paralizado
         makes that turn lost; Envenenado deals X."""
-        effects = []
+        effects: list[str] = []
         self.turn_lost = fighter.condition(PARALYSED) is not None
         for condition in [c for c in fighter.conditions if c.duration == "temporary"]:
             fighter.conditions.remove(condition)
             if condition.name == PRONE:
-                effects.append(f"{PRONE} ends: standing up costs {fighter.name}'s main action this turn")
+                effects.append(_said(PRONE + " ends: standing up costs {name}'s main action this turn",
+                                     name=fighter.name))
             elif condition.name == DISARMED:  # RULES DD-11
-                effects.append(f"{DISARMED} ends: taking the weapon back costs {fighter.name}'s main action this turn")
+                effects.append(_said(DISARMED + " ends: taking the weapon back costs {name}'s main action this turn",
+                                     name=fighter.name))
             else:
-                effects.append(f"{condition.label} ends")
+                effects.append(_said("{condition} ends", condition=condition.label))
         if self.turn_lost:
-            effects.append(f"{PARALYSED}: {fighter.name} loses this turn (still rolls defence)")
+            effects.append(_said(PARALYSED + ": {name} loses this turn (still rolls defence)", name=fighter.name))
         self.turn_effects = effects
-        self._note("turn", f"round {self.round}: {fighter.name}'s turn")
+        self._note("turn", _said("round {n}: {name}'s turn", n=self.round, name=fighter.name))
         for effect in effects:
             self._note("condition", effect)
         poison = fighter.condition(POISON)
@@ -557,7 +559,7 @@ class Encounter:
         self._poison(fighter, value)
 
     def _poison(self, fighter: Participant, amount: int) -> None:
-        text = f"{POISON}: {fighter.name} takes {amount} damage"
+        text = _said(POISON + ": {name} takes {n} damage", name=fighter.name, n=amount)
         self.turn_effects.append(text)
         self._note("poison", text)
         self._hurt(fighter, amount)
@@ -608,7 +610,8 @@ class Encounter:
         if giver.status != "active":
             raise InvalidStep(f"{helper} is {giver.status}")
         receiver.help_bonus += bonus
-        self._note("help", f"{helper} helps {ally}: +{bonus} to {ally}'s next roll")
+        self._note("help", _said("{helper} helps {ally}: +{n} to {ally}'s next roll",
+                                 helper=helper, ally=ally, n=bonus))
 
     @_step
     def use_help(self, name: str) -> int:
@@ -619,7 +622,7 @@ class Encounter:
         participant = self.get(name)
         bonus, participant.help_bonus = participant.help_bonus, 0
         if bonus:
-            self._note("help", f"{name} uses +{bonus} from help")
+            self._note("help", _said("{name} uses +{n} from help", name=name, n=bonus))
         return bonus
 
     @_step
@@ -627,7 +630,8 @@ class Encounter:
         """Take ``amount`` PV off (not below 0) (RULES DD-9)."""
         participant = self.get(name)
         _check_count(amount, "damage")
-        self._note("damage", f"{name} takes {amount} damage" + (f" ({reason})" if reason else ""))
+        self._note("damage", _said("{name} takes {n} damage ({reason})", name=name, n=amount, reason=reason) if reason
+                   else _said("{name} takes {n} damage", name=name, n=amount))
         self._hurt(participant, amount)
 
     @_step
@@ -645,7 +649,8 @@ class Encounter:
         if not isinstance(condition, Condition):
             raise InvalidStep("a condition must be a Condition")
         participant.conditions = [c for c in participant.conditions if c.name != condition.name] + [condition]
-        self._note("condition", f"{name} is {condition.label} ({condition.duration})")
+        self._note("condition", _said("{name} is {condition} ({duration})", name=name, condition=condition.label,
+                                      duration=condition.duration))
 
     @_step
     def cure(self, name: str, condition: str) -> None:
@@ -655,9 +660,9 @@ class Encounter:
         if borne is None:
             raise InvalidStep(f"{name} is not {condition}")
         participant.conditions.remove(borne)
-        self._note("condition", f"{name} is no longer {borne.label}")
+        self._note("condition", _said("{name} is no longer {condition}", name=name, condition=borne.label))
         if borne.name == DISARMED:  # RULES DD-11
-            self._note("condition", f"taking the weapon back costs {name}'s next main action")
+            self._note("condition", _said("taking the weapon back costs {name}'s next main action", name=name))
 
     @_step
     def spend_energy(self, name: str, energy: str, amount: int = 1) -> None:
@@ -672,7 +677,8 @@ class Encounter:
         if amount > participant.energy[energy]:
             raise InvalidStep(f"{name} has {participant.energy[energy]} {energy}, not {amount}")
         participant.energy[energy] -= amount
-        self._note("energy", f"{name} spends {amount} {energy}: {participant.energy[energy]} left")
+        self._note("energy", _said("{name} spends {n} {energy}: {left} left", name=name, n=amount, energy=energy,
+                                   left=participant.energy[energy]))
 
     # ------------------------------------------------------------ rests and the end of a scene
 
@@ -687,7 +693,7 @@ class Encounter:
         check_face(roll, SHORT_REST_DIE, "the short rest's die")
         for key in ENERGY:
             participant.energy[key] = min(participant.energy[key] + 1, participant.energy_max[key])
-        self._restore(participant, roll, f"short rest, d4 {roll}")
+        self._restore(participant, roll, d4=roll)
 
     @_step
     def long_rest(self, name: str) -> None:
@@ -696,7 +702,8 @@ class Encounter:
         participant.pv = participant.pv_max
         participant.energy = dict(participant.energy_max)
         participant.conditions = []
-        self._note("rest", f"{name} takes a long rest: {participant.pv} PV, full energy, no conditions")
+        self._note("rest", _said("{name} takes a long rest: {n} PV, full energy, no conditions",
+                                 name=name, n=participant.pv))
 
     @_step
     def end_scene(self) -> None:
@@ -705,12 +712,12 @@ class Encounter:
         for participant in self.participants:
             if participant.side == "hero" and participant.pv == 0:
                 participant.pv = 1
-                self._note("wake", f"{participant.name} wakes with 1 PV")
+                self._note("wake", _said("{name} wakes with 1 PV", name=participant.name))
             participant.conditions = [c for c in participant.conditions if c.duration == "persistent"]
             participant.initiative = None
         self.order, self.groups, self.round, self.current = [], {}, 0, None
         self.turn_effects, self.turn_lost, self.pending_poison = [], False, None
-        self._note("scene", "the scene ends")
+        self._note("scene", _said("the scene ends"))
 
     # ------------------------------------------------------------ undo and JSON
 
@@ -796,7 +803,10 @@ class Encounter:
     # ------------------------------------------------------------ helpers
 
     def _note(self, kind: str, text: str, **data: Any) -> None:
-        self.log.append({"round": self.round, "kind": kind, "text": text, **data})
+        """A log entry: ``text`` in English, and for a sentence of :func:`_said` its
+        ``template`` and ``values`` too (a page words it in its own language)."""
+        worded = {"template": text.template, "values": dict(text.values)} if isinstance(text, Phrase) else {}
+        self.log.append({"round": self.round, "kind": kind, "text": str(text), **worded, **data})
 
     def _hurt(self, participant: Participant, amount: int) -> None:
         if amount <= 0:
@@ -804,16 +814,27 @@ class Encounter:
         participant.pv = max(participant.pv - amount, 0)
         if participant.pv == 0:
             # RULES DD-9: an enemy at 0 is defeated, a hero is out of combat.
-            self._note("down", f"{participant.name} is {participant.status}")
+            self._note("down", _said("{name} is defeated", name=participant.name) if participant.status == "defeated"
+                       else _said("{name} is out of combat", name=participant.name))
 
-    def _restore(self, participant: Participant, amount: int, reason: str) -> None:
+    def _restore(self, participant: Participant, amount: int, reason: str = "healed", d4: int | None = None) -> None:
         was_down = participant.status != "active"
         participant.pv = min(participant.pv + amount, participant.pv_max)
-        self._note("heal", f"{participant.name} recovers up to {amount} PV ({reason}): {participant.pv} PV")
+        name, pv = participant.name, participant.pv
+        self._note("heal", _said("{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV",
+                                 name=name, n=amount, d4=d4, pv=pv) if d4 is not None else
+                   _said("{name} recovers up to {n} PV ({reason}): {pv} PV", name=name, n=amount, reason=reason, pv=pv))
         if was_down and participant.status == "active":
-            self._note("stand", f"{participant.name} stands and acts on their next turn")
+            self._note("stand", _said("{name} stands and acts on their next turn", name=name))
 
     def _winner(self) -> str:
         if any(p.side == "enemy" and p.status == "active" for p in self.participants):
             return "every hero is out of combat"
         return "every enemy is defeated"
+
+
+def _said(template: str, **values: Any) -> Phrase:
+    """A sentence of the fight's log or turn effects: its English text (a ``str``) keeping
+    ``template`` and ``values`` (``rules.phrase.Phrase``), so a page can word it in its own
+    language (``web/messages.py`` ``log_text``) and the log's English stays as it is."""
+    return Phrase(template, **values)

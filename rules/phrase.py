@@ -3,7 +3,7 @@
 The rules and the device word their refusals in English; the page speaks the players'
 language. A :class:`Phrase` is the English text (a ``str``: it prints, compares and logs as
 one) that also keeps its ``template`` and ``values``, so ``web`` can translate the template
-and fill in the values (``web/device_messages.py``). ``pybabel extract -k Phrase`` finds the
+and fill in the values (``web/messages.py``). ``pybabel extract -k Phrase`` finds the
 templates.
 """
 

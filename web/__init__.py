@@ -36,6 +36,7 @@ from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
 from .i18n import init_i18n
+from .messages import label_text
 
 DEFAULTS = {
     "HEARTBEAT_SECONDS": 15.0,       # SSE comment when nothing happens; keeps Wi-Fi and proxies open
@@ -92,6 +93,7 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     app.register_blueprint(health.bp)  # /healthz
     app.register_blueprint(join.bp)  # /join.svg
     app.context_processor(_page_context)
+    app.add_template_global(label_text)  # a preset label in the page's language (web/messages.py)
     app.add_url_rule("/manifest.webmanifest", "manifest", _manifest)
     return app
 

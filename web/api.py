@@ -62,7 +62,6 @@ import io
 import json
 from collections.abc import Iterator
 
-import cv2
 from flask import Blueprint, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
@@ -70,7 +69,6 @@ from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
 from .controller import Controller
-from .device_messages import reason, translated
 from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
 from .inputs import (
@@ -84,6 +82,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
+from .messages import needs_text, reason, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -114,7 +113,7 @@ def _roll_or_404(roll_id: int) -> dict:
 
 @bp.get("/state")
 def state():
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.get("/presets")
@@ -135,7 +134,7 @@ def arm():
     if preset not in known:
         raise BadRequest(_("unknown preset: %(name)s", name=preset))
     with refusals():
-        return jsonify(controller().arm(preset, roller))
+        return jsonify(shown_state(controller().arm(preset, roller)))
 
 
 @bp.post("/throw")
@@ -144,7 +143,7 @@ def throw():
     only_keys(json_body(), set())
     with refusals():
         controller().throw()
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.post("/read")
@@ -153,7 +152,7 @@ def read_now():
     only_keys(json_body(), set())
     with refusals():
         controller().read_now()
-    return jsonify(controller().state())
+    return jsonify(shown_state(controller().state()))
 
 
 @bp.post("/dice")
@@ -171,7 +170,7 @@ def dice_by_hand():
     values = [face_value(v, armed["sides"]) for v in values]
     roller = name_text(body.get("roller"), "roller")
     with refusals():
-        return jsonify(controller().enter_dice(values, roller=roller))
+        return jsonify(shown_state(controller().enter_dice(values, roller=roller)))
 
 
 # --- history -----------------------------------------------------------------------
@@ -239,10 +238,11 @@ def correct_die(roll_id: int, index: int):
             extra = {"more": more} if more else {}
             return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
         except ValueError as exc:
-            if not isinstance(getattr(exc, "needs", None), dict):
+            needs = getattr(exc, "needs", None)
+            if not isinstance(needs, dict):
                 raise
             # 409 with what it needs: the page asks for those dice and sends them with the correction
-            return jsonify(error=reason(exc), needs=exc.needs), 409
+            return jsonify(error=reason(exc), needs=needs, needs_text=needs_text(needs)), 409
 
 
 @bp.post("/rolls/<int:roll_id>/principal")
@@ -314,22 +314,14 @@ def export_json():
 
 @bp.get("/frame/latest")
 def latest_frame():
-    image, reading = controller().latest_frame()
-    if image is None:
+    try:  # scaled down: a full-resolution Pi frame would be megabytes on a phone
+        latest = controller().latest_frame_jpeg(FRAME_MAX_SIDE)
+    except ValueError:
+        raise Conflict(_("the latest frame could not be encoded")) from None
+    if latest is None:
         raise NotFound(_("no frame from the camera yet"))
-    height, width = image.shape[:2]
-    scale = FRAME_MAX_SIDE / max(width, height)
-    if scale < 1:  # a full-resolution Pi frame would be megabytes on a phone
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
-        raise Conflict(_("the latest frame could not be encoded"))
-    return jsonify(
-        image="data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
-        width=width,
-        height=height,
-        reading=reading,
-    )
+    jpeg, frame = latest
+    return jsonify(image="data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii"), **frame)
 
 
 @bp.get("/setup")

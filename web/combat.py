@@ -67,6 +67,7 @@ from .controller import Fight
 from .errors import BadRequest, NotFound, Unavailable, refusals
 from .events import StreamCounter, format_event, sse_response
 from .inputs import json_body, name_text, only_keys, whole_number
+from .messages import in_request_language, shown_fight
 
 bp = Blueprint("combat", __name__)
 
@@ -90,7 +91,8 @@ def session() -> Fight:
 
 def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):
     with refusals(unknown=NotFound):
-        return jsonify(action(*args, **kwargs))
+        result = action(*args, **kwargs)
+    return jsonify(shown_fight(result) if isinstance(result, dict) and "tray" in result else result)
 
 
 def _fighter(body: dict, key: str = "name") -> str:
@@ -105,17 +107,19 @@ def _fighter(body: dict, key: str = "name") -> str:
 
 @bp.get("/api/combat")
 def state():
-    return jsonify(session().state())
+    return jsonify(shown_fight(session().state()))
 
 
-def stream(fight: Fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
-    """The event stream of one page: the state at once, then after every step (see the table above)."""
+def stream(fight: Fight, heartbeat: float, retry_ms: int,
+           shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
+    """The event stream of one page: the state at once, then after every step (see the table
+    above), each as ``shown`` puts it (the page's words added, in this phone's language)."""
     subscription = fight.subscribe()  # before the state: no step between them is lost
     try:
         yield f"retry: {retry_ms}\n\n"
         current = fight.state()
         sent = current["seq"]
-        yield format_event("combat", current, sent)
+        yield format_event("combat", shown(current), sent)
         while True:
             event = subscription.get(timeout=heartbeat)
             if getattr(subscription, "ended", False):  # the server is stopping
@@ -124,7 +128,7 @@ def stream(fight: Fight, heartbeat: float, retry_ms: int) -> Iterator[str]:
                 yield ": heartbeat\n\n"
             elif event.seq > sent:  # every event is the whole state: a dropped one costs nothing
                 sent = event.seq
-                yield format_event("combat", event.data, sent)
+                yield format_event("combat", shown(event.data), sent)
     finally:
         subscription.close()
 
@@ -136,8 +140,8 @@ def events():
     if not counter.acquire():
         raise Unavailable(_("too many open pages; try again shortly"))
     config = current_app.config
-    return sse_response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"])),
-                        counter.release)
+    return sse_response(stream(fight, float(config["HEARTBEAT_SECONDS"]), int(config["SSE_RETRY_MS"]),
+                               in_request_language(shown_fight)), counter.release)
 
 
 # --- setting up --------------------------------------------------------------------------
@@ -258,7 +262,7 @@ def attack_dice():
     attack = session().state()["attack"]
     sides = attack["needs"]["dice"] if attack and attack["needs"] else []
     if len(sides) == len(values):
-        values = [check.face(value, die) for value, die in zip(values, sides)]
+        values = [check.face(value, die) for value, die in zip(values, sides, strict=True)]
     else:  # no attack, or the wrong number of dice: the session says which
         values = [whole_number(v, "values", 1, 20) for v in values]
     return _step(session().attack_dice, values)
@@ -360,8 +364,8 @@ def add_condition():
     if not isinstance(given, dict):
         raise BadRequest(_("condition must be an object with a name"))
     only_keys(given, {"name", "duration", "poison", "poison_die", "source"})
-    condition = {"name": name_text(given.get("name"), "condition", optional=False),
-                 "source": name_text(given.get("source"), "source")}
+    condition: dict[str, Any] = {"name": name_text(given.get("name"), "condition", optional=False),
+                                 "source": name_text(given.get("source"), "source")}
     duration = given.get("duration")
     if duration is not None and duration not in ("temporary", "persistent"):
         raise BadRequest(_("duration must be temporary or persistent"))

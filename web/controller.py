@@ -25,9 +25,12 @@ class Event(Protocol):
     """One change: ``kind`` (``"roll"``, ``"state"``, ``"camera"``; the fight's ``"combat"``),
     the roll's or the fight's ``seq`` (None for a state or camera event), and ``data``."""
 
-    kind: str
-    seq: int | None
-    data: Any
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seq(self) -> int | None: ...
+    @property
+    def data(self) -> Any: ...
 
 
 class Subscription(Protocol):
@@ -47,8 +50,9 @@ class Controller(Protocol):
     """The roll controller, as the API, the pages, the event stream and ``/healthz`` use it."""
 
     def state(self) -> dict:
-        """``{"state", "preset", "label", "roller", "prompt", "needs", "camera": {"status",
-        "message", "can_throw", "by_hand"}, "latest_roll", "odds"}``."""
+        """``{"state", "preset", "label", "roller", "prompt", "problem", "needs", "camera": {"status",
+        "message", "can_throw", "by_hand"}, "latest_roll", "odds"}`` (``problem``: a
+        :class:`device.tray.problems.Problem` as a dict, or None; the page words it)."""
 
     def presets(self) -> list[dict]:
         """``[{"name", "label", "system", "sides", "count", "spec"}]``."""
@@ -95,6 +99,11 @@ class Controller(Protocol):
 
     def latest_frame(self) -> tuple[Any, dict | None]:
         """The last frame (a BGR image array) and its tray reading, or ``(None, None)``."""
+
+    def latest_frame_jpeg(self, max_side: int) -> tuple[bytes, dict] | None:
+        """The last frame as a JPEG of at most ``max_side`` pixels a side, and ``{"width",
+        "height"}`` (the full frame's pixels) and ``"reading"``; None before the first frame
+        (the web encodes no image itself). :raises ValueError: it could not be encoded."""
 
     def settings(self) -> dict:
         """``{"principal_color", "presets", "pin" (a hash or None), "house_rules"}``."""

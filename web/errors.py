@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from rules.phrase import Phrase
 
-from .device_messages import reason
+from .messages import reason
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class Unavailable(WebError, RuntimeError):
 @contextmanager
 def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest) -> Iterator[None]:
     """The device's and the rules' refusals (the controller's, the fight's) as answers, with
-    their reason in the phone's language (:func:`web.device_messages.reason`): ValueError →
+    their reason in the phone's language (:func:`web.messages.reason`): ValueError →
     400, RuntimeError → 409, LookupError → 404 ``not_found`` when the unknown thing is named by
     the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
     of a roll request, 404 for a fight's unknown fighter or sheet. A :class:`WebError` passes."""

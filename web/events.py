@@ -53,6 +53,7 @@ from flask_babel import gettext as _
 from .controller import Controller
 from .errors import BadRequest
 from .inputs import MAX_ID
+from .messages import in_request_language, shown_state
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -158,7 +159,8 @@ def _coalesced(first, subscription) -> list:
 
 def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
-           clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+           clock: Callable[[], float] = time.monotonic,
+           shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
     :param last_id: the seq the client has seen up to, or None for a fresh client.
@@ -166,6 +168,8 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
     :param retry_ms: the reconnect delay suggested to the browser, milliseconds.
     :param gone: whether the client went away (asked every :data:`TICK_SECONDS`).
     :param lifetime: seconds after which the stream ends (the browser reconnects).
+    :param shown: the controller's state → the state sent (the page's words added, in this
+        phone's language: ``web.messages.shown_state``).
     """
     # Subscribe before reading state and history: nothing published in between is lost,
     # and what was already sent is recognised by its seq and skipped.
@@ -181,7 +185,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
             # every seq is one of another history (a new one, after a damaged database).
             reload = last_id is not None and last_id > newest
             last_id = newest if last_id is None or reload else last_id
-        yield format_event("reload" if reload else "state", state, last_id)
+        yield format_event("reload" if reload else "state", shown(state), last_id)
         sent = yield from _catch_up(controller, last_id)
         dropped = getattr(subscription, "dropped", 0)
         started = written = clock()
@@ -199,14 +203,14 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
                 yield ": heartbeat\n\n"
                 written = clock()
                 continue
-            for event in _coalesced(event, subscription):
-                if event.kind == "roll":
+            for item in _coalesced(event, subscription):
+                if item.kind == "roll":
                     # Rolls up to ``sent`` went out already (with the state or a catch-up).
-                    if event.seq is not None and event.seq > sent:
-                        yield format_event("roll", event.data, event.seq)
-                        sent = event.seq
+                    if item.seq is not None and item.seq > sent:
+                        yield format_event("roll", item.data, item.seq)
+                        sent = item.seq
                 else:
-                    yield format_event(event.kind, event.data)
+                    yield format_event(item.kind, shown(item.data) if item.kind == "state" else item.data)
             written = clock()
     finally:
         subscription.close()
@@ -231,6 +235,7 @@ def events():
             int(config["SSE_RETRY_MS"]),
             gone=disconnected,
             lifetime=float(config["STREAM_SECONDS"]),
+            shown=in_request_language(shown_state),  # the page's words, in this phone's language
         ),
         counter.release,
     )

@@ -42,6 +42,7 @@ from . import combat
 from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
 from .errors import BadRequest
 from .inputs import query_name
+from .messages import shown_fight, shown_presets, shown_state
 
 bp = Blueprint("pages", __name__)
 
@@ -51,7 +52,7 @@ HISTORY_PAGE = 25
 @bp.get("/")
 def index():
     ctl = controller()
-    return render_template("index.html", state=ctl.state(), presets=ctl.presets())
+    return render_template("index.html", state=shown_state(ctl.state()), presets=shown_presets(ctl.presets()))
 
 
 def _page_number(name: str, default: int, low: int, high: int) -> int:
@@ -102,7 +103,7 @@ def settings():
 
 @bp.get("/combat")
 def combat_page():
-    state = combat.session().state()
+    state = shown_fight(combat.session().state())
     urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
             "base": url_for("combat.state"), "login": url_for("api.login")}
     return render_template("combat.html", combat=state, combat_api=urls)

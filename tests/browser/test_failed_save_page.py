@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from device.tray.problems import Problem
 from web import create_app
 
 from .conftest import PHONE, LiveServer
@@ -28,9 +29,10 @@ def test_a_roll_that_could_not_be_saved_is_said_on_the_page(browser, controller,
             page.goto("/")
             expect(page.locator("#link")).to_have_attribute("data-link", "live")
             controller.arm("2d6")
-            controller._state.update(state="armed", prompt=(
+            failed = Problem("not saved", why="No space left on device", asks=(
                 "the history could not be saved (No space left on device): nothing was changed; "
-                "try again once that is fixed — then throw again"))
+                "try again once that is fixed"))
+            controller._state.update(state="armed", prompt=failed.english(), problem=failed.to_dict())
             controller._publish_state()
             expect(page.locator("#prompt")).to_have_text(SAVE_FAILED[locale])
         finally:

@@ -80,7 +80,8 @@ def fakes(reader) -> dict:
     return {"reader": reader, "numbered_reader": reader.numbered, "annotate": annotate}
 
 
-def settle(controller, clock, frame) -> dict:
-    """Hand the controller a settled ``frame`` a tick later; its state after."""
-    controller.on_settled(frame, clock.tick())
-    return controller.state()
+def settle(tray, clock, frame, controller=None) -> dict:
+    """Hand ``tray`` (a controller, or a tray dispatcher feeding ``controller``) a settled
+    ``frame`` a tick later; the controller's state after."""
+    tray.on_settled(frame, clock.tick())
+    return (controller or tray).state()

@@ -12,7 +12,7 @@ import pytest
 
 from device.cameras import open_camera, parse_camera_name
 from device.errors import CameraUnavailable, ThrowUnsupported
-from device.settle import SettleDetector
+from device.tray.settle import SettleDetector
 
 
 @pytest.fixture

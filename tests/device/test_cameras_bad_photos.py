@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from device.cameras import open_camera
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
 
 
 @pytest.fixture

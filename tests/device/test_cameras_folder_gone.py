@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from device.cameras import open_camera
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
 
 
 def test_a_folder_gone_is_one_line_for_the_folder(tmp_path, caplog):

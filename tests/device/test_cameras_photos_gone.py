@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from device.cameras import open_camera
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
 
 
 @pytest.fixture

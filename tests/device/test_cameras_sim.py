@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from device.cameras import open_camera
-from device.settle import SettleDetector
+from device.tray.settle import SettleDetector
 from vision.colors import PALETTE
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from device.combat import CombatSession
-from device.combat_tray import match_dice
+from device.tray.dispatch import TrayDispatcher
 from rules.errors import InvalidStep
 
 from .controller_fakes import numbered, settle
@@ -108,12 +108,6 @@ def test_a_throw_that_is_not_the_dice_asked_for_fills_nothing_and_says_why(fight
     assert state["tray"]["problem"] is None and state["attack"]["attack"]["natural"] == 7
 
 
-def test_a_percentile_d10_is_not_a_d10_and_a_d10_reads_its_0_as_10():
-    assert match_dice([numbered(3, "d10-percentile")], [10], "Nara's initiative needs a d10").problem["text"] == (
-        "a percentile d10 is in the tray: Nara's initiative needs a d10")
-    assert match_dice([numbered(20, "d20"), numbered(10, "d10")], [10, 20], "x").values == [10, 20]
-
-
 def test_a_reader_that_fails_is_said_and_the_step_waits_on(fight, reader, clock):
     def broken(image, color):
         raise ValueError("not an image")
@@ -207,16 +201,17 @@ def test_the_wait_is_in_the_file_and_taken_up_after_a_restart_with_fresh_frames_
 
 
 def test_the_controller_leaves_the_frames_a_waiting_fight_takes(controller, fight, reader, clock):
-    controller.claim_frames(fight.on_settled)
+    tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)
+    controller.use_tray(tray)
     controller.arm("pool5")
     started(fight).start_attack("Brann", "Saqueador")
     fight.read_tray("attack")
-    state = settle(controller, clock, reader.frame(numbered(7, "d8"), numbered(14, "d20", x=300)))
+    state = settle(tray, clock, reader.frame(numbered(7, "d8"), numbered(14, "d20", x=300)), controller)
     assert state["state"] == "armed" and state["latest_roll"] is None
     assert fight.state()["attack"]["attack"]["natural"] == 7
     fight.cancel_tray()
     pool = [numbered(v, x=100 * i, y=400) for i, v in enumerate((2, 3, 4, 5, 6))]
-    state = settle(controller, clock, reader.frame(*pool))
+    state = settle(tray, clock, reader.frame(*pool), controller)
     assert state["state"] == "resolved" and fight.state()["attack"]["defence"]["natural"] is None
 
 

@@ -22,8 +22,8 @@ from device.controller import Controller
 from device.errors import CameraUnavailable
 from device.history import History
 from device.presets import build_presets
-from device.settle import SettleDetector
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
+from device.tray.settle import SettleDetector
 from vision.numerals import NumberedReading
 from vision.reading import DieReading, TrayReading
 from vision.synthetic import render_tray

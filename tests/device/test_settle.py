@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from device.settle import SettleDetector
+from device.tray.settle import SettleDetector
 
 FPS = 10  # preview frames per second, as the tray loop pulls them
 FELT = (40, 110, 30)  # BGR of a green tray

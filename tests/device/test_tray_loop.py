@@ -9,8 +9,8 @@ import pytest
 
 from device.cameras import Camera, open_camera
 from device.errors import CameraUnavailable, ThrowUnsupported
-from device.settle import SettleDetector
-from device.tray_loop import TrayLoop
+from device.tray.loop import TrayLoop
+from device.tray.settle import SettleDetector
 
 
 class FakeClock:

@@ -25,6 +25,8 @@ import rules
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
 from device.setup_view import setup_view
+from device.tray.dispatch import frame_jpeg
+from device.tray.problems import Problem
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
 from web.controller import Controller
@@ -119,7 +121,7 @@ class FakeController(Controller):
                           "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
                           "cocked_dice": "rethrow_die"}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
-                       "needs": None,
+                       "problem": None, "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,
                                   "by_hand": False},
                        "latest_roll": None, "odds": None}
@@ -137,7 +139,7 @@ class FakeController(Controller):
             self._pending = None
             self._ids = itertools.count(1)
             self._seq = 0
-            self._state.update(state="idle", preset=None, latest_roll=None, prompt=None, needs=None)
+            self._state.update(state="idle", preset=None, latest_roll=None, prompt=None, problem=None, needs=None)
 
     def throw_dice(self, values: list[int], source: str = "camera",
                    principal_seen: bool = True) -> dict:
@@ -207,7 +209,7 @@ class FakeController(Controller):
         with self._lock:
             self._pending = None
             self._state.update(state="armed", preset=preset, label=self._preset(preset)["label"],
-                               roller=roller, prompt=None,
+                               roller=roller, prompt=None, problem=None,
                                needs=None, odds=rules.odds(_spec(self._preset(preset))))
             self._update_camera()
             self._publish_state()
@@ -316,6 +318,10 @@ class FakeController(Controller):
                 return None, None
             return _draw_tray(latest["dice"], annotated=False)
 
+    def latest_frame_jpeg(self, max_side: int):
+        image, reading = self.latest_frame()
+        return None if image is None else frame_jpeg(image, reading, max_side)
+
     def settings(self) -> dict:
         with self._lock:
             return copy.deepcopy(self._settings)
@@ -405,14 +411,10 @@ class FakeController(Controller):
 
     def _prompt_for(self, roll: dict) -> None:
         needs = (roll["result"] or {}).get("needs")
-        if roll["complete"]:
-            prompt = None
-        elif needs:
-            prompt = needs["reason"]
-        else:
-            prompt = "no principal die found: tap the principal die on the page"
+        problem = None if roll["complete"] or needs else Problem("no principal")
+        prompt = None if roll["complete"] else needs["reason"] if needs else problem.english()
         self._state.update(state="resolved" if roll["complete"] else "prompting",
-                           prompt=prompt, needs=needs)
+                           prompt=prompt, problem=problem and problem.to_dict(), needs=needs)
         self._publish_state()
 
     def _resolve(self, roll: dict) -> None:

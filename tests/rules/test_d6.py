@@ -264,3 +264,23 @@ def test_a_d6_roll_of_more_than_100_dice_is_refused():
     assert resolve_d6(D6Spec(100), [3] * 100).total == 300
     with pytest.raises(InvalidRoll, match="a D6 roll takes at most 100 dice, not 101"):
         D6Spec(101)
+
+
+@pytest.mark.parametrize("spec", [D6Spec(2), D6Spec(1, kind="D3", modifier=2), D6Spec(1, kind="D2", random=True),
+                                  D6Spec(3, principal_known=False)])
+def test_a_d6_spec_comes_back_from_its_dict(spec):
+    data = spec.to_dict()
+    assert data["system"] == "d6" and "roller" not in data
+    assert D6Spec.from_dict(data) == spec
+    assert D6Spec.from_dict(data, roller="ana") == D6Spec(**{**vars(spec), "roller": "ana"})
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    ({"system": "pool", "count": 2}, "not a D6 spec"),
+    ({"count": 2, "dice": 3}, "unknown D6 setting: dice"),
+    ({"kind": "D6"}, "needs a count"),
+    ({"count": 0}, "at least 1 die"),
+])
+def test_a_bad_d6_spec_dict_is_refused_in_words(data, words):
+    with pytest.raises(InvalidRoll, match=words):
+        D6Spec.from_dict(data)

@@ -183,7 +183,7 @@ def test_bad_requests_get_a_reason(client, path, body, status, reason):
 
 
 @pytest.mark.parametrize(("lang", "reason"), [
-    ("pt-BR", "role a iniciativa primeiro"),  # web/device_messages.py
+    ("pt-BR", "role a iniciativa primeiro"),  # web/messages.py
     ("es", "tira la iniciativa primero"),
 ])
 def test_a_refusal_of_the_rules_in_the_players_language(client, lang, reason):

@@ -15,7 +15,7 @@ from tests.fakes.controller import FakeController
 from web.controller import Controller as ControllerProtocol
 from web.controller import Fight
 
-STATE_KEYS = {"state", "preset", "roller", "prompt", "needs", "camera", "latest_roll", "odds"}
+STATE_KEYS = {"state", "preset", "roller", "prompt", "problem", "needs", "camera", "latest_roll", "odds"}
 PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
 SETTING_KEYS = {"principal_color", "presets", "pin", "house_rules"}
 ROLL_KEYS = {"id", "seq", "preset", "system", "roller", "complete", "dice", "corrections"}
@@ -142,6 +142,17 @@ def test_clearing_the_history_forgets_every_roll(ctl):
 def test_the_latest_frame_is_an_image_and_a_reading_or_none(ctl):
     image, reading = ctl.latest_frame()
     assert (image is None) == (reading is None)
+
+
+def test_the_latest_frame_as_a_jpeg_is_bytes_and_the_full_frames_size_or_none(ctl):
+    _armed_d6(ctl)
+    ctl.enter_dice([3, 4])
+    latest = ctl.latest_frame_jpeg(64)
+    if ctl.latest_frame()[0] is None:
+        assert latest is None
+    else:
+        jpeg, frame = latest
+        assert jpeg[:2] == b"\xff\xd8" and {"width", "height", "reading"} <= set(frame)
 
 
 def test_the_fight_has_every_method_the_web_calls(tmp_path):

@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from rules.phrase import Phrase
-from web.device_messages import reason, translated
+from web.messages import reason, translated
 
 ROOT = Path(__file__).resolve().parents[2]
 

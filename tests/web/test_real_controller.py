@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
 import json
 import tempfile
 import time
@@ -101,7 +100,7 @@ def test_one_of_two_10s_corrected_over_the_api_keeps_the_extra_reroll_die_aside(
 
 @pytest.mark.parametrize(("lang", "error"), [
     ("en", "this camera cannot throw: throw the dice into the tray"),
-    ("pt-BR", "esta câmera não joga dados: jogue os dados na bandeja"),  # web/device_messages.py
+    ("pt-BR", "esta câmera não joga dados: jogue os dados na bandeja"),  # web/messages.py
     ("es", "esta cámara no tira dados: tira los dados en la bandeja"),
 ])
 @pytest.mark.slow
@@ -207,59 +206,6 @@ def test_null_presets_restore_the_configured_ones(client, real):
     assert client.get("/api/presets").get_json()["presets"] == configured
     page = client.get("/settings").get_data(as_text=True)
     assert 'id="preset-restore"' in page
-
-
-@pytest.mark.slow
-def test_the_page_translates_every_unreadable_die_prompt(client, real):
-    """The controller's prompt for an unreadable die is matched by live.js and translated."""
-    import re
-    from pathlib import Path
-
-    from device.controller import UNREADABLE_PHRASES, throw_problem
-
-    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "live.js").read_text()
-    pattern = re.search(r"match = /(\^die .+?)/\.exec\(prompt\)", script).group(1)
-    key = re.search(r'return t\("(Die \{n\}: \{why\}[^"]*)"', script).group(1)
-    for lang in ("pt_BR", "es"):
-        page = client.get(f"/?lang={lang}").get_data(as_text=True)
-        catalogue = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)</script>',
-                                         page, re.S).group(1))
-        assert catalogue[key] != key and "{why}" in catalogue[key]
-        for (why, clause), color in itertools.product(UNREADABLE_PHRASES.items(), ("black", None)):
-            prompt = throw_problem("d6", 0, [{"natural": None, "unreadable": why, "index": 6,
-                                              "color": color, "step": 0}])  # None: a die entered by hand
-            found = re.match(pattern.replace("\\/", "/"), prompt)
-            assert found and found.group(2) == clause, prompt
-            assert catalogue[clause] != clause, (lang, clause)
-
-
-@pytest.mark.slow
-def test_the_page_translates_the_prompt_naming_dice_of_another_kind(client):
-    """The controller's prompt for a d8 among a pool's d10s is matched by live.js, and the
-    kind names and the sentence it is translated into are in the catalogues."""
-    import re
-    from pathlib import Path
-
-    from device.controller import KIND_NAMES, _wrong_kinds
-    from vision.numerals import KINDS, NumberedReading
-
-    script = (Path(__file__).resolve().parents[2] / "web" / "static" / "live.js").read_text()
-    pattern = re.search(r"match = /(.+ in the tray: throw only .+?)/\.exec\(prompt\)", script).group(1)
-    key = re.search(r'return t\("(Dice of another kind in the tray[^"]*)"', script).group(1)
-    others = [kind for kind in KINDS if kind != "d10"]
-    dice = [NumberedReading(value=1, sides=6, box=(0, 0, 9, 9), center=(4, 4), color="red",
-                            confidence=1, unreadable=None, kind=kind) for kind in others + ["d8"]]
-    prompt = _wrong_kinds(dice, "d10")
-    found = re.match(pattern, prompt)
-    assert found and found.group(2) == "d10", prompt
-    assert "2 d8s" in prompt and "a pip d6" in prompt
-    for lang in ("pt_BR", "es"):
-        page = client.get(f"/?lang={lang}").get_data(as_text=True)
-        catalogue = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)</script>',
-                                         page, re.S).group(1))
-        assert catalogue[key] != key and {"{dice}", "{kind}"} <= set(re.findall(r"\{\w+\}", catalogue[key]))
-        for name in KIND_NAMES.values():
-            assert catalogue[name] != name, (lang, name)
 
 
 def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path):

@@ -51,7 +51,10 @@ async function request(method, url, body) {
     }
     ({ response, data } = await send(method, url, body));
   }
-  if (!response.ok) throw new ApiError(response.status, (data && data.error) || response.statusText, data && data.needs);
+  if (!response.ok) {
+    const needs = data && data.needs && { ...data.needs, text: data.needs_text };  // text: in the page's language
+    throw new ApiError(response.status, (data && data.error) || response.statusText, needs);
+  }
   return data;
 }
 

@@ -39,49 +39,8 @@ function receive(next, fresh) {
   render();
 }
 
-/* The rules write the log and the turn's effects in English sentences; these are
- * their shapes (rules/encounter.py), so each is shown in the page's language.
- * A sentence of another shape is shown as written. */
-const SENTENCES = [
-  [/^round (\d+): (.+)'s turn$/, "Round {n}: {name}'s turn", ["n", "name"]],
-  [/^(.+) joins the fight$/, "{name} joins the fight", ["name"]],
-  [/^(.+) leaves the fight$/, "{name} leaves the fight", ["name"]],
-  [/^initiative: (.+)$/, "Initiative: {list}", ["list"]],
-  [/^order: (.+)$/, "Order: {list}", ["list"]],
-  [/^Derribado ends: standing up costs (.+)'s main action this turn$/, "Derribado ends: standing up costs {name}'s main action this turn", ["name"]],
-  [/^Desarmado ends: taking the weapon back costs (.+)'s main action this turn$/, "Desarmado ends: taking the weapon back costs {name}'s main action this turn", ["name"]],
-  [/^taking the weapon back costs (.+)'s next main action$/, "Taking the weapon back costs {name}'s next main action", ["name"]],
-  [/^Paralizado: (.+) loses this turn \(still rolls defence\)$/, "Paralizado: {name} loses this turn (still rolls defence)", ["name"]],
-  [/^Envenenado: (.+) takes (\d+) damage$/, "Envenenado: {name} takes {n} damage", ["name", "n"]],
-  [/^(.+) helps (.+): \+(\d+) to (.+)'s next roll$/, "{helper} helps {ally}: +{n} to the next roll", ["helper", "ally", "n"]],
-  [/^(.+) uses \+(\d+) from help$/, "{name} uses +{n} from help", ["name", "n"]],
-  [/^(.+) takes (\d+) damage \((.+)\)$/, "{name} takes {n} damage ({reason})", ["name", "n", "reason"]],
-  [/^(.+) takes (\d+) damage$/, "{name} takes {n} damage", ["name", "n"]],
-  [/^(.+) is (.+) \((temporary|persistent)\)$/, "{name} is {condition} ({duration})", ["name", "condition", "duration"]],
-  [/^(.+) is no longer (.+)$/, "{name} is no longer {condition}", ["name", "condition"]],
-  [/^(.+) is defeated$/, "{name} is defeated", ["name"]],
-  [/^(.+) is out of combat$/, "{name} is out of combat", ["name"]],
-  [/^(.+) spends (\d+) (EC|EM|EA): (\d+) left$/, "{name} spends {n} {energy}: {left} left", ["name", "n", "energy", "left"]],
-  [/^(.+) takes a long rest: (\d+) PV, full energy, no conditions$/, "{name} takes a long rest: {n} PV, full energy, no conditions", ["name", "n"]],
-  [/^(.+) recovers up to (\d+) PV \(short rest, d4 (\d)\): (\d+) PV$/, "{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV", ["name", "n", "d4", "pv"]],
-  [/^(.+) recovers up to (\d+) PV \((.+)\): (\d+) PV$/, "{name} recovers up to {n} PV ({reason}): {pv} PV", ["name", "n", "reason", "pv"]],
-  [/^(.+) stands and acts on their next turn$/, "{name} stands and acts on their next turn", ["name"]],
-  [/^(.+) wakes with 1 PV$/, "{name} wakes with 1 PV", ["name"]],
-  [/^the scene ends$/, "The scene ends", []],
-  [/^(.+) ends$/, "{condition} ends", ["condition"]],
-];
-
-function sentence(text) {
-  for (const [shape, template, keys] of SENTENCES) {
-    const found = shape.exec(text);
-    if (!found) continue;
-    const params = {};
-    keys.forEach((key, i) => { params[key] = key === "duration" || key === "reason" ? t(found[i + 1]) : found[i + 1]; });
-    return t(template, params);
-  }
-  return text;
-}
-
+/* The log's entries and the turn's effects come worded in the page's language by the
+ * server (entry.shown, encounter.turn_effects_shown: web/messages.py log_text). */
 const fighters = () => state.encounter.participants;
 const fighter = (name) => fighters().find((p) => p.name === name);
 const active = (p) => p.status === "active";
@@ -112,7 +71,7 @@ function renderTurn() {
     : started ? t("{name}'s turn", { name: enc.current })
     : t("Set up the fight: add heroes and enemies, then roll initiative.");
   const effects = $("#turn-effects");
-  setChildren(effects, (started ? enc.turn_effects : []).map((text) => el("li", { text: sentence(text) })));
+  setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
   const prompt = $("#turn-prompt");
   const pad = $("#poison-keypad");
   if (enc.pending_poison) {
@@ -181,48 +140,7 @@ function attackPrompt(attack) {
     { name: spec.attacker_name, characteristic: t(attack.attack.characteristic), n: spec.attacker_die });
 }
 
-// --- dice read from the tray (device/combat_tray.py): the wait, and what is wrong with a throw ---
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function andList(items) {
-  return items.length < 2 ? (items[0] || "") : items.slice(0, -1).join(", ") + t(" and ") + items[items.length - 1];
-}
-
-/** "a d8 and a d20" from [{name, count}]. */
-function diceText(dice) {
-  return andList(dice.map((d) => (d.count === 1 ? t("a {die}", { die: t(d.name) }) : t("{n} {die}s", { n: d.count, die: t(d.name) }))));
-}
-
-function needsText(waiting) {
-  const counts = {};
-  for (const sides of waiting.dice) counts["d" + sides] = (counts["d" + sides] || 0) + 1;
-  const dice = diceText(Object.entries(counts).map(([name, count]) => ({ name, count })));
-  if (waiting.step === "initiative") return t("{name}'s initiative needs {dice}", { name: waiting.name, dice });
-  const shapes = { attack: "this attack needs {dice}", defence: "the defence needs {dice}", damage: "the damage needs {dice}" };
-  return t(shapes[waiting.throw], { dice });
-}
-
-/** What the tray waits for, or why the last throw was not used, in the page's language. */
-function trayText(tray) {
-  const needs = needsText(tray.waiting);
-  const problem = tray.problem;
-  if (!problem) return capital(t("Throw into the tray: {needs}.", { needs }));
-  const one = problem.dice.reduce((n, d) => n + d.count, 0) === 1;
-  const dice = diceText(problem.dice);
-  const text = {
-    "no dice": () => t("No dice seen: {needs}.", { needs }),
-    "wrong dice": () => t(one ? "{dice} is in the tray: {needs}." : "{dice} are in the tray: {needs}.", { dice, needs }),
-    missing: () => t(one ? "{dice} is missing: {needs}." : "{dice} are missing: {needs}.", { dice, needs }),
-    unreadable: () => t("The {die}: {why} — throw it again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
-    // RULES T-5: the policy of the settings page
-    void: () => t("The {die}: {why} — throw all the dice of this step again.", { die: t(problem.dice[0].name), why: t(problem.phrase) }),
-    unmoved: () => t("{n} of the voided throw's dice did not move: throw all the dice of this step again.", { n: problem.dice[0].count }),
-    leaning: () => t("The {die} leans: enter its top face.", { die: t(problem.dice[0].name) }),
-    "no reading": () => t("Could not read the tray ({reason}): throw again.", { reason: problem.why }),
-  }[problem.code];
-  return capital(text ? text() : problem.text);
-}
-
+// --- dice read from the tray: the server words the wait and the problem (web/messages.py tray_text) ---
 /** RULES T-5 accept_leaning: the keypad of the die the tray shows leaning, or null. */
 function leaningSides(waiting) {
   const problem = waiting && state.tray.problem;
@@ -232,7 +150,7 @@ function leaningSides(waiting) {
 function showTray(status, waiting) {
   status.hidden = !waiting;
   status.dataset.problem = String(!!(waiting && state.tray.problem));
-  status.textContent = waiting ? trayText(state.tray) : "";
+  status.textContent = waiting ? state.tray.text : "";
 }
 
 /** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */
@@ -452,7 +370,7 @@ function renderSetup() {
 function renderLog() {
   const entries = state.encounter.log.slice().reverse();
   setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
-    entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : sentence(entry.text))));
+    entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.shown)));
 }
 
 // --- the fighter's dialog: damage, healing, conditions, help, rests --------------

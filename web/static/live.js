@@ -6,102 +6,9 @@ import { number, percent, when } from "./format.js";
 import { t } from "./i18n.js";
 import { keys } from "./keypad.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
-import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, labelText, poolSummary, sidesOf } from "./roll.js";
+import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary, sidesOf } from "./roll.js";
 import { eventStream } from "./stream.js";
 import { toast } from "./toast.js";
-
-/** What the controller asks of the players, in the page's language. The
- *  controller words it in English; known prompts are recognised and translated,
- *  anything else is shown as it comes rather than hidden. */
-function promptText(state) {
-  const prompt = state.prompt || "";
-  let match;
-  for (const [pattern, text] of REFUSALS) {
-    if ((match = pattern.exec(prompt))) {
-      return t(text, { why: match[1] }) + " " + promptText({ ...state, prompt: prompt.slice(match[0].length) });
-    }
-  }
-  if (asksForDice(state)) return needsText(state.needs);
-  if (/no principal die found/.test(prompt)) return t("No principal die found: tap the principal die.");
-  // device/history.py SaveFailed, as the controller's prompt: "the history could not be saved (…): … — then throw again"
-  if ((match = /^the history could not be saved \((.+?)\): .* — then throw again$/.exec(prompt))) {
-    return t("The roll could not be saved ({why}): nothing was changed. Fix it, then throw again.", { why: match[1] });
-  }
-  // device/controller.py UNREADABLE_PHRASES: "die 7 (black): its pips are ambiguous — throw it again…"
-  // (no colour for a die entered by hand)
-  if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw it again/.exec(prompt))) {
-    return t("Die {n}: {why} — throw it again, or tap it to correct it.", { n: match[1], why: t(match[2]) });
-  }
-  // RULES T-5 (device/controller.py throw_problem, _take_frame): a cocked die voids its throw
-  // (rethrow_set), or leans and its top face is entered by hand (accept_leaning)
-  if ((match = /^die (\d+)(?: \(.*?\))?: (.+?) — throw all (\d+) dice? of this throw again$/.exec(prompt))) {
-    return t("Die {n}: {why} — throw all the dice of this throw again ({count}).", { n: match[1], why: t(match[2]), count: match[3] });
-  }
-  if ((match = /^(\d+) dice? of the voided throw did not move: throw all (\d+) again$/.exec(prompt))) {
-    return t("{n} of the voided throw's dice did not move: throw all {count} again.", { n: match[1], count: match[2] });
-  }
-  if ((match = leaningDie(prompt)) !== null) return t("Die {n} leans: enter its top face.", { n: match + 1 });
-  // device/controller.py _wrong_kinds: "a d8 and 2 pip d6s are in the tray: throw only d10s"
-  if ((match = /^(.+) (?:is|are) in the tray: throw only (\S+?)s$/.exec(prompt))) {
-    const dice = match[1].split(/, | and /).map((item) => /^(a|\d+) (.+?)s?$/.exec(item));
-    if (dice.every(Boolean)) {
-      const list = dice.map(([, n, kind]) => (n === "a" ? "1" : n) + " " + t(kind)).join(", ");
-      return t("Dice of another kind in the tray: {dice}. Throw only {kind} dice.", { dice: list, kind: match[2] });
-    }
-  }
-  if (state.state === "armed" || state.state === "waiting") return throwPrompt(state);
-  return prompt;
-}
-
-/** The index of the die a prompt asks the top face of (RULES T-5 accept_leaning), or null. */
-function leaningDie(prompt) {
-  const match = /^die (\d+)(?: \(.*?\))? leans: enter its top face$/.exec(prompt || "");
-  return match ? Number(match[1]) - 1 : null;
-}
-
-// device/controller.py: a frame it refused ("no die has moved since the last reading: …"),
-// then what the roll still asks for.
-const REFUSALS = [
-  [/^no dice seen: /, "No dice seen."],
-  [/^no die has moved since the last reading: /, "No die has moved since the last reading."],
-  [/^could not read the tray \((.*?)\): /, "Could not read the tray ({why})."],
-  // a throw while the page asked which die is the principal one replaced the dice
-  [/^a new throw was read: /, "A new throw was read."],
-];
-
-/** The prompt without the refusal before it: what the roll asks for. */
-function askedFor(prompt) {
-  for (const [pattern] of REFUSALS) {
-    const match = pattern.exec(prompt || "");
-    if (match) return prompt.slice(match[0].length);
-  }
-  return prompt;
-}
-
-/** Whether the controller's prompt only asks for the dice the roll still needs (else it
- *  names a problem to fix: an unread die, no principal die, dice of another kind…). */
-function asksForDice(state) {
-  const wanted = askedFor(state.prompt);
-  return Boolean(state.needs) && (!wanted || wanted === state.needs.reason);
-}
-
-/** What to do with an armed roll: throw its dice, or enter them by hand when no camera
- *  can see them (none, or the simulated one, which throws d6 only). */
-function throwPrompt(state) {
-  const label = labelText(state.label || state.preset || "");
-  return (state.camera || {}).by_hand ? t("{label}: enter the dice by hand.", { label })
-    : t("{label}: throw the dice.", { label });
-}
-
-function needsText(needs) {
-  if (!needs) return "";
-  if (needs.kind === "D3" && /principal/.test(needs.reason || "")) return t("Roll the principal die again (counts as D3).");
-  const one = needs.count === 1;
-  if (needs.kind === "d10") {
-    return one ? t("Reroll your 10: one more die.") : t("Reroll your 10s: {n} more dice.", { n: needs.count });
-  }
-  return one ? t("Throw one more die.") : t("Throw {n} more dice.", { n: needs.count });
-}
 
 const store = {
   state: null,
@@ -215,7 +122,7 @@ function presetOf(name) {
 
 function presetLabel(name, fallback) {
   const preset = presetOf(name);
-  return labelText(preset ? preset.label || preset.name : fallback || name || "");
+  return preset ? preset.label_text : fallback || name || "";  // label_text: worded by the server
 }
 
 function renderCamera(camera) {
@@ -237,7 +144,7 @@ function renderState() {
   renderCamera(state.camera);
   const words = {
     idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"), reading: t("Reading the dice"),
-    prompting: asksForDice(state) ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
+    prompting: state.prompt_asks === "dice" ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
   };
   const line = [words[state.state] || state.state];
   if (state.preset) line.push(presetLabel(state.preset));
@@ -247,12 +154,14 @@ function renderState() {
   $("#machine-state").textContent = past ? pastHeader(past) : line.join(" · ");
   $("#machine-state").dataset.state = past ? "past" : state.state;
   const prompt = $("#prompt");
-  const text = !past && (state.prompt || state.needs || state.state === "armed") ? promptText(state) : "";
-  const asks = Boolean(text) && text !== throwPrompt(state) && (prompt.hidden || prompt.textContent !== text);
+  // The server words the prompt in this page's language (web/messages.py prompt_text).
+  const text = past ? "" : state.prompt_text || "";
+  const asks = Boolean(text) && state.prompt_asks !== "throw" && (prompt.hidden || prompt.textContent !== text);
   prompt.hidden = !text;
   prompt.textContent = text;
   prompt.dataset.urgent = String(state.state === "prompting");
-  const leaning = past ? null : leaningDie(state.prompt);
+  // RULES T-5 accept_leaning: the die whose top face the prompt asks for (state.problem, as data)
+  const leaning = !past && state.problem && state.problem.code === "leaning" ? state.problem.die - 1 : null;
   $("#lean-open").hidden = leaning === null;
   $("#lean-open").dataset.index = leaning === null ? "" : String(leaning);
   for (const item of document.querySelectorAll("#presets button")) {
@@ -309,7 +218,7 @@ function renderPresets() {
   const list = $("#presets");
   setChildren(list, store.presets.map((preset) => el("li", {}, el("button", {
     type: "button", class: "preset", "aria-pressed": "false", dataset: { preset: preset.name },
-    text: labelText(preset.label || preset.name),
+    text: preset.label_text,
     onclick: () => arm(preset.name),
   }))));
   renderState();
@@ -546,7 +455,7 @@ async function fix(change) {
  *  asks for the next, RULES D6-4): its next dice are entered here and sent with it. */
 function askMore(change, needs) {
   const wanted = fixing.more.length + needs.count;
-  $("#fix-title").textContent = needsText(needs);
+  $("#fix-title").textContent = needs.text;
   $("#fix-hint").textContent = t("This correction needs more dice: enter them.");
   $("#fix-cocked").hidden = true;
   $("#fix-principal").hidden = true;

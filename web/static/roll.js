@@ -8,8 +8,9 @@ const SEED_WORDS = {
   botch: "Falha Crítica",
 };
 
-/** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in
- *  the page's language, part by part; a label a table wrote itself stays as it is. */
+/** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in the page's
+ *  language, part by part, for the settings page's label field (the live page's labels come
+ *  worded by the server: label_text); a label a table wrote itself stays as it is. */
 export function labelText(label) {
   const words = [
     [/^pool (\d+)$/, "pool {n}"], [/^difficulty (\d+)$/, "difficulty {n}"],

@@ -1,7 +1,7 @@
 """The camera loop: watches the tray a few times a second and hands on settled frames.
 
 One thread owns the camera: it pulls preview frames into a
-:class:`~device.settle.SettleDetector` and, when the dice have settled, takes
+:class:`~device.tray.settle.SettleDetector` and, when the dice have settled, takes
 one full-resolution frame (after the settling, never one exposed while the
 dice moved) for ``on_settled``. Exposure, white balance and focus are held
 from before each throw until it is read (:meth:`Camera.lock_3a`): they are
@@ -23,7 +23,7 @@ import numpy as np
 
 from device.cameras import Camera
 from device.errors import CameraUnavailable
-from device.settle import SettleDetector
+from device.tray.settle import SettleDetector
 
 log = logging.getLogger(__name__)
 

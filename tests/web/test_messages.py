@@ -1,0 +1,200 @@
+"""The roll's prompt and the fight's tray worded by the server from the state's data (its
+``problem`` and ``needs``, never its English), once per phone, in the phone's language:
+the JSON API and the event streams send ``prompt_text`` and ``tray.text``."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.combat import CombatSession
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
+from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
+from tests.device.controller_fakes import Clock, FakeReader, die, fakes, numbered
+from web import combat as web_combat
+from web import create_app
+from web.messages import DEVICE_WORDS, prompt_text
+
+from .test_events import Stream
+
+LANGS = ("en", "pt_BR", "es")
+
+
+@pytest.fixture
+def reader():
+    return FakeReader()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def real(tmp_path, reader, clock):
+    with History(tmp_path) as history:
+        yield Controller(build_presets(), history, clock=clock, **fakes(reader))
+
+
+@pytest.fixture
+def app(real, tmp_path, reader, clock):
+    app = create_app(real, {"TESTING": True, "HEARTBEAT_SECONDS": 0.05, "SECRET_KEY": "t"})
+    return web_combat.attach(app, CombatSession(tmp_path / "fight", numbered_reader=reader.numbered, clock=clock))
+
+
+def said(app, state: dict, lang: str) -> str:
+    with app.test_request_context(f"/?lang={lang}"):
+        return prompt_text(state)
+
+
+def test_the_device_words_a_sentence_holds_are_marked_for_the_catalogues():
+    assert set(DEVICE_WORDS) == set(KIND_NAMES.values()) | set(UNREADABLE_PHRASES.values())
+
+
+@pytest.mark.parametrize("why", list(UNREADABLE_PHRASES) + [None])
+def test_every_unreadable_die_is_said_in_each_language(app, why):
+    problem = Problem("unreadable", die=7, color="black", why=why or "unreadable",
+                      asks="throw it again or correct it on the page").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    clause = UNREADABLE_PHRASES[why or "unreadable"]
+    assert said(app, state, "en") == f"Die 7: {clause} — throw it again, or tap it to correct it."
+    for lang in ("pt_BR", "es"):
+        text = said(app, state, lang)
+        assert text.startswith("Dado 7: ") and clause not in text, (lang, text)
+
+
+def test_dice_of_another_kind_are_named_in_each_language(app):
+    problem = Problem("wrong dice", (("pip d6", 1), ("d8", 2), ("percentile d10", 1)), kind="d10",
+                      asks="throw only d10s").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    assert said(app, state, "en") == (
+        "Dice of another kind in the tray: 1 pip d6, 2 d8, 1 percentile d10. Throw only d10 dice.")
+    pt = said(app, state, "pt_BR")
+    assert pt.startswith("Dados de outro tipo na bandeja: ") and "1 d6 de pontos" in pt and pt.endswith("d10.")
+    es = said(app, state, "es")
+    assert "pip d6" not in es and "percentile d10" not in es and "2 d8" in es
+
+
+def test_a_refused_frame_says_why_then_what_the_roll_still_asks_for(app):
+    refused = Problem("not moved", asks="x", then=Problem("no principal")).to_dict()
+    state = {"state": "prompting", "prompt": refused["text"], "problem": refused, "needs": None}
+    assert said(app, state, "en") == ("No die has moved since the last reading. "
+                                      "No principal die found: tap the principal die.")
+    assert said(app, state, "pt_BR") == ("Nenhum dado se moveu desde a última leitura. "
+                                         "Dado principal não encontrado: toque no dado principal.")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_api_and_the_stream_send_the_prompt_in_the_phones_language(app, real, reader, clock, lang):
+    client = app.test_client()
+    real.arm("2d6")
+    real.on_settled(reader.frame(die(6, "red", principal=True), die(None, "white", 300, unreadable="cocked")),
+                    clock.tick())
+    state = client.get(f"/api/state?lang={lang}").get_json()
+    assert state["prompt"] == "die 2 (white): it is cocked — throw it again or correct it on the page"
+    assert state["problem"]["code"] == "unreadable" and state["prompt_asks"] == "fix"
+    assert state["prompt_text"] == said(app, real.state(), lang)
+    assert ("Die 2: it is cocked" in state["prompt_text"]) == (lang == "en")
+    stream = Stream(client, f"/api/events?lang={lang}")
+    try:
+        stream.next()  # retry
+        event = stream.next_event()
+        assert event["event"] == "state" and event["data"]["prompt_text"] == state["prompt_text"]
+    finally:
+        stream.close()
+
+
+@pytest.mark.parametrize(("lang", "waiting", "wrong"), [
+    ("en", "Throw into the tray: Brann's initiative needs a d6.", "A d8 is in the tray: Brann's initiative needs a d6."),
+    ("pt_BR", None, None), ("es", None, None)])
+def test_the_fights_tray_is_said_in_the_phones_language(app, reader, clock, lang, waiting, wrong):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    state = client.post(f"/api/combat/tray?lang={lang}", json={"step": "initiative", "name": "Brann"}).get_json()
+    assert state["tray"]["text"] == (waiting or state["tray"]["text"])
+    assert (state["tray"]["text"].startswith("Throw into the tray")) == (lang == "en")
+    app.extensions["dicelens.combat"].on_settled(reader.frame(numbered(7, "d8")), clock.tick())
+    state = client.get(f"/api/combat?lang={lang}").get_json()
+    assert state["tray"]["problem"]["text"] == "a d8 is in the tray: Brann's initiative needs a d6"
+    assert state["tray"]["text"] == (wrong or state["tray"]["text"]) and "d8" in state["tray"]["text"]
+    assert ("is in the tray" in state["tray"]["text"]) == (lang == "en")
+
+
+@pytest.mark.parametrize(("lang", "joins", "initiative", "turn"), [
+    ("en", "Brann joins the fight", "Initiative: Brann 5, Saqueador 4", "Round 1: Brann's turn"),
+    ("pt_BR", "Brann entra na luta", "Iniciativa: Brann 5, Saqueador 4", "Rodada 1: vez de Brann"),
+    ("es", "Brann se une al combate", "Iniciativa: Brann 5, Saqueador 4", "Ronda 1: turno de Brann"),
+])
+def test_the_fights_log_is_said_in_the_phones_language_from_its_templates(app, lang, joins, initiative, turn):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador"})
+    state = client.post(f"/api/combat/initiative?lang={lang}", json={"values": {"Brann": 5, "Saqueador": 4}}).get_json()
+    log = state["encounter"]["log"]
+    assert [entry["text"] for entry in log] == ["Brann joins the fight", "Saqueador joins the fight",
+                                                "initiative: Brann 5, Saqueador 4", "round 1: Brann's turn"]
+    assert log[0]["template"] == "{name} joins the fight" and log[0]["values"] == {"name": "Brann"}
+    assert [log[0]["shown"], log[2]["shown"], log[3]["shown"]] == [joins, initiative, turn]
+
+
+def test_a_turn_effect_is_said_in_the_phones_language(app):
+    client = app.test_client()
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador"})
+    fight = app.extensions["dicelens.combat"]
+    fight.roll_initiative({"Brann": 5, "Saqueador": 4})
+    fight.add_condition("Saqueador", {"name": "Paralizado"})
+    fight.next_turn()
+    state = client.get("/api/combat?lang=pt_BR").get_json()
+    english = "Paralizado: Saqueador loses this turn (still rolls defence)"
+    assert english in state["encounter"]["turn_effects"]
+    shown = state["encounter"]["turn_effects_shown"][state["encounter"]["turn_effects"].index(english)]
+    assert shown != english and "Saqueador" in shown and "Paralizado" in shown
+
+
+@pytest.mark.parametrize(("lang", "pool", "free"), [("en", "pool 5 · difficulty 1", "Free roll"),
+                                                    ("pt_BR", "parada 5 · dificuldade 1", None), ("es", None, None)])
+def test_the_live_page_gets_its_state_and_preset_labels_worded(app, lang, pool, free):
+    import json
+    import re
+
+    page = app.test_client().get(f"/?lang={lang}").get_data(as_text=True)
+    initial = json.loads(re.search(r'<script id="initial" type="application/json">(.*?)</script>', page, re.S).group(1))
+    labels = {p["name"]: p["label_text"] for p in initial["presets"]}
+    assert labels["pool5"] == (pool or labels["pool5"]) and ("difficulty" in labels["pool5"]) == (lang == "en")
+    assert labels["free"] == (free or labels["free"]) and (labels["free"] == "Free roll") == (lang == "en")
+    assert labels["2d6"] == "2D6" and "prompt_text" in initial["state"]
+
+
+@pytest.mark.parametrize(("problem", "english", "portuguese"), [
+    (Problem("void", die=2, color="white", why="cocked", seen=3),
+     "Die 2: it is cocked — throw all the dice of this throw again (3).", "Dado 2: "),
+    (Problem("unmoved", seen=1, wanted=2), "1 of the voided throw's dice did not move: throw all 2 again.", "1 "),
+    (Problem("leaning", die=2, color="white", why="cocked"), "Die 2 leans: enter its top face.", "O dado 2 está apoiado"),
+    (Problem("new throw", asks="x", then=Problem("no principal")),
+     "A new throw was read. No principal die found: tap the principal die.", None),
+])
+def test_the_cocked_die_policy_is_said_in_each_language(app, problem, english, portuguese):
+    data = problem.to_dict()
+    state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
+    assert said(app, state, "en") == english
+    for lang in ("pt_BR", "es"):
+        text = said(app, state, lang)
+        assert text != english and text.startswith(portuguese if lang == "pt_BR" and portuguese else "")
+
+
+@pytest.mark.parametrize(("problem", "english"), [
+    (Problem("void", (("d20", 1),), why="cocked"), "The d20: it is cocked — throw all the dice of this step again."),
+    (Problem("unmoved", (("die", 1),)), "1 of the voided throw's dice did not move: throw all the dice of this step again."),
+    (Problem("leaning", (("d8", 1),), why="cocked", values=(None, 14), sides=(8, 20)), "The d8 leans: enter its top face."),
+])
+def test_the_fights_tray_under_the_cocked_die_policy_is_said_in_each_language(app, problem, english):
+    from web.messages import tray_text
+
+    tray = {"waiting": {"step": "attack", "throw": "attack", "dice": [8, 20]}, "problem": problem.to_dict()}
+    texts = {}
+    for lang in LANGS:
+        with app.test_request_context(f"/?lang={lang}"):
+            texts[lang] = tray_text(tray)
+    assert texts["en"] == english and english not in (texts["pt_BR"], texts["es"])

@@ -1,0 +1,311 @@
+"""What the device and the rules say, in the request's language: their refusals, and the
+roll's prompt the page shows (:func:`prompt_text`, from the state's data, not its English).
+
+``device/`` and ``rules/`` word their refusals in English (they do not import ``web``); the
+ones a player can meet are :class:`rules.phrase.Phrase` objects, whose templates ``pybabel
+extract -k Phrase`` puts in the catalogues. :func:`reason` translates the template and fills
+in the values; any other refusal is passed on in English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import current_app
+from flask_babel import force_locale, get_locale, gettext
+
+from rules.phrase import Phrase
+
+
+def translated(message: object) -> str:
+    """``message`` in the request's language when it is a :class:`Phrase` (its values too,
+    where they are phrases), else ``str(message)``."""
+    if not isinstance(message, Phrase):
+        return str(message)
+    values = {key: translated(value) if isinstance(value, Phrase) else value for key, value in message.values.items()}
+    return gettext(message.template).format(**values)
+
+
+def reason(error: BaseException) -> str:
+    """What a refusal says, in the request's language: its first argument (a KeyError's
+    ``str()`` would be the repr of its key), translated when it is a :class:`Phrase`."""
+    return translated(error.args[0]) if error.args else type(error).__name__
+
+
+# --- the roll's prompt, as the page words it ------------------------------------------
+# device/ words its prompts in English for the CLI and the logs, and carries them as data
+# (state["problem"]: device.tray.problems.Problem.to_dict(), state["needs"]); the page's
+# sentences are made here from that data, once per phone, in its language.
+
+def N_(message: str) -> str:
+    """Marks a msgid of a table for ``pybabel extract`` (one of its default keywords); it is
+    translated where it is used, with :func:`gettext`."""
+    return message
+
+
+#: A frame the roll refused (it stays as it was), said before what the roll still asks for.
+_REFUSALS = {"no dice": N_("No dice seen."), "not moved": N_("No die has moved since the last reading."),
+             "no reading": N_("Could not read the tray ({why})."),
+             "new throw": N_("A new throw was read.")}  # it replaced the dice the page asked about
+#: The parts of a label the rules write ("pool 5 · difficulty 2 · no rule of ten").
+_LABEL_WORDS = {"pool": N_("pool {n}"), "difficulty": N_("difficulty {n}"), "target": N_("target {n}"),
+                "random": N_("random {n}")}
+_LABEL_PARTS = (N_("no rule of ten"), N_("no rule of one"), N_("Free roll"))
+#: The words of device/tray/problems.py a sentence holds: KIND_NAMES' values and
+#: UNREADABLE_PHRASES' (tests/web/test_messages.py keeps them in step).
+DEVICE_WORDS = (N_("pip d6"), N_("numbered d6"), N_("percentile d10"),
+                N_("it is cocked"), N_("it is cut off by the edge of the photo"), N_("it is blurred"),
+                N_("its pips are ambiguous"), N_("its numeral is ambiguous"), N_("it cannot be read"))
+
+
+def label_text(label: str | None) -> str:
+    """A preset label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in
+    the request's language, part by part; a label a table wrote itself stays as it is. The
+    templates use it too (``label_text`` in Jinja)."""
+    parts = []
+    for part in (label or "").split(" · "):
+        word, _, value = part.partition(" ")
+        if part in _LABEL_PARTS:
+            part = gettext(part)
+        elif word in _LABEL_WORDS and " " not in value and (value.isdigit() or word == "random" and value):
+            part = gettext(_LABEL_WORDS[word]).format(n=value)
+        parts.append(part)
+    return " · ".join(parts)
+
+
+def shown_presets(presets: list[dict]) -> list[dict]:
+    """The controller's presets, each with ``label_text`` (:func:`label_text` of its label,
+    else its name) for the page."""
+    return [{**preset, "label_text": label_text(preset.get("label") or preset["name"])} for preset in presets]
+
+
+def needs_text(needs: dict) -> str:
+    """What more dice the rules ask for (``needs``: ``{"count", "sides", "kind", "reason"}``,
+    RULES D6-4, P-3), in the request's language."""
+    one = needs.get("count") == 1
+    if needs.get("kind") == "D3":  # rules.d6.EXTRA_KIND: the principal die thrown again (RULES D6-4)
+        return gettext("Roll the principal die again (counts as D3).")
+    if needs.get("kind") == "d10":
+        return gettext("Reroll your 10: one more die.") if one else \
+            gettext("Reroll your 10s: {n} more dice.").format(n=needs["count"])
+    return gettext("Throw one more die.") if one else gettext("Throw {n} more dice.").format(n=needs["count"])
+
+
+def problem_text(problem: dict) -> str | None:
+    """A roll's problem (``Problem.to_dict()``) as the page says it, in the request's
+    language; None for a problem the page shows as the device words it (too many or too
+    few dice, only some moved, the rules' refusal: their English ``text``)."""
+    code = problem["code"]
+    if code == "no principal":
+        return gettext("No principal die found: tap the principal die.")
+    if code == "not saved":
+        return gettext("The roll could not be saved ({why}): nothing was changed. "
+                       "Fix it, then throw again.").format(why=problem["why"])
+    if code == "unreadable" and problem.get("die") is not None:
+        return gettext("Die {n}: {why} — throw it again, or tap it to correct it.").format(
+            n=problem["die"], why=gettext(problem["phrase"]))
+    # RULES T-5: a cocked die voids its throw (rethrow_set), or leans (accept_leaning)
+    if code == "void" and problem.get("die") is not None:
+        return gettext("Die {n}: {why} — throw all the dice of this throw again ({count}).").format(
+            n=problem["die"], why=gettext(problem["phrase"]), count=problem["seen"])
+    if code == "unmoved" and problem.get("die") is None and not problem["dice"]:
+        return gettext("{n} of the voided throw's dice did not move: throw all {count} again.").format(
+            n=problem["seen"], count=problem["wanted"])
+    if code == "leaning" and problem.get("die") is not None:
+        return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
+    if code == "wrong dice" and problem.get("kind"):
+        dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
+        return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
+            dice=dice, kind=problem["kind"])
+    return None
+
+
+def prompt_text(state: dict) -> str:
+    """What the roll asks of the players (the controller's ``state()``), as the page shows
+    it in the request's language; "" when it asks nothing. A problem the page has no words
+    for is shown in the device's English, as it comes, rather than hidden."""
+    if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
+        return ""
+    problem = state.get("problem")
+    if problem and problem["code"] in _REFUSALS:
+        head = gettext(_REFUSALS[problem["code"]]).format(why=problem.get("why"))
+        return f"{head} {_asked(state, problem.get('then'))}"
+    return _asked(state, problem)
+
+
+def prompt_asks(state: dict) -> str | None:
+    """What the prompt asks: ``"throw"`` (only the armed roll's throw), ``"dice"`` (more dice
+    the rules want, RULES D6-4, P-3), ``"fix"`` (a problem to fix, or a refused frame), or
+    None (no prompt)."""
+    if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
+        return None
+    problem = state.get("problem")
+    inner = problem.get("then") if problem and problem["code"] in _REFUSALS else problem
+    if inner is None and state.get("needs"):
+        return "dice"
+    if problem is None and state.get("state") in ("armed", "waiting"):
+        return "throw"
+    return "fix"
+
+
+def shown_state(state: dict) -> dict:
+    """The controller's state with the page's words added: ``prompt_text``
+    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`)."""
+    return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state)}
+
+
+def _asked(state: dict, problem: dict | None) -> str:
+    if problem is not None:
+        text = problem_text(problem)
+        return problem["text"] if text is None else text
+    if state.get("needs"):
+        return needs_text(state["needs"])
+    if state.get("state") in ("armed", "waiting"):
+        label = label_text(state.get("label") or state.get("preset"))
+        return (gettext("{label}: enter the dice by hand.") if (state.get("camera") or {}).get("by_hand")
+                else gettext("{label}: throw the dice.")).format(label=label)
+    return translated(state.get("prompt") or "")
+
+
+# --- the fight's tray, as the combat page words it ----------------------------------------
+_THROWS = {"attack": N_("this attack needs {dice}"), "defence": N_("the defence needs {dice}"),
+           "damage": N_("the damage needs {dice}")}
+
+
+def tray_text(tray: dict) -> str:
+    """What a fight step waits for from the tray (``CombatSession.state()["tray"]``), or why
+    the last throw read was not used (its ``problem``, a ``Problem.to_dict()``), in the
+    request's language; "" when no step waits."""
+    waiting = tray.get("waiting")
+    if not waiting:
+        return ""
+    needs = _tray_needs(waiting)
+    problem = tray.get("problem")
+    if not problem:
+        return _capital(gettext("Throw into the tray: {needs}.").format(needs=needs))
+    one = sum(d["count"] for d in problem["dice"]) == 1
+    dice = _dice_text(problem["dice"])
+    code = problem["code"]
+    if code == "no dice":
+        text = gettext("No dice seen: {needs}.").format(needs=needs)
+    elif code == "wrong dice":
+        text = (gettext("{dice} is in the tray: {needs}.") if one else
+                gettext("{dice} are in the tray: {needs}.")).format(dice=dice, needs=needs)
+    elif code == "missing":
+        text = (gettext("{dice} is missing: {needs}.") if one else
+                gettext("{dice} are missing: {needs}.")).format(dice=dice, needs=needs)
+    elif code == "unreadable":
+        text = gettext("The {die}: {why} — throw it again.").format(
+            die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+    elif code == "void":  # RULES T-5, the settings page's policy
+        text = gettext("The {die}: {why} — throw all the dice of this step again.").format(
+            die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+    elif code == "unmoved":
+        text = gettext("{n} of the voided throw's dice did not move: throw all the dice of this step again.").format(
+            n=problem["dice"][0]["count"])
+    elif code == "leaning":
+        text = gettext("The {die} leans: enter its top face.").format(die=gettext(problem["dice"][0]["name"]))
+    elif code == "no reading":
+        text = gettext("Could not read the tray ({reason}): throw again.").format(reason=problem["why"])
+    else:
+        text = problem["text"]
+    return _capital(text)
+
+
+def shown_fight(state: dict) -> dict:
+    """The fight's state with the page's words added: ``tray["text"]`` (:func:`tray_text`),
+    each log entry's ``shown`` and the encounter's ``turn_effects_shown`` (:func:`log_text`)."""
+    encounter = state["encounter"]
+    log = [{**entry, "shown": log_text(entry)} for entry in encounter["log"]]
+    worded = {entry["text"]: entry for entry in log}  # a turn effect is logged as it happens
+    effects = [worded[text]["shown"] if text in worded else text for text in encounter["turn_effects"]]
+    return {**state, "tray": {**state["tray"], "text": tray_text(state["tray"])},
+            "encounter": {**encounter, "log": log, "turn_effects_shown": effects}}
+
+
+# --- the fight's log, as the combat page words it -------------------------------------------
+#: rules/encounter.py's log templates (their English) → the page's sentence, with the same
+#: values; a template not here is shown in the log's English.
+LOG_SENTENCES = {
+    "round {n}: {name}'s turn": N_("Round {n}: {name}'s turn"),
+    "{name} joins the fight": N_("{name} joins the fight"),
+    "{name} leaves the fight": N_("{name} leaves the fight"),
+    "initiative: {list}": N_("Initiative: {list}"),
+    "order: {list}": N_("Order: {list}"),
+    "Derribado ends: standing up costs {name}'s main action this turn":
+        N_("Derribado ends: standing up costs {name}'s main action this turn"),
+    "Desarmado ends: taking the weapon back costs {name}'s main action this turn":
+        N_("Desarmado ends: taking the weapon back costs {name}'s main action this turn"),
+    "taking the weapon back costs {name}'s next main action":
+        N_("Taking the weapon back costs {name}'s next main action"),
+    "Paralizado: {name} loses this turn (still rolls defence)":
+        N_("Paralizado: {name} loses this turn (still rolls defence)"),
+    "Envenenado: {name} takes {n} damage": N_("Envenenado: {name} takes {n} damage"),
+    "{helper} helps {ally}: +{n} to {ally}'s next roll": N_("{helper} helps {ally}: +{n} to the next roll"),
+    "{name} uses +{n} from help": N_("{name} uses +{n} from help"),
+    "{name} takes {n} damage ({reason})": N_("{name} takes {n} damage ({reason})"),
+    "{name} takes {n} damage": N_("{name} takes {n} damage"),
+    "{name} is {condition} ({duration})": N_("{name} is {condition} ({duration})"),
+    "{name} is no longer {condition}": N_("{name} is no longer {condition}"),
+    "{name} is defeated": N_("{name} is defeated"),
+    "{name} is out of combat": N_("{name} is out of combat"),
+    "{name} spends {n} {energy}: {left} left": N_("{name} spends {n} {energy}: {left} left"),
+    "{name} takes a long rest: {n} PV, full energy, no conditions":
+        N_("{name} takes a long rest: {n} PV, full energy, no conditions"),
+    "{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV":
+        N_("{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV"),
+    "{name} recovers up to {n} PV ({reason}): {pv} PV": N_("{name} recovers up to {n} PV ({reason}): {pv} PV"),
+    "{name} stands and acts on their next turn": N_("{name} stands and acts on their next turn"),
+    "{name} wakes with 1 PV": N_("{name} wakes with 1 PV"),
+    "the scene ends": N_("The scene ends"),
+    "{condition} ends": N_("{condition} ends"),
+}
+#: Values a log sentence holds that are words of the catalogue too (a rest's reason, "temporary").
+_WORDED_VALUES = ("reason", "duration")
+#: rules/encounter.py's own such words (a condition's duration is the page's too).
+LOG_WORDS = (N_("healed"),)
+
+
+def log_text(entry: dict) -> str:
+    """A fight log entry (``Encounter.log``: ``text``, and ``template`` and ``values`` for a
+    sentence of the rules) in the request's language."""
+    msgid = LOG_SENTENCES.get(entry.get("template") or "")
+    if msgid is None:
+        return str(entry["text"])
+    values = {key: gettext(value) if key in _WORDED_VALUES and isinstance(value, str) else value
+              for key, value in (entry.get("values") or {}).items()}
+    return gettext(msgid).format(**values)
+
+
+def _tray_needs(waiting: dict) -> str:
+    counts: dict[str, int] = {}
+    for sides in waiting["dice"]:
+        counts[f"d{sides}"] = counts.get(f"d{sides}", 0) + 1
+    dice = _dice_text([{"name": name, "count": count} for name, count in counts.items()])
+    if waiting["step"] == "initiative":
+        return gettext("{name}'s initiative needs {dice}").format(name=waiting["name"], dice=dice)
+    return gettext(_THROWS[waiting["throw"]]).format(dice=dice)
+
+
+def _dice_text(dice: list[dict]) -> str:
+    """ "a d8 and a d20" from ``[{"name", "count"}]``."""
+    items = [gettext("a {die}").format(die=gettext(d["name"])) if d["count"] == 1 else
+             gettext("{n} {die}s").format(n=d["count"], die=gettext(d["name"])) for d in dice]
+    return items[0] if len(items) < 2 else ", ".join(items[:-1]) + gettext(" and ") + items[-1]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def in_request_language(shown: Callable[[dict], dict]) -> Callable[[dict], dict]:
+    """``shown`` bound to this request's app and language, to call after the request has
+    returned: in an event stream's generator, which sends every state in the phone's
+    language (each call takes the app's context and forces the locale)."""
+    app, locale = current_app._get_current_object(), str(get_locale())  # type: ignore[attr-defined]
+
+    def bound(state: dict) -> dict:
+        with app.app_context(), force_locale(locale):
+            return shown(state)
+
+    return bound
