@@ -25,16 +25,18 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
+from vision.image import MIN_SIDE, as_bgr
 from vision.network import Network
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
-from vision.image import MIN_SIDE, as_bgr
 
 #: What the reader tells apart. "d6" is a numbered (or ornate) d6, "d6-pips" a pip d6,
 #: "d4" a long (barrel) d4 showing one numeral on top.
@@ -86,7 +88,7 @@ class NumberedReading(DieReading):
     kind: str = "d6-pips"
     face: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As :meth:`DieReading.to_dict`, plus ``kind`` and ``face``."""
         return {**super().to_dict(), "kind": self.kind, "face": self.face}
 
@@ -102,33 +104,35 @@ def face_symbol(kind: str, value: int | None) -> str | None:
     return None
 
 
-def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
+def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0) -> NDArray[Any]:
     """A CROP×CROP×3 uint8 BGR crop of side ``CROP_SCALE × side`` pixels centred on ``center``
     (x, y pixels), turned by ``angle`` degrees; the photo's edge is repeated beyond it."""
     scale = CROP / (CROP_SCALE * max(side, 1.0))
-    matrix = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
+    matrix: NDArray[Any] = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
     matrix[:, 2] += (CROP / 2 - center[0], CROP / 2 - center[1])
-    return cv2.warpAffine(image, matrix, (CROP, CROP), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    crop: NDArray[Any] = cv2.warpAffine(image, matrix, (CROP, CROP),
+                                        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
+    return crop
 
 
-def to_blob(images: np.ndarray) -> np.ndarray:
+def to_blob(images: NDArray[Any]) -> NDArray[Any]:
     """N×H×W×3 uint8 BGR → N×3×H×W float32 in [-1, 1], the networks' input."""
     return np.ascontiguousarray(images.transpose(0, 3, 1, 2), np.float32) / 127.5 - 1.0
 
 
-def peaks(heat: np.ndarray, threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
+def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
     """Local maxima of a heat map (3×3) at or above ``threshold``: (row, col, heat) list."""
     local = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     rows, cols = np.nonzero((heat >= local) & (heat >= threshold))
-    return [(int(r), int(c), float(heat[r, c])) for r, c in zip(rows, cols)]
+    return [(int(r), int(c), float(heat[r, c])) for r, c in zip(rows, cols, strict=False)]
 
 
 _DETECTOR = Network(MODELS / "numerals_detect.onnx", "numbered-dice detector")
 _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
-def detect(image: np.ndarray) -> list[tuple[float, float, float, float]]:
+def detect(image: NDArray[Any]) -> list[tuple[float, float, float, float]]:
     """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels, strongest first.
 
     The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
@@ -206,14 +210,14 @@ def _detect_at(pyramid: Pyramid, scale: float) -> list[tuple[float, float, float
     return found
 
 
-def _strength(image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
+def _strength(image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> float:
     if not found:
         return 0.0
     crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
     return strength(found, 1.0 - classify(crops)[0][:, 0])
 
 
-def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def classify(crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """N crops (N×CROP×CROP×3 uint8) → (N×len(CLASSES) kind probabilities,
     N×len(KINDS)×MAX_VALUE value scores: [n, k, v-1] for value v if the die is of KINDS[k]);
     the mean of each crop's and its half-turned copy's (held out: d10 92.0 → 95.6 % right,
@@ -225,13 +229,14 @@ def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (kinds[:n] + kinds[n:]) / 2, (values[:n] + values[n:]) / 2
 
 
-def _softmax(logits: np.ndarray) -> np.ndarray:
+def _softmax(logits: NDArray[Any]) -> NDArray[Any]:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    p: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
+    return p
 
 
-def _reading(image: np.ndarray, x: float, y: float, side: float, kind_p: np.ndarray,
-             value_logits: np.ndarray) -> NumberedReading | None:
+def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArray[Any],
+             value_logits: NDArray[Any]) -> NumberedReading | None:
     k = int(np.argmax(kind_p))
     if k == 0 or kind_p[k] < KIND_MIN:
         return None
@@ -255,7 +260,7 @@ def _reading(image: np.ndarray, x: float, y: float, side: float, kind_p: np.ndar
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 
-def read_numbered(image: np.ndarray, principal_color: str | None = None,
+def read_numbered(image: NDArray[Any], principal_color: str | None = None,
                   kinds: Iterable[str] | None = None) -> TrayReading:
     """Read every die in a photo: numbered dice of :data:`KINDS` and pip d6.
 
@@ -277,13 +282,13 @@ def read_numbered(image: np.ndarray, principal_color: str | None = None,
         raise ValueError(f"unknown die kinds {sorted(unknown)}; choose from {', '.join(KINDS)}")
     bgr = as_bgr(image)
     height, width = bgr.shape[:2]
-    dice: list[NumberedReading] = []
+    dice: list[DieReading] = []  # each a NumberedReading
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:
         found = detect(bgr)
         if found:
             crops = np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found])
             kind_p, value_logits = classify(crops)
-            for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits):
+            for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits, strict=False):
                 die = _reading(bgr, x, y, side, kp, vl)
                 if die is not None and die.kind in wanted:
                     dice.append(die)

@@ -22,19 +22,21 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
+from vision import numerals
 from vision.blur import BLURRED, sharpness
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
 from vision.network import Network
-from vision import numerals
 from vision.numerals import peaks, to_blob
 from vision.principal import mark_principal
-from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
 from vision.reading import DieReading, TrayReading
+from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
 
 DETECT_SIZE = 384  # pixels: the longest side the detector sees (byler's 40 px dice → 24 px)
 STRIDE = 8  # input pixels per map cell
@@ -72,7 +74,8 @@ SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one 
 #: DIE_MIN for a crop past the photo's edge (a part of a die): reported "cut off", not left
 #: out (out of fold, 0.3 adds no phantom to 0.5 and reports 34 of 40 synthetic half dice, not 30)
 CUT_DIE_MIN = 0.3
-CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
+#: of the die's side: a die reaching this far past the photo's edge is cut off (no labelled die, out of fold)
+CUT_OFF = 0.2
 
 Candidate = tuple[float, float, float, float]  # a detector candidate: x, y, side (photo pixels), heat
 
@@ -86,8 +89,8 @@ def input_scale(width: int, height: int) -> float:
     return min(1.0, DETECT_SIZE / max(width, height))
 
 
-def detector_input(image: np.ndarray, scale: float | None = None,
-                   pyramid: "Pyramid | None" = None) -> tuple[np.ndarray, float]:
+def detector_input(image: NDArray[Any], scale: float | None = None,
+                   pyramid: Pyramid | None = None) -> tuple[NDArray[Any], float]:
     """The photo scaled by ``scale`` (None: :func:`input_scale`), padded right and below with
     black to multiples of 16 pixels; scaled from ``pyramid`` (the photo's) when given.
     :returns: (H'×W'×3 uint8 BGR, scale)."""
@@ -111,7 +114,7 @@ def _inside(a: Candidate, b: Candidate) -> bool:
     return abs(a[0] - b[0]) <= b[2] / 2 and abs(a[1] - b[1]) <= b[2] / 2
 
 
-def _still_cut(found: list, first: list, width: int, height: int) -> list:
+def _still_cut(found: list[Candidate], first: list[Candidate], width: int, height: int) -> list[Candidate]:
     """``found`` with the side of each die the first pass saw cut by the photo's edge where it
     is (within SAME_DIE of its side): another scale sees the half die left as a whole small die."""
     out = []
@@ -135,7 +138,7 @@ def _one_each(found: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def crop_die(image: np.ndarray, center: tuple[float, float], side: float, angle: float = 0.0) -> np.ndarray:
+def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0) -> NDArray[Any]:
     """The crop of :func:`vision.numerals.crop_die` (a little floor around the die, turned by
     ``angle`` degrees) shrunk to CROP×CROP×3 uint8 BGR."""
     crop = numerals.crop_die(image, center, side, angle)
@@ -160,7 +163,7 @@ class PipReader:
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
-    def detect(self, image: np.ndarray, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
         strongest first; peaks of heat below ``heat_min`` are left out.
 
@@ -200,23 +203,23 @@ class PipReader:
                 found = found + self._missed(image, passes[base], found)
         return self._without_pips(image, found, others)
 
-    def _reads_die(self, image: np.ndarray, found: list[Candidate]) -> list[bool]:
+    def _reads_die(self, image: NDArray[Any], found: list[Candidate]) -> list[bool]:
         """Whether each candidate is read a die (:meth:`_die`), not one read no value
         ("blurred", "ambiguous pips") or no die."""
         if not found:
             return []
         probs = self.classify(np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found]))
-        readings = [self._die(image, x, y, side, p) for (x, y, side, _), p in zip(found, probs)]
+        readings = [self._die(image, x, y, side, p) for (x, y, side, _), p in zip(found, probs, strict=False)]
         return [d is not None and d.unreadable not in ("blurred", "ambiguous pips") for d in readings]
 
-    def _missed(self, image: np.ndarray, first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+    def _missed(self, image: NDArray[Any], first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
         """The candidates of the first pass (``first``) that overlap none of ``found`` and are read
         a die: a surer pass at a coarser scale can find fewer dice (byler's dice of 200 px in a
         1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4)."""
         alone = [c for c in first if not any(_inside(c, f) or _inside(f, c) for f in found)]
-        return [c for c, die in zip(alone, self._reads_die(image, alone)) if die]
+        return [c for c, die in zip(alone, self._reads_die(image, alone), strict=False) if die]
 
-    def _without_pips(self, image: np.ndarray, found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
+    def _without_pips(self, image: NDArray[Any], found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
         """``found`` without its candidates not read a die (:meth:`_reads_die`) that lie inside a
         die :data:`PIP_RATIO` times their side or more found by another pass (``others``) and
         classified a die: they are its pips (a pass at the size dice were learned sees a large
@@ -240,11 +243,11 @@ class PipReader:
             found, dice = [found[k] for k in keep], [dice[k] for k in keep]
             if len(pips) == len(inside) and big not in found:
                 found, dice = found + [big], dice + [True]
-        sides = [c[2] for c, die in zip(found, dice) if die]
+        sides = [c[2] for c, die in zip(found, dice, strict=False) if die]
         scene = float(np.median(sides)) if sides else 0.0
-        return [c for c, die in zip(found, dice) if die or c[2] * PIP_RATIO > scene]
+        return [c for c, die in zip(found, dice, strict=False) if die or c[2] * PIP_RATIO > scene]
 
-    def _strength(self, image: np.ndarray, found: list[tuple[float, float, float, float]]) -> float:
+    def _strength(self, image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> float:
         if not found:
             return 0.0
         crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
@@ -264,7 +267,7 @@ class PipReader:
                 found.append((x, y, side, value))
         return found
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
+    def classify(self, crops: NDArray[Any]) -> NDArray[Any]:
         """N×CROP×CROP×3 uint8 crops (see :func:`crop_die`) → N×8 probabilities: background,
         values 1..6, cocked; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
@@ -272,9 +275,10 @@ class PipReader:
         logits = self._classifier.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))["classes"]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
-        return (p[:n] + p[n:]) / 2
+        mean: NDArray[Any] = (p[:n] + p[n:]) / 2
+        return mean
 
-    def read(self, image: np.ndarray, principal_color: str | None = None) -> TrayReading:
+    def read(self, image: NDArray[Any], principal_color: str | None = None) -> TrayReading:
         """Read every pip d6 in a photo.
 
         :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -298,14 +302,14 @@ class PipReader:
             found = self.detect(bgr)
             if found:
                 probs = self.classify(np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found]))
-                dice = [d for (x, y, side, _), p in zip(found, probs)
+                dice = [d for (x, y, side, _), p in zip(found, probs, strict=False)
                         if (d := self._die(bgr, x, y, side, p)) is not None]
         name_dice_colors(bgr, dice)
         note = mark_principal(dice, principal_color)
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                            principal_note=note)
 
-    def _die(self, image: np.ndarray, x: float, y: float, side: float, p: np.ndarray) -> DieReading | None:
+    def _die(self, image: NDArray[Any], x: float, y: float, side: float, p: NDArray[Any]) -> DieReading | None:
         die_p = 1.0 - float(p[0])
         if die_p < BLURRED_DIE_MIN:
             return None
@@ -337,7 +341,7 @@ class PipReader:
 _SHIPPED = PipReader()
 
 
-def read_tray(image: np.ndarray, principal_color: str | None = None, *,
+def read_tray(image: NDArray[Any], principal_color: str | None = None, *,
               reader: PipReader | None = None) -> TrayReading:
     """Read every pip d6 in a tray photo (see :meth:`PipReader.read`).
 
