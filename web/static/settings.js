@@ -10,11 +10,13 @@ import { toast } from "./toast.js";
 
 let reading = null;
 let frameSize = null;
+let principalColor = null;  // as the settings last said: the photo's die buttons show it pressed
 
 function showSettings(settings) {
   $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color ? t(settings.principal_color) : "–" });
+  principalColor = settings.principal_color;
   for (const button of document.querySelectorAll("#frame-dice button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.color === settings.principal_color));
+    button.setAttribute("aria-pressed", String(button.dataset.color === principalColor));
   }
   $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
   $("#pin-clear").disabled = !settings.pin_set;
@@ -101,7 +103,7 @@ async function loadFrame() {
   $("#frame-dice").hidden = !dice.length;
   setChildren($("#frame-dice"), dice.map((die, i) => el("li", {}, el("button", {
     type: "button", class: "chip", dataset: { color: die.color }, text: t("Die {n}", { n: i + 1 }) + " · " + t(die.color),
-    onclick: () => choosePrincipal(die.color),
+    "aria-pressed": String(die.color === principalColor), onclick: () => choosePrincipal(die.color),
   }))));
 }
 
@@ -129,7 +131,8 @@ $("#preset-save").addEventListener("click", async () => {
   for (const row of document.querySelectorAll("#preset-editor .preset-row")) {
     let rest;
     try { rest = JSON.parse($(".p-spec", row).value || "{}"); } catch (err) {
-      toast(t("Error: {reason}", { reason: err.message }));
+      // The browser's parser speaks English only: say it in the page's language.
+      toast(t("Error: {reason}", { reason: t("The rule settings are not valid JSON: fix them first.") }));
       $(".p-spec", row).focus();
       return;
     }
