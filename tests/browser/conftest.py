@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
+from device.combat import CombatSession
 from tests.fakes import controller as fake_controller
-from web import create_app
+from web import combat, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -73,10 +74,16 @@ def controller(tmp_path):
 
 
 @pytest.fixture
-def server(controller):
+def fight(tmp_path):
+    """The fight /combat keeps: none under way (a module overrides it for one that is)."""
+    return CombatSession(tmp_path / "data")
+
+
+@pytest.fixture
+def server(controller, fight):
     # A short heartbeat ends a stream soon after its page closes, so the server stops fast.
     app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(app) as live:
+    with LiveServer(combat.attach(app, fight)) as live:
         yield live
 
 

@@ -9,23 +9,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from device.combat import CombatSession
-from web import combat, create_app
-
-from .conftest import LiveServer
-
-
-@pytest.fixture
-def fight(tmp_path):
-    return CombatSession(tmp_path / "data")
-
-
-@pytest.fixture
-def server(controller, fight):
-    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(combat.attach(app, fight)) as live:
-        yield live
-
 
 def test_the_live_prompt_is_a_status_and_the_keypad_a_named_group(phone, controller):
     page = phone("/")

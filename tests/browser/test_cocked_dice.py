@@ -15,9 +15,6 @@ from device.history import History
 from device.presets import build_presets
 from vision.numerals import NumberedReading
 from vision.reading import DieReading, TrayReading
-from web import combat, create_app
-
-from .conftest import LiveServer
 
 
 def _die(value, color, x, principal=False):
@@ -46,13 +43,6 @@ def _read_fight(image, principal_color):  # a d8 7, and a d20 the reader saw coc
 def fight(tmp_path, controller):  # follows the settings page's policy, as dicelens serve's does
     return CombatSession(tmp_path / "fight", numbered_reader=_read_fight,
                          cocked_dice=lambda: controller.settings()["cocked_dice"])
-
-
-@pytest.fixture
-def server(controller, fight):
-    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(combat.attach(app, fight)) as live:
-        yield live
 
 
 @pytest.mark.parametrize(("lang", "heading", "leaning", "saved"), [

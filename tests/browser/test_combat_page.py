@@ -20,18 +20,6 @@ from web import combat, create_app
 from .conftest import PHONE, LiveServer
 
 
-@pytest.fixture
-def fight(tmp_path):
-    return CombatSession(tmp_path / "data")
-
-
-@pytest.fixture
-def server(controller, fight):
-    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(combat.attach(app, fight)) as live:
-        yield live
-
-
 def live(page: Page) -> Page:
     expect(page.locator("#link")).to_have_attribute("data-link", "live")
     return page

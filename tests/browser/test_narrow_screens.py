@@ -7,9 +7,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from device.combat import CombatSession
-from web import combat, create_app
-
-from .conftest import LiveServer
 
 PAGES = ["/", "/history", "/settings", "/combat"]
 
@@ -23,13 +20,6 @@ def fight(tmp_path):
     fight.roll_initiative({"Brann": 2, "Saqueador": 5, "Saqueador 2": 4})
     fight.start_attack("Saqueador", "Brann")  # the attack card, its keypads and "Vez de Saqueador"
     return fight
-
-
-@pytest.fixture
-def server(controller, fight):
-    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(combat.attach(app, fight)) as live:
-        yield live
 
 
 def overflow(page: Page) -> list[str]:

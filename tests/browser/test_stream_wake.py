@@ -4,25 +4,7 @@ be dead (the Wi-Fi went without a word), so after a long sleep the page opens a 
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
-
-from device.combat import CombatSession
-from web import combat, create_app
-
-from .conftest import LiveServer
-
-
-@pytest.fixture
-def fight(tmp_path):
-    return CombatSession(tmp_path / "data")
-
-
-@pytest.fixture
-def server(controller, fight):
-    app = create_app(controller, {"TESTING": True, "HEARTBEAT_SECONDS": 0.5, "SSE_RETRY_MS": 300})
-    with LiveServer(combat.attach(app, fight)) as live:
-        yield live
 
 
 class Deaf:

@@ -1,4 +1,4 @@
-"""The web's side of the design's boundary (../shared/DESIGN.md): the pages and the API talk
+"""The web's side of the design's boundary (docs/architecture.md, "the rooms"): the pages and the API talk
 to the device through its interface, never to OpenCV: the latest frame comes JPEG-encoded
 (device/tray/dispatch.py)."""
 

@@ -8,10 +8,9 @@ import pytest
 
 from device.combat import CombatSession
 from device.controller import Controller
-from device.history import History
 from device.presets import build_presets
 from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
-from tests.device.controller_fakes import Clock, FakeReader, die, fakes, numbered
+from tests.device.controller_fakes import die, fakes, numbered
 from web import combat as web_combat
 from web import create_app
 from web.messages import DEVICE_WORDS, prompt_text
@@ -22,19 +21,8 @@ LANGS = ("en", "pt_BR", "es")
 
 
 @pytest.fixture
-def reader():
-    return FakeReader()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def real(tmp_path, reader, clock):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history, clock=clock, **fakes(reader))
+def real(history, reader, clock):  # the history, reader and clock of tests/web/conftest.py
+    return Controller(build_presets(), history, clock=clock, **fakes(reader))
 
 
 @pytest.fixture
