@@ -55,8 +55,9 @@ BODIES = {"white": (235, 235, 235), "black": (30, 30, 30), "red": (40, 40, 200),
           "blue": (190, 90, 30), "purple": (140, 40, 110), "yellow": (40, 215, 240), "gold": (40, 150, 200)}
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_PLAIN)
-#: A numeral's size on a face of each kind, relative to a d6's (the square around a triangle is loose).
-NUMERAL_SCALE = {"d8": 0.55, "d20": 0.45, "d10": 0.6, "d10-percentile": 0.6, "d12": 0.7, "d4-long": 0.8}
+#: A numeral's size on a face of each kind, relative to a d6's (the square around a triangle is loose);
+#: as on real d8s and d20s, whose top numeral spans about a third of the face (it was half that).
+NUMERAL_SCALE = {"d8": 0.85, "d20": 0.8, "d10": 0.85, "d10-percentile": 0.75, "d12": 0.9, "d4-long": 0.9}
 FLOORS = ("felt", "wood", "laminate", "paper", "cloth", "tray", "mat")
 RESOLUTIONS = ((320, 240), (640, 480), (640, 640), (800, 600), (1280, 720), (1280, 960), (1920, 1080))
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -525,7 +526,8 @@ def _face_image(die: Die, face: int, points: np.ndarray, normal: np.ndarray, rng
         return pip_texture(value, die.look, body), corners
     symbol = face_symbol("d10-percentile" if solid.kind == "d10-percentile" else
                          "d10" if solid.kind == "d10" else "", value) or str(value)
-    scale = NUMERAL_SCALE.get(solid.kind, 1.0)
+    # bold fonts are drawn larger too (×0.8–1.04): makers' numerals differ in size
+    scale = NUMERAL_SCALE.get(solid.kind, 1.0) * (0.8 + 4 * (die.look.thickness - 0.05))
     return symbol_texture(symbol, die.look, body, (0.5, 0.5), scale), corners
 
 
