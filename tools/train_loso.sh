@@ -2,7 +2,7 @@
 # Train the leave-one-source-out networks that benchmarks/vision_generalise.py reads.
 #
 #   nice -n 10 tools/train_loso.sh pips [OUT [SOURCE...]]      # OUT/pips/<source>/: the 3 real-dice sources
-#   nice -n 10 tools/train_loso.sh numerals [OUT [SOURCE...]]  # OUT/numerals/<source>/: banachowicz, burks
+#   nice -n 10 tools/train_loso.sh numerals [OUT [SOURCE...]]  # OUT/numerals/<source>/: banachowicz, burks, lurig
 #
 # SOURCE... narrows a chain to those sources (to run two of its runs side by side).
 # OUT defaults to /work/tmp/loso (never the repository: these networks are not shipped).
@@ -11,6 +11,8 @@
 # invocation (OUT/.../<network>.pid names a live process) is left to it. One thread per
 # run (OMP_NUM_THREADS=1).
 # TRAIN_PYTHON names the training venv's Python (PyTorch; tools/train_numerals.py).
+# RENDERS names a folder of tools/render_dice.py's photos the numerals networks learn from too
+# (tools/train_numerals.py --renders); unset, they learn from the real photos only.
 # The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
 # that a run fits in a shared 2-core machine's session; vision_generalise.py prints them.
 set -eu
@@ -48,12 +50,13 @@ pips)
     done
     ;;
 numerals)
-    [ $# -gt 0 ] || set -- banachowicz-mixed-d10 burks-tray-polyhedral
+    [ $# -gt 0 ] || set -- banachowicz-mixed-d10 burks-tray-polyhedral lurig-platform-d20
     for source in "$@"; do
         dir=$out/numerals/$source
         for network in classifier detector; do
             step "$dir" "$network" "$python" "$here/train_numerals.py" --threads 1 --only "$network" \
-                --leave-out-source "$source" --models "$dir" --detector-epochs 20 --classifier-epochs 40
+                --leave-out-source "$source" --models "$dir" --detector-epochs 20 --classifier-epochs 40 \
+                ${RENDERS:+--renders "$RENDERS"}
         done
     done
     ;;

@@ -27,6 +27,7 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -37,7 +38,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.numerals_data import SOURCES, load_photos  # noqa: E402
+from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
 from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob  # noqa: E402
 
 SEED = 20261130
@@ -89,8 +90,11 @@ class Classifier(nn.Module):
 
 
 def jitter_colour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Other light: per-channel gains (white balance), contrast and brightness."""
+    """Other light: per-channel gains (white balance; a third of the time a lamp's warm cast),
+    contrast and brightness."""
     gains = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)
+    if rng.random() < 0.3:  # 2700–4000 K, not balanced away (BGR: less blue, more red)
+        gains *= (rng.uniform(0.6, 0.9), 1.0, rng.uniform(1.05, 1.2))
     out = image.astype(np.float32) * gains + rng.uniform(-20, 20)
     mean = out.mean()
     out = (out - mean) * rng.uniform(0.8, 1.2) + mean
@@ -101,6 +105,69 @@ def _centres(photo) -> list[tuple[float, float, float]]:
     """(x, y, side) of each labelled die; side = the longer side of its box."""
     return [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
              float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in photo.dice]
+
+
+# --- renders (tools/render_dice.py) ---------------------------------------------------
+
+#: pixels: a rendered photo's long side as kept for the detector (it never sees more: zoom ≤ 1.3)
+_RENDER_LONG_SIDE = round(DETECT_SIZE * 1.3)
+_PATCH_DIE = 44  # pixels: a rendered die's side in its classifier patch (crops are CROP of ≤ 1.2 sides)
+_PATCH = 2.6  # a patch's side in dice sides: room for the crop's shift, turn and the negatives beside a die
+
+
+@dataclass
+class Renders:
+    """Rendered photos held small: ``detector`` (photo shrunk to _RENDER_LONG_SIDE, its dice's
+    (x, y, side)), ``patches`` (a die's or a negative's surroundings) and ``items`` (patch index,
+    x, y, side, class, value) in the classifier's item shape, class 0 a negative."""
+
+    detector: list[tuple[np.ndarray, list[tuple[float, float, float]]]]
+    patches: list[np.ndarray]
+    items: list[tuple[int, float, float, float, int, int]]
+
+
+def _patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    """The _PATCH-sides square around (x, y), scaled so a die of ``side`` pixels is _PATCH_DIE."""
+    size = round(_PATCH * _PATCH_DIE)
+    scale = _PATCH_DIE / side
+    matrix = np.array([[scale, 0, size / 2 - scale * x], [0, scale, size / 2 - scale * y]])
+    return cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def read_renders(folder: Path, rng) -> Renders:
+    """Every photo of ``folder`` (tools/render_dice.py's labels.json): for the detector all its
+    dice (cocked ones too: they are dice), for the classifier each flat die and two negatives
+    (a random spot, one beside a die) per photo."""
+    renders = Renders([], [], [])
+    size = round(_PATCH * _PATCH_DIE)
+    for photo in load_renders(folder):
+        image = cv2.imread(str(photo.path))
+        h, w = image.shape[:2]
+        dice = _centres(photo)
+        scale = min(1.0, _RENDER_LONG_SIDE / max(h, w))
+        small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        renders.detector.append((small, [(x * scale, y * scale, s * scale) for x, y, s in dice]))
+        for d, (x, y, s) in zip(photo.dice, dice, strict=True):
+            if d["value"] is not None:
+                renders.items.append((len(renders.patches), size / 2, size / 2, _PATCH_DIE,
+                                      CLASSES.index(d["kind"]), d["value"]))
+                renders.patches.append(_patch(image, x, y, s))
+        typical = float(np.median([s for _, _, s in dice]))
+        for beside in (False, True):
+            for _ in range(6):
+                if beside:
+                    x, y, ds = dice[int(rng.integers(len(dice)))]
+                    angle, reach = rng.uniform(0, 2 * math.pi), ds * rng.uniform(0.7, 1.1)
+                    x, y = x + reach * math.cos(angle), y + reach * math.sin(angle)
+                else:
+                    x, y = rng.uniform(0, w), rng.uniform(0, h)
+                if all((x - dx) ** 2 + (y - dy) ** 2 > (0.65 * ds) ** 2 for dx, dy, ds in dice):
+                    s = typical * rng.uniform(0.7, 1.4)
+                    renders.items.append((len(renders.patches), size / 2, size / 2, _PATCH_DIE, 0, 0))
+                    renders.patches.append(_patch(image, x, y, s))
+                    break
+    return renders
 
 
 # --- detector -------------------------------------------------------------------------
@@ -164,18 +231,23 @@ def focal_loss(logits, target):
     return loss.sum() / pos.sum().clamp(min=1)
 
 
-def train_detector(photos, images, epochs: int, rng, checkpoint=None) -> Detector:
+def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: Renders | None = None) -> Detector:
+    """Each epoch sees every photo once and, with ``renders``, as many rendered photos drawn at random."""
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    steps = epochs * math.ceil(len(photos) / 16)
+    samples = [(image, _centres(photo)) for photo, image in zip(photos, images, strict=True)]
+    extra = renders.detector if renders else []
+    per_epoch = len(samples) + min(len(samples), len(extra))
+    steps = epochs * math.ceil(per_epoch / 16)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    order = list(range(len(photos)))
     for epoch in range(epochs):
-        rng.shuffle(order)
+        drawn = [extra[j] for j in rng.choice(len(extra), per_epoch - len(samples), replace=False)] if extra else []
+        pool = samples + drawn
+        order = rng.permutation(len(pool))
         net.train()
         total = 0.0
         for i in range(0, len(order), 16):
-            batch = [_detector_sample(images[k], _centres(photos[k]), rng) for k in order[i:i + 16]]
+            batch = [_detector_sample(*pool[k], rng) for k in order[i:i + 16]]
             x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
             heat = torch.from_numpy(np.stack([b[1] for b in batch]))
             size = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -201,7 +273,8 @@ def _positives(photos, weight_of_source) -> list[tuple[int, float, float, float,
     items = []
     for k, photo in enumerate(photos):
         for d, (x, y, s) in zip(photo.dice, _centres(photo), strict=True):
-            items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
+            if d["value"] is not None:  # a cocked die has no value to learn
+                items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
     return items
 
 
@@ -239,6 +312,12 @@ def _crop(images, item, rng, augment: bool) -> np.ndarray:
         crop = jitter_colour(crop, rng)
         if rng.random() < 0.2:
             crop = cv2.GaussianBlur(crop, (3, 3), 0)
+        if rng.random() < 0.25:  # a webcam's die of 17–38 px, enlarged to CROP as at run time
+            small = int(rng.integers(17, 39))
+            crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (CROP, CROP))
+        if rng.random() < 0.25:
+            _, jpeg = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 80))])
+            crop = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         return crop
     return crop_die(images[k], (x, y), s)
 
@@ -246,26 +325,35 @@ def _crop(images, item, rng, augment: bool) -> np.ndarray:
 _NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
 
 
-def train_classifier(photos, images, epochs: int, rng) -> Classifier:
+def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None) -> Classifier:
+    """Each epoch sees the photos' dice (weighted by source), negatives, and with ``renders`` as many
+    rendered crops (dice and negatives) as the photos' dice, drawn at random."""
     net = Classifier()
-    # burks has one die per photo: seen more often; byler's many pip dice are easy: a third will do
-    positives = _positives(photos, {"burks-tray-polyhedral": 10, "byler-tray-d6": 0})
+    # burks and lurig have one die per photo: seen more often; byler's many pip dice are easy: a third will do
+    positives = _positives(photos, {"burks-tray-polyhedral": 10, "lurig-platform-d20": 5, "byler-tray-d6": 0})
     positives += [it for it in _positives(photos, {}) if photos[it[0]].source == "byler-tray-d6"][::3]
     sizes = [(im.shape[1], im.shape[0]) for im in images]
+    pool = list(images)
+    rendered: list[tuple[int, float, float, float, int, int]] = []
+    if renders:  # the patches after the photos, their items pointing there
+        rendered = [(k + len(pool), *rest) for k, *rest in renders.items]
+        pool += renders.patches
+    drawn = min(len(positives), len(rendered))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     # at least the positives and negatives together (with few dice a photo, the negatives outnumber them)
-    per_epoch = max(len(positives) * 2, len(positives) + _NEGATIVES * len(photos))
+    per_epoch = max(len(positives) * 2, len(positives) + _NEGATIVES * len(photos)) + drawn
     steps = epochs * math.ceil(per_epoch / 64)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
     for epoch in range(epochs):
         items = positives + _negatives(photos, sizes, _NEGATIVES, rng)
+        items += [rendered[j] for j in rng.choice(len(rendered), drawn, replace=False)] if drawn else []
         order = rng.permutation(len(items))
         net.train()
         total = 0.0
         for i in range(0, len(order), 64):
             batch = [items[j] for j in order[i:i + 64]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, True) for it in batch])))
+            x = torch.from_numpy(to_blob(np.stack([_crop(pool, it, rng, True) for it in batch])))
             kind = torch.tensor([it[4] for it in batch])
             value = torch.tensor([max(it[5] - 1, 0) for it in batch])
             kind_logits, value_logits = net(x)
@@ -321,6 +409,9 @@ def main() -> int:
     parser.add_argument("--classifier-epochs", type=int, default=400)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder to write the networks into")
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
+    parser.add_argument("--renders", type=Path, metavar="DIR",
+                        help="also learn from tools/render_dice.py's photos in DIR (its labels.json): each "
+                             "epoch as many rendered dice and photos as real ones, drawn at random")
     parser.add_argument("--leave-out-source", metavar="NAME", choices=[s.split("/")[-1] for s in SOURCES],
                         help="learn from every photo of the other sources and none of this one "
                              "(benchmarks/vision_generalise.py); no photo is held out then")
@@ -336,13 +427,20 @@ def main() -> int:
         test = [p for p in photos if p.held_out]
     print(f"{len(train)} photos to train on, {len(test)} held out (source left out: {args.leave_out_source})")
     images = [cv2.imread(str(p.path)) for p in train]
+    renders = None
+    if args.renders:
+        if not (args.renders / "labels.json").is_file():
+            parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
+        renders = read_renders(args.renders, np.random.default_rng(SEED))
+        print(f"renders: {len(renders.detector)} photos, {sum(it[4] > 0 for it in renders.items)} dice "
+              f"to classify, from {args.renders}")
     start = time.time()
     models = args.models
     models.mkdir(parents=True, exist_ok=True)
     if args.only != "detector":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)
-        classifier = train_classifier(train, images, args.classifier_epochs, rng)
+        classifier = train_classifier(train, images, args.classifier_epochs, rng, renders)
         _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
         _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
     if args.only != "classifier":
@@ -350,7 +448,7 @@ def main() -> int:
         rng = np.random.default_rng(SEED)
         def export(net):  # every few epochs, so a long run can be looked at before it ends
             _export(net, (1, 3, DETECT_SIZE, DETECT_SIZE), models / "numerals_detect.onnx", ["maps"], False)
-        export(train_detector(train, images, args.detector_epochs, rng, export))
+        export(train_detector(train, images, args.detector_epochs, rng, export, renders))
     print(f"trained in {time.time() - start:.0f} s; wrote {models}")
     return 0
 
