@@ -1,13 +1,13 @@
 """``dicelens read IMAGE…``: read the dice in photos, one JSON object per photo per line.
 
 Each line is ``{"file", "dice": [{"value", "sides", "box", "color", "principal",
-"confidence", "unreadable"}], "seconds"}`` with ``seconds`` the time of the
-reading itself. By default the dice are read as pip d6 (``vision.read_tray``);
-with ``--numbered`` every die of ``vision.numerals.KINDS`` is read (d4, d6, d8,
-d10, percentile d10, d12, d20 and pip d6: ``vision.read_numbered``), ``sides``
-4–20, ``value`` 1..sides (a d10's "0" is 10), and each die also carries
-``kind`` and ``face`` (the printed symbol when it is not the value: "0" on a d10
-showing 10, "00"…"90" on a percentile d10, else null). A file that cannot be
+"confidence", "unreadable", "kind", "face"}], "seconds"}`` with ``seconds`` the time of the
+reading itself. Every kind of ``vision.numerals.KINDS`` is read (d4, pip d6, numbered d6,
+d8, d10, percentile d10, d12, d20: ``vision.read_dice``) unless ``--kinds`` names some
+(``--kinds d6-pips,d20``; ``--numbered``, from when pip d6 were the default, is every
+kind too); ``sides`` 4–20, ``value`` 1..sides (a d10's "0" is 10), ``kind``, and
+``face`` (the printed symbol when it is not the value: "0" on a d10 showing 10,
+"00"…"90" on a percentile d10, else null). A file that cannot be
 read as an image (missing, a folder, empty, damaged beyond decoding, or larger
 than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
 decoded) is reported on stderr in one line and the others are still read; the
@@ -30,8 +30,9 @@ import cv2
 import numpy as np
 
 from device.cli import output_folder, summary
-from vision import annotate, read_numbered, read_tray
+from vision import annotate, read_dice
 from vision.colors import PALETTE
+from vision.dice import kinds_wanted
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
 #: What the reader does with a cocked or leaning die (RULES T-1, T-5), as ``--help`` says it.
@@ -49,6 +50,14 @@ def _palette_name(text: str) -> str:
     return text
 
 
+def _kinds(text: str) -> frozenset[str]:
+    """``d6-pips,d20`` → those kinds (vision.numerals.KINDS)."""
+    try:
+        return kinds_wanted(name.strip() for name in text.split(",") if name.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def register(subparsers) -> None:
     """Add ``read`` to the ``dicelens`` sub-commands."""
     parser = subparsers.add_parser("read", help="read the dice in tray photos (JSON lines)",
@@ -56,10 +65,12 @@ def register(subparsers) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG…)")
     parser.add_argument("--principal-color", type=_palette_name, metavar="NAME",
                         help="colour of the principal die (default: the one die of a unique colour)")
+    parser.add_argument("--kinds", type=_kinds, metavar="KIND,…",
+                        help="read only these kinds, comma-separated: d4, d6-pips, d6 (numbered), d8, d10, "
+                             "d10-percentile, d12, d20 (default: every kind). Each die has its kind, and its "
+                             "face when the printed symbol is not the value (a d10's 0 is value 10, face 0)")
     parser.add_argument("--numbered", action="store_true",
-                        help="read numbered dice too (d4, d6, d8, d10, percentile d10, d12, d20, pip d6); "
-                             "each die then has its kind, and its face when the printed symbol is not "
-                             "the value (a d10's 0 is value 10, face 0)")
+                        help="every kind (the default; kept for scripts written when pip d6 were)")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="also write each photo with the readings drawn on it into DIR")
     parser.set_defaults(func=run)
@@ -135,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     or its annotated copy not written."""
     set_opencv_log_level(OPENCV_SILENT)  # our own line says it plainly
     status = 0
-    read = read_numbered if args.numbered else read_tray
+    kinds = args.kinds  # None, as --numbered asks: every kind
     written: set[Path] = set()
     if args.annotate is not None:  # checked before the first photo, so no reading is wasted
         output_folder(args.annotate, "--annotate")
@@ -148,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if note is not None:
             print(f"dicelens: {note}", file=sys.stderr)
-        reading = read(image, principal_color=args.principal_color)
+        reading = read_dice(image, kinds, principal_color=args.principal_color)
         dice = [die.to_dict() for die in reading.dice]
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)
         if args.annotate is not None:

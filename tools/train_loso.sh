@@ -11,8 +11,8 @@
 # invocation (OUT/.../<network>.pid names a live process) is left to it. One thread per
 # run (OMP_NUM_THREADS=1).
 # TRAIN_PYTHON names the training venv's Python (PyTorch; tools/train_numerals.py).
-# RENDERS names a folder of tools/render_dice.py's photos the numerals networks learn from too
-# (tools/train_numerals.py --renders); unset, they learn from the real photos only.
+# RENDERS names folders (space-separated) of tools/render_dice.py's photos the numerals networks
+# learn from too (tools/train_numerals.py --renders); unset, they learn from the real photos only.
 # The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
 # that a run fits in a shared 2-core machine's session; vision_generalise.py prints them.
 set -eu
@@ -56,7 +56,7 @@ numerals)
         for network in classifier detector; do
             step "$dir" "$network" "$python" "$here/train_numerals.py" --threads 1 --only "$network" \
                 --leave-out-source "$source" --models "$dir" --detector-epochs 20 --classifier-epochs 40 \
-                ${RENDERS:+--renders "$RENDERS"}
+                ${RENDERS:+--renders $RENDERS}
         done
     done
     ;;

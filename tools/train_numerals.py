@@ -135,13 +135,13 @@ def _patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def read_renders(folder: Path, rng) -> Renders:
-    """Every photo of ``folder`` (tools/render_dice.py's labels.json): for the detector all its
+def read_renders(folders: list[Path], rng) -> Renders:
+    """Every photo of ``folders`` (tools/render_dice.py's labels.json): for the detector all its
     dice (cocked ones too: they are dice), for the classifier each flat die and two negatives
     (a random spot, one beside a die) per photo."""
     renders = Renders([], [], [])
     size = round(_PATCH * _PATCH_DIE)
-    for photo in load_renders(folder):
+    for photo in (photo for folder in folders for photo in load_renders(folder)):
         image = cv2.imread(str(photo.path))
         h, w = image.shape[:2]
         dice = _centres(photo)
@@ -409,8 +409,8 @@ def main() -> int:
     parser.add_argument("--classifier-epochs", type=int, default=400)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder to write the networks into")
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
-    parser.add_argument("--renders", type=Path, metavar="DIR",
-                        help="also learn from tools/render_dice.py's photos in DIR (its labels.json): each "
+    parser.add_argument("--renders", type=Path, nargs="+", default=[], metavar="DIR",
+                        help="also learn from tools/render_dice.py's photos in each DIR (its labels.json): each "
                              "epoch as many rendered dice and photos as real ones, drawn at random")
     parser.add_argument("--leave-out-source", metavar="NAME", choices=[s.split("/")[-1] for s in SOURCES],
                         help="learn from every photo of the other sources and none of this one "
@@ -428,12 +428,13 @@ def main() -> int:
     print(f"{len(train)} photos to train on, {len(test)} held out (source left out: {args.leave_out_source})")
     images = [cv2.imread(str(p.path)) for p in train]
     renders = None
+    for folder in args.renders:
+        if not (folder / "labels.json").is_file():
+            parser.error(f"--renders {folder}: no labels.json there (make it with tools/render_dice.py)")
     if args.renders:
-        if not (args.renders / "labels.json").is_file():
-            parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
         renders = read_renders(args.renders, np.random.default_rng(SEED))
         print(f"renders: {len(renders.detector)} photos, {sum(it[4] > 0 for it in renders.items)} dice "
-              f"to classify, from {args.renders}")
+              f"to classify, from {' '.join(map(str, args.renders))}")
     start = time.time()
     models = args.models
     models.mkdir(parents=True, exist_ok=True)

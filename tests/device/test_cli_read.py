@@ -26,8 +26,8 @@ def test_read_prints_one_json_line_per_photo(tmp_path, four_ones):
     assert first["seconds"] > 0
     assert len(first["dice"]) >= 3
     for die in first["dice"]:
-        assert set(die) == {"value", "sides", "box", "color", "principal", "confidence", "unreadable"}
-        assert die["sides"] == 6 and len(die["box"]) == 4
+        assert set(die) == {"value", "sides", "box", "color", "principal", "confidence", "unreadable", "kind", "face"}
+        assert (die["kind"], die["sides"], die["face"]) == ("d6-pips", 6, None) and len(die["box"]) == 4
         assert die["value"] in (1, None)
     assert lines[1]["dice"] == []
     annotated = cv2.imread(str(tmp_path / "out" / (four_ones.stem + ".annotated.png")))

@@ -1,4 +1,5 @@
-"""``dicelens read --numbered`` through a real subprocess, on real photos of polyhedral dice."""
+"""``dicelens read`` (every kind, ``--kinds``, ``--numbered``) through a real subprocess, on real photos of
+polyhedral dice."""
 
 from __future__ import annotations
 
@@ -59,9 +60,32 @@ def test_numbered_dice_are_read_with_their_kind_and_drawn(tmp_path, one_die, mix
         assert drawn.shape == cv2.imread(str(photo)).shape
 
 
-def test_without_numbered_the_pip_reader_reads_and_gives_no_kinds(mixed):
-    line, = lines_of(dicelens("read", str(mixed)))
-    assert all(set(die) == DIE_KEYS - {"kind", "face"} and die["sides"] == 6 for die in line["dice"])
+def test_every_kind_is_read_by_default_and_numbered_is_the_same(mixed):
+    default, = lines_of(dicelens("read", str(mixed)))
+    numbered, = lines_of(dicelens("read", "--numbered", str(mixed)))
+    assert {"d10", "d8", "d6-pips"} <= {die["kind"] for die in default["dice"]}
+    assert all(set(die) == DIE_KEYS for die in default["dice"])
+    assert default["dice"] == numbered["dice"]
+
+
+def test_kinds_narrow_the_reading(mixed):
+    every, = lines_of(dicelens("read", str(mixed)))
+    narrowed, = lines_of(dicelens("read", "--kinds", "d6-pips,d10", str(mixed)))
+    assert narrowed["dice"] and {die["kind"] for die in narrowed["dice"]} == {"d6-pips", "d10"}
+    assert [die["box"] for die in narrowed["dice"]] == [
+        die["box"] for die in every["dice"] if die["kind"] in ("d6-pips", "d10")]
+    pips, = lines_of(dicelens("read", "--kinds", " d6-pips ", str(mixed)))
+    assert pips["dice"] and all(die["kind"] == "d6-pips" and die["sides"] == 6 for die in pips["dice"])
+
+
+@pytest.mark.parametrize(("kinds", "message"), [
+    ("d6-pips,d7", "unknown die kind d7; choose from " + ", ".join(KINDS)),
+    (",", "no die kind named; choose from " + ", ".join(KINDS)),
+])
+def test_a_bad_kind_is_one_plain_line(mixed, kinds, message):
+    done = dicelens("read", "--kinds", kinds, str(mixed))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"dicelens: argument --kinds: {message}\n"
 
 
 def test_numbered_takes_the_principal_colour(one_die):

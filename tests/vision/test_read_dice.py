@@ -1,0 +1,75 @@
+"""vision.read_dice: every kind through one entry, the pip and numbered readers behind it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import NumberedReading, read_dice, read_numbered, read_tray
+from vision.numerals import KINDS, SIDES
+
+BANACHOWICZ = "real-polyhedral/banachowicz-mixed-d10"
+MIXED = "20211121_171337.jpg"  # 4 d10, 2 d8, 2 numbered d6, 2 pip d6
+BURKS = "real-polyhedral/burks-tray-polyhedral"
+
+
+@pytest.fixture
+def mixed(real_photos):
+    return cv2.imread(str(real_photos.photo(BANACHOWICZ, MIXED)))
+
+
+def _boxes(dice) -> list[tuple[int, ...]]:
+    return [tuple(die.box) for die in dice]
+
+
+def test_every_kind_is_read_pips_by_the_pip_reader(mixed):
+    reading = read_dice(mixed)
+    assert all(isinstance(die, NumberedReading) and die.sides == SIDES[die.kind] for die in reading.dice)
+    assert {"d10", "d8", "d6-pips"} <= {die.kind for die in reading.dice}
+    numbered = [die for die in read_numbered(mixed).dice if die.kind != "d6-pips"]
+    assert [(d.box, d.value) for d in reading.dice if d.kind != "d6-pips"] == [(d.box, d.value) for d in numbered]
+    pips = [die for die in reading.dice if die.kind == "d6-pips"]
+    by_pip_reader = {tuple(die.box): die.value for die in read_tray(mixed).dice}
+    assert pips and all(by_pip_reader[tuple(die.box)] == die.value for die in pips)
+    assert reading.size == (mixed.shape[1], mixed.shape[0]) and reading.seconds > 0
+
+
+def test_kinds_narrow_the_reading(mixed):
+    every = read_dice(mixed)
+    for kinds in (["d10"], ["d6-pips", "d8"], ["d6", "d10", "d8"]):
+        narrowed = read_dice(mixed, kinds)
+        assert narrowed.dice and {die.kind for die in narrowed.dice} == set(kinds)
+        assert _boxes(narrowed.dice) == _boxes(d for d in every.dice if d.kind in kinds)
+    assert read_dice(mixed, ["d20"]).dice == []  # none in the tray; its d10s are not taken for d20s
+
+
+def test_only_pips_is_the_pip_reader_alone(mixed):
+    # as a pip preset has always read: fast, and every die a pip d6 (a numbered d6 among them too)
+    pips = read_dice(mixed, ["d6-pips"]).dice
+    assert pips and _boxes(pips) == _boxes(read_tray(mixed).dice)
+    assert all(die.kind == "d6-pips" for die in pips)
+
+
+def test_the_principal_die_is_chosen_among_the_dice_reported(real_photos):
+    photo = cv2.imread(str(real_photos.photo(BURKS, "burks_000.jpg")))  # one long d4
+    die, = read_dice(photo).dice
+    assert die.kind == "d4" and die.principal
+    other = next(name for name in ("red", "blue") if name != die.color)
+    assert not read_dice(photo, principal_color=other).dice[0].principal
+    assert read_dice(photo, principal_color=other).principal_note == f"no die of colour {other}"
+
+
+@pytest.mark.parametrize(("kinds", "message"), [
+    (["d7"], "unknown die kind d7; choose from " + ", ".join(KINDS)),
+    ([], "no die kind named; choose from " + ", ".join(KINDS)),
+])
+def test_a_bad_kind_is_a_clear_error(kinds, message):
+    with pytest.raises(ValueError) as raised:
+        read_dice(np.zeros((64, 64, 3), np.uint8), kinds)
+    assert str(raised.value) == message
+
+
+def test_an_empty_frame_gives_an_empty_reading():
+    reading = read_dice(np.zeros((480, 640, 3), np.uint8))
+    assert (reading.dice, reading.size) == ([], (640, 480))
