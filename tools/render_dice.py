@@ -9,7 +9,8 @@ hundred times faster than a path tracer on one core (docs: ../shared/notes/rende
 
     .venv/bin/python tools/render_dice.py OUT --photos 200 [--seed 1] [--floors DIR...]
 
-writes OUT/render-00000.jpg… and OUT/labels.json in the datasets' schema (``value``
+writes OUT/render-00000.jpg… and OUT/labels.json (rewritten every LABELS_EVERY photos, so a
+run stopped early leaves the photos so far labelled) in the datasets' schema (``value``
 1..sides or None when cocked, ``sides``, ``kind`` as in real-polyhedral/'s labels plus
 ``d4-pyramid``, ``face`` the printed symbol when it is not str(value), ``box`` the whole
 die in pixels, ``center`` of the top face (the top vertex of a pyramid d4), ``cocked``,
@@ -649,6 +650,17 @@ def _label(die: Die, camera: Camera) -> dict:
             "cocked": die.up is None, "color": die.look.colour}
 
 
+LABELS_EVERY = 25  # photos: labels.json is rewritten this often, so a run stopped early leaves a usable folder
+
+
+def _write_labels(out: Path, seed: int, images: list[dict]) -> None:
+    """labels.json of the photos written so far (replaced whole: a reader never sees half of it)."""
+    part = out / "labels.json.part"
+    part.write_text(json.dumps({"source": "tools/render_dice.py", "seed": seed,
+                                "box_semantics": "whole die as rendered", "images": images}, indent=1))
+    part.replace(out / "labels.json")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder for the photos and labels.json")
@@ -675,10 +687,9 @@ def main(argv: list[str] | None = None) -> int:
         cv2.imwrite(str(args.out / name), photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
         images.append({"file": name, "width": photo.shape[1], "height": photo.shape[0], "dice": labels})
         dice += len(labels)
+        if (k + 1) % LABELS_EVERY == 0 or k + 1 == args.photos:
+            _write_labels(args.out, args.seed, images)
     seconds = time.process_time() - start
-    (args.out / "labels.json").write_text(json.dumps(
-        {"source": "tools/render_dice.py", "seed": args.seed, "box_semantics": "whole die as rendered",
-         "images": images}, indent=1))
     print(f"{args.photos} photos, {dice} dice in {seconds:.1f} s of CPU: "
           f"{3600 * dice / max(seconds, 1e-9):.0f} dice an hour on one core")
     return 0
