@@ -9,10 +9,11 @@ Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a
 tray would be: by networks that learned from the other sources only, never from its
 tray, floor, camera or dice. The pip sources of real-dice/ are read by the pip reader
 (vision.tray.PipReader) with DIR/pips/<source>/ (``tools/train_pips.py --leave-out-source``);
-banachowicz and burks by the numbered reader (vision.numerals.read_numbered) with
-DIR/numerals/<source>/ (``tools/train_numerals.py --leave-out-source``); a source neither
-training tool learns from (real-d20/, see tools/numerals_data.py SOURCES) by the shipped
-networks, which never saw it. A source with no run in DIR is named and left out.
+banachowicz, burks and lurig by the numbered reader (vision.numerals.read_numbered) with
+DIR/numerals/<source>/ (``tools/train_numerals.py --leave-out-source``, with or without
+``--renders``: tools/train_loso.sh's RENDERS); a source the training tool does not learn from
+(not in tools/numerals_data.py SOURCES) by the shipped networks, which never saw it. A source
+with no run in DIR is named and left out.
 
 The value threshold of a source (a die whose value is less likely than it is reported
 unreadable, as VALUE_MIN does in the readers) is chosen on the leave-one-out readings of
