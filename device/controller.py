@@ -168,7 +168,7 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
         """
         with self._lock:
             chosen = self._find_preset(preset)
-            self._abandon(f"{chosen.label} was armed before this roll was complete")
+            self._abandon(Phrase("{label} was armed before this roll was complete", label=chosen.label))
             self._generation += 1
             self._preset, self._roller = chosen, roller or None
             self._roll, self._needs, self._armed_before, self._void = None, None, self._tray.seen(), None

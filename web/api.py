@@ -82,7 +82,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_state, translated
+from .messages import needs_text, reason, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -190,7 +190,7 @@ def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int |
     with refusals():
         page = ctl.rolls(limit=limit, offset=offset, **filters)
         more = len(page) == limit and bool(ctl.rolls(limit=1, offset=offset + limit, **filters))
-    return page, offset + limit if more else None
+    return [shown_roll(roll) for roll in page], offset + limit if more else None
 
 
 @bp.get("/rolls")
@@ -203,7 +203,7 @@ def rolls():
 
 @bp.get("/rolls/<int:roll_id>")
 def roll(roll_id: int):
-    return jsonify(_roll_or_404(roll_id))
+    return jsonify(shown_roll(_roll_or_404(roll_id)))
 
 
 def _die_index(roll: dict, index: int) -> int:
@@ -236,7 +236,8 @@ def correct_die(roll_id: int, index: int):
     with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         try:
             extra = {"more": more} if more else {}
-            return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
+            return jsonify(shown_roll(controller().correct(roll_id, index, value=value, cocked=cocked, who=who,
+                                                           **extra)))
         except ValueError as exc:
             needs = getattr(exc, "needs", None)
             if not isinstance(needs, dict):
@@ -255,7 +256,7 @@ def set_principal(roll_id: int):
     index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
     with refusals(not_found=_("no roll %(id)d", id=roll_id)):
-        return jsonify(controller().set_principal(roll_id, index, who=who))
+        return jsonify(shown_roll(controller().set_principal(roll_id, index, who=who)))
 
 
 @bp.get("/rolls/<int:roll_id>/photo")

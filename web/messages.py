@@ -150,8 +150,30 @@ def prompt_asks(state: dict) -> str | None:
 
 def shown_state(state: dict) -> dict:
     """The controller's state with the page's words added: ``prompt_text``
-    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`)."""
-    return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state)}
+    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), and its latest roll
+    as :func:`shown_roll`."""
+    latest = state.get("latest_roll")
+    return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
+            **({"latest_roll": shown_roll(latest)} if latest else {})}
+
+
+# --- a roll's note, as the page words it ------------------------------------------------
+def note_text(note: str | None) -> str | None:
+    """A roll's note in the request's language: a :class:`Phrase` the device or the rules
+    made ("abandoned: …", "it still waits for dice: …", RULES T-3, T-4, P-3) translated, its
+    phrase values too and a preset's ``label`` as :func:`label_text`; a plain note (a row
+    kept before notes were phrases) as it is."""
+    if not isinstance(note, Phrase):
+        return note
+    values = {key: note_text(value) if isinstance(value, Phrase) else label_text(str(value)) if key == "label"
+              else value for key, value in note.values.items()}
+    return gettext(note.template).format(**values)
+
+
+def shown_roll(roll: dict) -> dict:
+    """A roll as the page gets it (the API, the event stream, the history page): its ``note``
+    in the request's language (:func:`note_text`); the same roll when it has no note."""
+    return {**roll, "note": note_text(roll["note"])} if roll.get("note") else roll
 
 
 def _asked(state: dict, problem: dict | None) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 
 from device.errors import RollNeedsDice
 from device.roll.core import RollCore, all_or_nothing
-from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, die_at, faces, make_die, now
+from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, die_at, faces, make_die, now, waiting_note
 from rules.phrase import Phrase
 from vision.reading import DieReading, TrayReading
 
@@ -146,7 +146,7 @@ class RollEdits(RollCore):
         if waiting is None and note.startswith((ABANDONED_NOTE, WAITING_NOTE)):
             roll["note"] = None  # complete now: no longer abandoned nor waiting
         elif waiting is not None and not note.startswith(ABANDONED_NOTE):
-            roll["note"] = f"{WAITING_NOTE}{waiting}"
+            roll["note"] = waiting_note(waiting)
         photo, annotated = self._redrawn(roll) or (None, None)
         saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._save_error = None

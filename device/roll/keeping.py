@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from device.roll.core import TAKING, RollCore, all_or_nothing, log
-from device.roll.record import ABANDONED_NOTE, last_step, now
+from device.roll.record import abandoned_note, last_step, now
+from rules.phrase import Phrase
 
 
 class RollKeeping(RollCore):
@@ -91,19 +92,20 @@ class RollKeeping(RollCore):
                 self._problem = None if problem is None else problem.to_dict()
                 log.info("roll %d taken up again: %s", roll["id"], self._prompt)
                 continue
-            why = (f"its preset {roll['preset']} is no more" if preset is None else
-                   "a newer roll was started" if roll is not waiting[-1] else
-                   f"dicelens restarted {idle / 60:.0f} minutes after its last step "
-                   f"(a roll is taken up again within {resume_seconds / 60:g})")
-            roll.update(finished=now(), note=ABANDONED_NOTE + why)
+            why = (Phrase("its preset {preset} is no more", preset=roll["preset"]) if preset is None else
+                   Phrase("a newer roll was started") if roll is not waiting[-1] else
+                   Phrase("dicelens restarted {minutes:.0f} minutes after its last step "
+                          "(a roll is taken up again within {limit:g})",
+                          minutes=idle / 60, limit=resume_seconds / 60))
+            roll.update(finished=now(), note=abandoned_note(why))
             self._history.save(roll)
             log.info("roll %d closed as abandoned: %s", roll["id"], why)
         if waiting:
             self._latest = self._history.latest()
 
-    def _abandon(self, why: str) -> None:
+    def _abandon(self, why: Phrase) -> None:
         roll = self._roll
         if roll is None or roll.get("id") is None or roll["finished"] is not None:
             return
-        roll.update(finished=now(), note=ABANDONED_NOTE + why)
+        roll.update(finished=now(), note=abandoned_note(why))
         self._save()

@@ -14,6 +14,19 @@ from vision.reading import DieReading
 ABANDONED_NOTE = "abandoned: "
 #: How the note of a past roll a correction left waiting for dice begins.
 WAITING_NOTE = "it still waits for dice: "
+# A roll's notes are Phrases (the history keeps their template and values, the page words
+# them in each phone's language: web/messages.py note_text); their English begins as above.
+
+
+def abandoned_note(why: Phrase) -> Phrase:
+    """ "abandoned: {why}": the note of a roll closed before it was complete (RULES T-3)."""
+    return Phrase("abandoned: {why}", why=why)
+
+
+def waiting_note(waiting: str) -> Phrase:
+    """ "it still waits for dice: {waiting}": a past roll a correction left waiting for dice;
+    ``waiting`` is what it waits for (the rules' ``needs.reason``, or a problem's English)."""
+    return Phrase("it still waits for dice: {waiting}", waiting=waiting)
 
 
 def faces(sides: int) -> Phrase:

@@ -14,6 +14,7 @@ from device.tray.problems import Problem
 from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 from rules.pool import PoolSpec
 
 #: How the note of a roll with surplus throws begins (the rest names the die).
@@ -89,8 +90,8 @@ def resolve(roll: dict, chain_limit: int, cocked: str = cocked_policy.DEFAULT,
     surplus = walked.problem is None and len(used) < len(roll["dice"])
     if surplus:
         last = max(die["index"] for die in used) if used else -1
-        roll["note"] = f"{SURPLUS_NOTE} {last + 1} no longer count after the correction (kept, " \
-                       f"they count again if a correction asks for dice)"
+        roll["note"] = Phrase("dice after die {n} no longer count after the correction (kept, "
+                              "they count again if a correction asks for dice)", n=last + 1)
     result = walked.outcome.to_dict() if walked.outcome is not None else {"dice": []}
     for die, ruled in zip(used, result["dice"], strict=False):
         die["role"] = ruled["role"]
