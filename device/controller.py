@@ -118,7 +118,7 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
         self._clock = clock
         self._chain_limit = chain_limit
         stored_rules = history.setting("house_rules")
-        self._house_rules = PoolOptions(**stored_rules) if stored_rules else house_rules
+        self._house_rules = PoolOptions.from_dict(stored_rules) if stored_rules else house_rules
         self._cocked_dice = cocked_policy.check_policy(history.setting("cocked_dice", cocked_dice))
         self._hub = EventHub(queue_size)
         self._lock = threading.RLock()

@@ -7,7 +7,7 @@ seen so far and answers either the final result or the dice it still needs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -67,6 +67,17 @@ class PoolOptions:
         """``{"rule_of_ten", "rule_of_one", "target_number"}``."""
         return {"rule_of_ten": self.rule_of_ten, "rule_of_one": self.rule_of_one,
                 "target_number": self.target_number}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PoolOptions:
+        """The inverse of :meth:`to_dict` (missing keys take defaults).
+
+        :raises InvalidRoll: for unknown keys or invalid values.
+        """
+        unknown = sorted(set(data) - {"rule_of_ten", "rule_of_one", "target_number"})
+        if unknown:
+            raise InvalidRoll(f"unknown pool options: {', '.join(unknown)}")
+        return cls(**data)
 
 
 @dataclass(frozen=True)
