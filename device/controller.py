@@ -51,7 +51,7 @@ from device.roll.core import STATES, TAKING, RollStateError, all_or_nothing
 from device.roll.edits import JPEG_QUALITY, RollEdits
 from device.roll.frames import NUMBERED_KINDS, FrameSide
 from device.roll.keeping import RollKeeping
-from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, faces, make_die
+from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
 from device.roll.settings import RollSettings, SettingLocked, _with_house_rules
 from device.roll.walk import SURPLUS_NOTE, throw_problem
 from device.tray.dispatch import TrayDispatcher
@@ -251,11 +251,11 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
                 self._roller = roller
             self._generation += 1
             d6_principal = self._preset.system in ("d6", "free") and step == 0  # RULES D6-2a: the first typed
-            dice = [make_die(v or 10, "hand", principal=d6_principal and i == 0)
+            dice = [Die(v or 10, "hand", principal=d6_principal and i == 0)
                     for i, v in enumerate(values)]
             if self._roll is None:
                 self._roll = self._new_roll()
-            self._roll["roller"] = self._roller
+            self._roll.roller = self._roller
             self._void = None  # typed dice: no throw is voided
             self._store_step(dice, step)
             self._advance()

@@ -8,5 +8,5 @@ of them (its bases) and is the one object the web and the buttons get.
 * :mod:`~device.roll.edits`: corrections of a die, of the principal die, dice added by hand
 * :mod:`~device.roll.settings`: presets, colour, PIN, house rules, cocked-die policy
 * :mod:`~device.roll.keeping`: the history as the web reads it, health, rolls left waiting
-* :mod:`~device.roll.record`: the dice and notes of a roll
+* :mod:`~device.roll.record`: a roll's records (``Roll``, ``Die``, ``Correction``) and notes
 """

@@ -19,7 +19,7 @@ from device.errors import DeviceError, SaveFailed
 from device.events import EventHub
 from device.history import History
 from device.presets import Preset
-from device.roll.record import now
+from device.roll.record import Die, Roll, now
 from device.roll.walk import Walk, resolve, walk
 from device.tray.dispatch import TrayDispatcher
 from device.tray.problems import Problem, dice_count
@@ -88,7 +88,7 @@ class RollCore:
     _prompt: str | None
     _problem: dict | None                   # the prompt's problem as data (Problem.to_dict)
     _needs: dict | None
-    _roll: dict | None                      # the roll of the armed preset
+    _roll: Roll | None                      # the roll of the armed preset
     _latest: dict | None
     _fresh_after: float                     # frames settled before this are stale (T-2)
     _generation: int                        # bumped when a reading in flight goes stale
@@ -103,11 +103,11 @@ class RollCore:
     readers: dict[str, Callable]
     _save_error: str | None                 # why the last save failed (None: it worked)
 
-    def _walk(self, roll: dict, principal_note: str | None = None) -> Walk:
+    def _walk(self, roll: Roll, principal_note: str | None = None) -> Walk:
         """:func:`device.roll.walk.walk` under this controller's chain limit and cocked-die policy."""
         return walk(roll, self._chain_limit, self._cocked_dice, principal_note)
 
-    def _resolve(self, roll: dict, principal_note: str | None = None) -> Walk:
+    def _resolve(self, roll: Roll, principal_note: str | None = None) -> Walk:
         """:func:`device.roll.walk.resolve` under this controller's chain limit and cocked-die policy."""
         return resolve(roll, self._chain_limit, self._cocked_dice, principal_note)
 
@@ -116,7 +116,7 @@ class RollCore:
         the rules want (RULES D6-4, P-3) or the problem of a throw to make again. A refusal
         ("no die has moved…") names it after its reason, so no refusal loses it."""
         roll = self._roll
-        if roll is None or not roll["dice"]:
+        if roll is None or not roll.dice:
             return self._first_prompt()
         walk = self._walk(roll)
         if walk.problem is not None:
@@ -126,7 +126,7 @@ class RollCore:
     def _request_problem(self) -> Problem | None:
         """The problem of a throw the roll asks to make again, if that is what it asks for."""
         roll = self._roll
-        return None if roll is None or not roll["dice"] else self._walk(roll).problem
+        return None if roll is None or not roll.dice else self._walk(roll).problem
 
     def _open_step(self) -> tuple[int, int | None, int]:
         """The step the next dice are for: (number, dice expected or None for any, sides).
@@ -136,39 +136,39 @@ class RollCore:
         """
         roll = self._roll
         preset = cast(Preset, self._preset)  # dice are wanted for an armed preset only
-        if roll is None or not roll["dice"]:
+        if roll is None or not roll.dice:
             return 0, preset.count, preset.sides
         walk = self._walk(roll)
         if walk.problem is not None:
             step = cast(int, walk.step)  # a problem names its throw
             return step, (preset.count if step == 0 else walk.outcome.needs.count), preset.sides
-        last = max(die["step"] for die in roll["dice"])
+        last = max(die.step for die in roll.dice)
         needs = self._needs or {"count": 0, "sides": preset.sides}
         return last + 1, needs["count"], needs["sides"]
 
-    def _store_step(self, dice: list[dict], step: int | None) -> None:
-        roll = cast(dict, self._roll)  # the armed preset's roll
+    def _store_step(self, dice: list[Die], step: int | None) -> None:
+        roll = cast(Roll, self._roll)  # the armed preset's roll
         if step is None:
             step = 0
-        roll["dice"] = [die for die in roll["dice"] if die["step"] < step]
+        roll.dice = [die for die in roll.dice if die.step < step]
         for die in dice:
-            die["step"] = step
-            die["index"] = len(roll["dice"])
-            roll["dice"].append(die)
+            die.step = step
+            die.index = len(roll.dice)
+            roll.dice.append(die)
 
     def _advance(self, photos: tuple[bytes, bytes] | None = None,
                  principal_note: str | None = None) -> None:
         """Resolve the roll, save it, and move to prompting or resolved."""
-        roll = cast(dict, self._roll)  # the armed preset's roll
+        roll = cast(Roll, self._roll)  # the armed preset's roll
         walk = self._resolve(roll, principal_note)
         needs = walk.outcome.needs if walk.outcome is not None else None
         self._needs = None if needs is None else needs.to_dict()
-        if walk.problem is None and roll["complete"]:
-            roll["finished"] = now()
+        if walk.problem is None and roll.complete:
+            roll.finished = now()
             self._save(photos)
             self._set_state("resolved")
         else:
-            roll["finished"] = None
+            roll.finished = None
             self._save(photos)
             problem = walk.problem
             # no problem and not complete: the rules need more dice
@@ -176,23 +176,19 @@ class RollCore:
                             problem=None if problem is None else problem.to_dict())
         self._fresh_after = self._clock()
 
-    def _new_roll(self) -> dict:
+    def _new_roll(self) -> Roll:
         preset = cast(Preset, self._preset)  # a roll is made for an armed preset only
         if preset.spec is None:
             spec = {"system": "free"}
         else:
             spec = preset.make_spec(preset.count or 1, roller=self._roller).to_dict()
-        return {"id": None, "seq": None, "preset": preset.name, "system": preset.system, "roller": self._roller,
-                "started": now(),
-                "finished": None, "complete": False, "result": None, "total": None,
-                "successes": None, "outcome": None, "perfect": False, "botch": False,
-                "dice": [], "readings": [], "corrections": [], "note": None, "spec": spec}
+        return Roll(preset.name, preset.system, spec, now(), roller=self._roller)
 
     # --- saving, state ------------------------------------------------
     def _snapshot(self) -> dict:
         """What a refused request or a failed save must leave as it was (:data:`_ROLL_STATE`)."""
         values = {name: getattr(self, name) for name in _ROLL_STATE}
-        return {name: copy.deepcopy(v) if isinstance(v, (dict, list)) else v for name, v in values.items()}
+        return {name: copy.deepcopy(v) if isinstance(v, (dict, list, Roll)) else v for name, v in values.items()}
 
     def _restore(self, snapshot: dict, failure: SaveFailed | None = None) -> None:
         """Put back a :meth:`_snapshot`; ``failure``: the failed save that is why (logged, and
@@ -207,10 +203,10 @@ class RollCore:
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)
-        roll = cast(dict, self._roll)  # only the armed preset's roll is saved here
+        roll = cast(Roll, self._roll)  # only the armed preset's roll is saved here
         saved = self._history.save(roll, photo=photo, annotated=annotated)
         self._save_error = None  # saving works again
-        roll.update(id=saved["id"], seq=saved["seq"], photo=saved["photo"])
+        roll.id, roll.seq, roll.photo = saved["id"], saved["seq"], saved["photo"]
         self._publish_roll(saved)
 
     def _publish_roll(self, saved: dict) -> None:

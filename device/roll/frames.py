@@ -16,7 +16,7 @@ import numpy as np
 from device.errors import SaveFailed
 from device.presets import Preset
 from device.roll.core import TAKING, RollCore
-from device.roll.record import die_from_reading, now
+from device.roll.record import Die, now
 from device.setup_view import setup_view
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
@@ -110,7 +110,6 @@ class FrameSide(RollCore):
         (:meth:`TrayDispatcher.latest_frame_jpeg`)."""
         return self._tray.latest_frame_jpeg(max_side)
 
-
     def _take_frame(self, taken: Taken, step: int) -> None:
         """Store the taken dice as the step's throw and advance, or save the reading with its
         problem and prompt (RULES T-1, T-3); a refused frame (no dice, nothing moved) starts
@@ -123,27 +122,27 @@ class FrameSide(RollCore):
             self._set_state(self._state, prompt=refused.english(), problem=refused.to_dict())
             return
         problem = found.problem
-        dice = [die_from_reading(d) for d in found.dice or ()]
+        dice = [Die.from_reading(d) for d in found.dice or ()]
         if step == 0 and problem is None:
-            principals = [die for die in dice if die["principal"]]
+            principals = [die for die in dice if die.principal]
             system = cast(Preset, self._preset).system  # a frame is taken for an armed preset only
             if len(dice) == 1 and system in ("d6", "free"):  # RULES D6-2a: a lone die
-                dice[0]["principal"] = True
+                dice[0].principal = True
             elif len(principals) > 1 or system == "pool":  # a pool has no principal die
                 for die in dice:
-                    die["principal"] = False
+                    die.principal = False
         if self._roll is None:
             self._roll = self._new_roll()
-        self._roll["readings"].append({**(taken.reading_dict or {}), "step": step,
-                                       "problem": problem and problem.english(), "at": now()})
+        self._roll.readings.append({**(taken.reading_dict or {}), "step": step,
+                                    "problem": problem and problem.english(), "at": now()})
         self._fresh_after = self._clock()
         if problem is not None:
             self._save(taken.photos)
             self._set_state("prompting", prompt=problem.english(), problem=problem.to_dict())
             return
-        voids = self._cocked_dice == "rethrow_set" and any(die["unreadable"] == "cocked" for die in dice)
+        voids = self._cocked_dice == "rethrow_set" and any(die.unreadable == "cocked" for die in dice)
         self._void = {"step": step, "reference": taken.before, "dice": found.dice} if voids else None
-        before = self._walk(self._roll).problem if self._roll["dice"] else None
+        before = self._walk(self._roll).problem if self._roll.dice else None
         self._store_step(dice, step)
         self._advance(taken.photos, principal_note=taken.reading.principal_note if taken.reading else None)
         if (before is not None and before.code == "no principal" and self._state == "prompting"

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from device.roll.core import TAKING, RollCore, all_or_nothing, log
-from device.roll.record import abandoned_note, last_step, now
+from device.roll.record import Roll, abandoned_note, last_step, now
 from rules.phrase import Phrase
 
 
@@ -37,7 +37,7 @@ class RollKeeping(RollCore):
             self._history.clear()
             self._save_error = None
             self._latest = None
-            if self._roll is not None and self._roll.get("id") is not None:
+            if self._roll is not None and self._roll.id is not None:
                 self._roll = None
                 if self._state in TAKING:
                     self._set_state("armed", prompt=self._first_prompt())
@@ -70,42 +70,39 @@ class RollKeeping(RollCore):
         return {"camera": camera, "disk": disk, "database": {"ok": problem is None, "error": problem},
                 "saving": {"ok": saving is None, "error": saving}}
 
-
     def _take_up(self, resume_seconds: float) -> None:
         """At start: the newest roll left waiting for dice is resumed when its last step
         (a throw, a correction) is younger than ``resume_seconds`` and its preset still
         exists; every other one left waiting is closed as abandoned, with a note."""
-        waiting = self._history.unfinished()
+        waiting = [Roll.from_dict(roll) for roll in self._history.unfinished()]
         for roll in waiting:
-            for die in roll["dice"]:
-                die.setdefault("principal", die.get("role") == "principal")
             idle = (datetime.now(UTC) - last_step(roll)).total_seconds()
-            preset = next((p for p in self._presets if p.name == roll["preset"]), None)
+            preset = next((p for p in self._presets if p.name == roll.preset), None)
             if roll is waiting[-1] and preset is not None and idle < resume_seconds:
-                self._preset, self._roller, self._roll = preset, roll["roller"], roll
+                self._preset, self._roller, self._roll = preset, roll.roller, roll
                 walk = self._resolve(roll)
                 needs = walk.outcome.needs if walk.outcome is not None else None
                 self._needs = None if needs is None else needs.to_dict()
-                self._state = "prompting" if roll["dice"] else "armed"
+                self._state = "prompting" if roll.dice else "armed"
                 self._prompt = self._request()
                 problem = self._request_problem()
                 self._problem = None if problem is None else problem.to_dict()
-                log.info("roll %d taken up again: %s", roll["id"], self._prompt)
+                log.info("roll %d taken up again: %s", roll.id, self._prompt)
                 continue
-            why = (Phrase("its preset {preset} is no more", preset=roll["preset"]) if preset is None else
+            why = (Phrase("its preset {preset} is no more", preset=roll.preset) if preset is None else
                    Phrase("a newer roll was started") if roll is not waiting[-1] else
                    Phrase("dicelens restarted {minutes:.0f} minutes after its last step "
                           "(a roll is taken up again within {limit:g})",
                           minutes=idle / 60, limit=resume_seconds / 60))
-            roll.update(finished=now(), note=abandoned_note(why))
+            roll.finished, roll.note = now(), abandoned_note(why)
             self._history.save(roll)
-            log.info("roll %d closed as abandoned: %s", roll["id"], why)
+            log.info("roll %d closed as abandoned: %s", roll.id, why)
         if waiting:
             self._latest = self._history.latest()
 
     def _abandon(self, why: Phrase) -> None:
         roll = self._roll
-        if roll is None or roll.get("id") is None or roll["finished"] is not None:
+        if roll is None or roll.id is None or roll.finished is not None:
             return
-        roll.update(finished=now(), note=abandoned_note(why))
+        roll.finished, roll.note = now(), abandoned_note(why)
         self._save()

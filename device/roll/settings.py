@@ -10,7 +10,6 @@ import rules
 from device.errors import DeviceError, SaveFailed
 from device.presets import Preset, PresetError, preset_from_table
 from device.roll.core import TAKING, RollCore
-from device.roll.record import reading_of
 from rules import cocked as cocked_policy
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -126,16 +125,16 @@ class RollSettings(RollCore):
         step to throw again), else None; for a policy set while that throw waits: the tray
         before it is known for the first throw only (a later one is compared with none)."""
         roll = self._roll
-        if self._cocked_dice != "rethrow_set" or roll is None or not roll["dice"]:
+        if self._cocked_dice != "rethrow_set" or roll is None or not roll.dice:
             return None
         if self._void is not None:
             return self._void
         walk = self._walk(roll)
-        dice = [die for die in roll["dice"] if die["step"] == walk.step]
-        if walk.problem is None or not any(die.get("unreadable") == "cocked" for die in dice):
+        dice = [die for die in roll.dice if die.step == walk.step]
+        if walk.problem is None or not any(die.unreadable == "cocked" for die in dice):
             return None
         return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
-                "dice": [reading_of(die) for die in dice]}
+                "dice": [die.reading() for die in dice]}
 
 
     def _find_preset(self, name: str) -> Preset:
