@@ -19,7 +19,7 @@ from device.errors import DeviceError, SaveFailed
 from device.events import EventHub
 from device.history import History
 from device.presets import Preset
-from device.roll.record import Die, Roll, now
+from device.roll.record import Die, Roll, Void, now
 from device.roll.walk import Walk, resolve, walk
 from device.tray.dispatch import TrayDispatcher
 from device.tray.problems import Problem, dice_count
@@ -94,9 +94,7 @@ class RollCore:
     _generation: int                        # bumped when a reading in flight goes stale
     _read_requested: bool                   # the next frame is read as it is (read now)
     _armed_before: list[DieReading] | None  # the tray when the preset was armed
-    # RULES T-5 rethrow_set: the throw a cocked die voided, {"step", "reference" (the tray
-    # before it), "dice"}: DieReadings; its dice count again only once they moved
-    _void: dict | None
+    _void: Void | None                      # RULES T-5 rethrow_set: the throw a cocked die voided
     _odds: dict[str, dict | None]
     _closed: bool
     annotate: Callable

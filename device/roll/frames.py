@@ -16,7 +16,7 @@ import numpy as np
 from device.errors import SaveFailed
 from device.presets import Preset
 from device.roll.core import TAKING, RollCore
-from device.roll.record import Die, now
+from device.roll.record import Die, Void, now
 from device.setup_view import setup_view
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
@@ -59,14 +59,14 @@ class FrameSide(RollCore):
             # (taking a die out of it is fine), each later throw with the frame before it;
             # RULES T-5 rethrow_set: a voided step is thrown again from the tray before it,
             # and none of the voided throw's dice counts unless it moved.
-            void = self._void if self._void is not None and self._void["step"] == step else None
+            void = self._void if self._void is not None and self._void.step == step else None
             before: Literal["last"] | Sequence[DieReading] | None = (
-                void["reference"] if void is not None else "last" if step > 0 else self._armed_before)
+                void.reference if void is not None else "last" if step > 0 else self._armed_before)
             wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
                             moved_only=True, follow_up=step > 0, as_is=self._read_requested,
                             label=preset.label, asks=self._request(), color=self._principal_color,
                             photos=True, token=(self._generation, self._state, step), before=before,
-                            voided=tuple(void["dice"]) if void is not None else ())
+                            voided=void.dice if void is not None else ())
             self._set_state("reading")
             return wanted
 
@@ -141,7 +141,7 @@ class FrameSide(RollCore):
             self._set_state("prompting", prompt=problem.english(), problem=problem.to_dict())
             return
         voids = self._cocked_dice == "rethrow_set" and any(die.unreadable == "cocked" for die in dice)
-        self._void = {"step": step, "reference": taken.before, "dice": found.dice} if voids else None
+        self._void = Void(step, taken.before, tuple(found.dice or ())) if voids else None
         before = self._walk(self._roll).problem if self._roll.dice else None
         self._store_step(dice, step)
         self._advance(taken.photos, principal_note=taken.reading.principal_note if taken.reading else None)

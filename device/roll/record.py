@@ -6,7 +6,7 @@ the notes a roll may carry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -97,6 +97,17 @@ class Die:
                    unreadable=data.get("unreadable"),
                    principal=bool(data.get("principal", data.get("role") == "principal")),
                    surplus=bool(data.get("surplus")))
+
+
+@dataclass(frozen=True)
+class Void:
+    """RULES T-5 rethrow_set: the throw of a roll a cocked die voided (``step``), the tray it
+    is thrown again from (``reference``: the readings before it, None when not known) and its
+    ``dice`` as read: none of them counts again unless it moved."""
+
+    step: int
+    reference: Sequence[DieReading] | None
+    dice: tuple[DieReading, ...]
 
 
 @dataclass(frozen=True)

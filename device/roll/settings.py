@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 import rules
 from device.errors import DeviceError, SaveFailed
 from device.presets import Preset, PresetError, preset_from_table
 from device.roll.core import TAKING, RollCore
+from device.roll.record import Void
 from rules import cocked as cocked_policy
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
@@ -120,7 +122,7 @@ class RollSettings(RollCore):
             self._publish_state()
             return self.settings()
 
-    def _voided_now(self) -> dict | None:
+    def _voided_now(self) -> Void | None:
         """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
         step to throw again), else None; for a policy set while that throw waits: the tray
         before it is known for the first throw only (a later one is compared with none)."""
@@ -133,8 +135,8 @@ class RollSettings(RollCore):
         dice = [die for die in roll.dice if die.step == walk.step]
         if walk.problem is None or not any(die.unreadable == "cocked" for die in dice):
             return None
-        return {"step": walk.step, "reference": self._armed_before if walk.step == 0 else None,
-                "dice": [die.reading() for die in dice]}
+        step = cast(int, walk.step)  # a problem names its throw
+        return Void(step, self._armed_before if step == 0 else None, tuple(die.reading() for die in dice))
 
 
     def _find_preset(self, name: str) -> Preset:
