@@ -10,7 +10,8 @@ import time
 
 from rules.destiny import AttackSpec, resolve_attack
 from rules.destiny_odds import attack_odds
-from rules.encounter import Encounter, Participant
+from rules.encounter import Encounter
+from rules.participant import Participant
 from rules.virtual import roll_attack
 
 

@@ -24,8 +24,9 @@ from device.combat.roster import Roster, checked_sheet
 from device.combat.tray import TrayWait
 from device.events import EventHub, Subscription
 from rules import cocked
-from rules.encounter import CONDITIONS, Encounter
+from rules.encounter import Encounter
 from rules.errors import InvalidStep
+from rules.participant import CONDITIONS
 from rules.phrase import Phrase
 
 if TYPE_CHECKING:

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from rules.destiny import OPTION_NAMES, DestinyOptions
-from rules.encounter import ENERGY, Participant
 from rules.errors import InvalidStep
+from rules.participant import ENERGY, Participant
 
 _TEMPLATE_KEYS = ("name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy")
 

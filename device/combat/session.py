@@ -31,8 +31,9 @@ from device.combat.roster import checked_sheet, fighter_name, find_sheet, free_n
 from device.tray.dispatch import Taken
 from device.tray.match import Wanted
 from rules.destiny import AttackOutcome
-from rules.encounter import Condition, Encounter
+from rules.encounter import Encounter
 from rules.errors import InvalidStep
+from rules.participant import Condition
 from rules.phrase import Phrase
 
 MAX_PARTICIPANTS = 40   # a table's fight; keeps every phone's page small
