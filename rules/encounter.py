@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.destiny import UNARMED, AttackOutcome, AttackSpec, check_face, initiative_order
+from rules.destiny import AttackOutcome
+from rules.destiny_spec import UNARMED, AttackSpec, check_face
 from rules.encounter_state import EncounterState, said, step
 from rules.errors import InvalidStep
+from rules.initiative import initiative_order
 from rules.participant import DISARMED, ENERGY, PARALYSED, POISON, PRONE, Condition, Participant, check_count, is_int
 from rules.phrase import Phrase
 

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from rules.destiny import CHARACTERISTIC_SIDES, DestinyOptions
+from rules.destiny_spec import CHARACTERISTIC_SIDES, DestinyOptions
 from rules.errors import InvalidRoll, InvalidStep
 from rules.outcome import Needs
 from rules.participant import Participant, check_count

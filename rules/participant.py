@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
-from rules.destiny import Weapon, check_characteristic, check_face, check_weapon
+from rules.destiny_spec import Weapon, check_characteristic, check_face, check_weapon
 from rules.errors import InvalidStep
 
 Duration = Literal["temporary", "persistent"]

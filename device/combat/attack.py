@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from rules.destiny import AttackNeeds, AttackOutcome, AttackSpec, resolve_attack
+from rules.destiny import AttackNeeds, AttackOutcome, resolve_attack
+from rules.destiny_spec import AttackSpec
 from rules.errors import InvalidStep
 from rules.phrase import Phrase
 

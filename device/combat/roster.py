@@ -38,7 +38,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
-from rules.destiny import OPTION_NAMES, DestinyOptions
+from rules.destiny_spec import OPTION_NAMES, DestinyOptions
 from rules.errors import InvalidStep
 from rules.participant import ENERGY, Participant
 
