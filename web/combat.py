@@ -1,7 +1,7 @@
 """The combat page and its JSON API (blueprint ``combat``): a Destiny Dice fight (RULES.md §3)
 run from every phone at the table.
 
-The fight itself is the device's combat session (``device/combat.py``), handed to the
+The fight itself is the device's combat session (``device/combat/``), handed to the
 app with :func:`attach` and kept in ``app.extensions["dicelens.combat"]``; without one
 every route answers 404. Every answer of a POST is the whole state (as ``GET
 /api/combat``); failures are ``{"error": reason}``: 400 malformed input or a step the

@@ -8,14 +8,14 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from rules import destiny
+from rules import destiny_spec
 
 from .errors import BadRequest
 from .inputs import name_text, only_keys, whole_number
 
 MAX_NUMBER = 100        # PV, damage, bonuses: no sheet of the seed comes near
 SHEET_KEYS = {"name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy"}
-WEAPONS = (*destiny.WEAPONS, destiny.UNARMED)  # RULES DD-8
+WEAPONS = (*destiny_spec.WEAPONS, destiny_spec.UNARMED)  # RULES DD-8
 
 
 def number(body: dict, key: str, low: int, high: int, default: int | None = None) -> int | None:
@@ -32,7 +32,7 @@ def flag(body: dict, key: str) -> bool | None:
 
 
 def die(value: Any, key: str) -> int:
-    if value not in destiny.CHARACTERISTIC_SIDES or isinstance(value, bool):
+    if value not in destiny_spec.CHARACTERISTIC_SIDES or isinstance(value, bool):
         raise BadRequest(_("%(name)s must be a die: 4, 6, 8, 10 or 12", name=key))
     return value
 
