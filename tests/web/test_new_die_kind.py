@@ -62,5 +62,8 @@ def test_a_step_waiting_for_the_d100_says_what_the_tray_shows_instead(client, fi
     assert state["tray"]["waiting"]["needs"] == "Zocchi's initiative needs a d100"
     assert fight.on_settled(None, 1500)
     assert fight.state()["tray"]["problem"]["text"] == "a d20 is in the tray: Zocchi's initiative needs a d100"
+    for language in ("pt-BR", "es"):  # "d100" is its own name in every language: no catalogue entry
+        shown = client.get("/api/combat", headers={"Accept-Language": language}).get_json()["tray"]["text"]
+        assert "d100" in shown and "Zocchi" in shown and "initiative" not in shown, shown
     entered = post(client, "/initiative", {"values": {"Zocchi": 87, "Saqueador": 4}})
     assert entered.status_code == 200, entered.get_json()
