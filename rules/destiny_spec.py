@@ -26,12 +26,14 @@ def is_int(value: object) -> TypeGuard[int]:
 
 
 def check_characteristic(sides: object, what: str) -> int:
-    """A characteristic or defence die's sides: d4, d6, d8, d10 or d12 (RULES §3).
+    """A characteristic or defence die's sides: one of :data:`CHARACTERISTIC_SIDES`, d4, d6,
+    d8, d10 or d12 (RULES §3).
 
-    :raises InvalidRoll: for any other die.
+    :raises InvalidRoll: for any other die, naming the dice it may be.
     """
     if not is_int(sides) or sides not in CHARACTERISTIC_SIDES:
-        raise InvalidRoll(f"{what} must be a d4, d6, d8, d10 or d12, not {sides!r}")
+        *most, last = (f"d{n}" for n in CHARACTERISTIC_SIDES)
+        raise InvalidRoll(f"{what} must be a {', '.join(most)} or {last}, not {sides!r}")
     return sides
 
 

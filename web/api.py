@@ -38,6 +38,7 @@ every POST must be same-origin.
                                          int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
                                          404 no frame yet (the controller's ``setup_view``)
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
+                                         "preset_labels": {name: {"text", "made"}} (messages.preset_labels),
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
@@ -82,7 +83,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_roll, shown_state, translated
+from .messages import needs_text, preset_labels, reason, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -341,10 +342,12 @@ def camera_setup():
 # --- settings and PIN ---------------------------------------------------------------
 
 def public_settings() -> dict:
-    """The controller's settings without the PIN hash, plus ``pin_set`` and ``authorized``."""
+    """The controller's settings without the PIN hash, plus ``pin_set``, ``authorized`` and
+    the presets' labels as the page shows them (``preset_labels``)."""
     settings = dict(controller().settings())
     pin_set = bool(settings.pop("pin", None))
-    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized()}
+    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized(),
+            "preset_labels": preset_labels(settings["presets"])}
 
 
 def _check_preset_numbers(value: object, depth: int = 0) -> None:

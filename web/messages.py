@@ -14,7 +14,10 @@ from collections.abc import Callable
 from flask import current_app
 from flask_babel import force_locale, get_locale, gettext
 
+import rules
+from rules.d6 import D6Spec
 from rules.phrase import Phrase
+from rules.pool import PoolSpec
 
 
 def translated(message: object) -> str:
@@ -71,6 +74,30 @@ def label_text(label: str | None) -> str:
             part = gettext(_LABEL_WORDS[word]).format(n=value)
         parts.append(part)
     return " · ".join(parts)
+
+
+#: A preset's system → its rules spec, whose label (``rules.describe``) a preset may carry.
+_SPECS: dict[str, type[D6Spec] | type[PoolSpec]] = {"d6": D6Spec, "pool": PoolSpec}
+
+
+def _made_label(preset: dict) -> str | None:
+    """The label the rules make of the preset's spec (``rules.describe``); None for a free
+    roll (no spec) or a spec that cannot be read."""
+    spec = _SPECS.get(preset.get("system", ""))
+    try:
+        return None if spec is None else rules.describe(spec.from_dict(preset["spec"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def preset_labels(presets: list[dict]) -> dict[str, dict]:
+    """What the settings page shows of each preset's label: name → ``{"text": the label in
+    the request's language (:func:`label_text`), "made": whether it is the label the rules
+    make of the preset's spec}``. A label the rules made is made anew when its spec is
+    edited (the page clears it, the device makes it); one a table wrote stays."""
+    return {preset["name"]: {"text": label_text(preset.get("label")),
+                             "made": preset.get("label") is not None and preset.get("label") == _made_label(preset)}
+            for preset in presets}
 
 
 def shown_presets(presets: list[dict]) -> list[dict]:
