@@ -256,6 +256,8 @@ function renderDice(roll) {
       dataset: { index: String(index), role: tags[0] || "", color: die.color || "" },
       onclick: () => entry.openFix(roll, die, index),
     }, [
+      // its number in sight: the one a prompt or a correction names (the list puts the principal first)
+      el("span", { class: "num", text: t("Die {n}", { n: index + 1 }) }),
       el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
       counted,
       el("span", { class: "tags", text: tags.map((tag) => t(tag)).join(" · ") }),
