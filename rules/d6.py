@@ -28,7 +28,7 @@ EXTRA_KIND = "D3"
 
 # What an outcome waits for (``Needs.reason``) and its notes are Phrases: the page words them
 # in each phone's language (a note is kept with the roll).
-PERFECT_REASON = Phrase("perfect roll: roll the principal die again (counts as D3)")
+PERFECT_REASON = Phrase("Rolagem Perfeita: roll the principal die again (counts as D3)")  # the seed's name (RULES D6-3)
 CHAIN_REASON = Phrase("the extra die showed 6: roll the principal die again (counts as D3)")
 PRINCIPAL_REASON = Phrase("no die stands out as the principal die: say which one it is")
 #: ``Needs.kind`` of an outcome that waits to be told the principal die (RULES D6-2a): no die is thrown.

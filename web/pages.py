@@ -18,7 +18,8 @@ route         template         context
                                ``export_query`` (the filters as a query string, for the
                                CSV/JSON links)
 ``/settings`` settings.html    ``settings`` (as GET /api/settings, without the PIN),
-                               ``presets``
+                               ``presets``, ``has_frame`` (the camera has sent a frame:
+                               only then does the page ask for its pictures)
 ``/combat``   combat.html      ``combat`` (GET /api/combat), ``combat_api`` (its URLs:
                                ``state``, ``events``, ``base``, ``login``),
                                ``characteristic_sides`` (a sheet's dice, RULES §3); 404
@@ -101,7 +102,11 @@ def history():
 
 @bp.get("/settings")
 def settings():
-    return render_template("settings.html", settings=public_settings(), presets=controller().presets())
+    ctl = controller()
+    # Before the camera's first frame the pictures' routes can only answer 404: the page
+    # says "no photo yet" instead of asking.
+    has_frame = ctl.latest_frame()[0] is not None
+    return render_template("settings.html", settings=public_settings(), presets=ctl.presets(), has_frame=has_frame)
 
 
 @bp.get("/combat")

@@ -104,7 +104,7 @@ def test_a_fight_s_leaning_die_asks_for_its_top_face(phone, controller, fight, l
     expect(page.locator("#attack-tray-status")).to_have_text(prompt)
     page.locator("#attack-tray-lean .key", has_text="14").click()
     expect(page.locator("#attack-tray-lean .key")).to_have_count(0)
-    expect(page.locator("#attack-dice .die-chip")).to_have_text(["d8 7", "d20 14"])
+    expect(page.locator("#attack-dice .die-chip .die-value")).to_have_text(["d8 7", "d20 14"])
     attack = fight.state()["attack"]
     assert (attack["attack"]["natural"], attack["attack"]["destiny"]) == (7, 14)
     assert attack["sources"] == {"attack": "corrected"}

@@ -208,7 +208,7 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
         live(page).get_by_role("button", name="Read Brann's Mind die from the tray").click()
         expect(brann.locator(".tray-status")).to_have_text("Throw into the tray: Brann's initiative needs a d6.")
         tray.settle(tray_fight, ("d6-pips", 5))
-        expect(brann.locator(".init-name")).to_have_text("Brann · Mind d6 = 5")
+        expect(brann.locator(".init-name")).to_contain_text("Brann · Mind d6 = 5")
         expect(brann.locator(".init-name")).to_have_attribute("data-read", "true")
         tap(page, '#initiative-list li[data-name="Saqueador"]', 4)
         page.click("#initiative-start")
@@ -224,7 +224,7 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
         tray.settle(tray_fight, ("d8", 7), ("d20", 14))
         expect(page.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
         expect(status).to_have_text("Throw into the tray: the defence needs a d6 and a d20.")
-        expect(page.locator('#attack-dice .die-chip[data-source="camera"]')).to_have_text(["d8 7", "d20 14"])
+        expect(page.locator('#attack-dice .die-chip[data-source="camera"] .die-value')).to_have_text(["d8 7", "d20 14"])
         tray.settle(tray_fight, ("d20", 9), ("d6-pips", 4))
         tray.settle(tray_fight, ("d8", 5))
         expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
@@ -357,3 +357,35 @@ def test_the_fights_house_rules_are_page_settings(phone, fight, lang, summary, l
     other = live(phone(f"/combat?lang={lang}"))  # another phone, and the fight's file, keep it
     expect(other.locator("#defensive-fumble-on-hit")).to_be_checked()
     assert CombatSession(fight.path.parent).state()["options"]["defensive_fumble_on_hit"] is True
+
+
+@pytest.mark.parametrize(("lang", "word", "read", "correct"), [
+    ("en", "camera", "read by the camera", "Correct the d8 showing 7, read by the camera"),
+    ("pt_BR", "câmera", "lido pela câmera", "Corrigir o d8 que mostra 7, lido pela câmera"),
+    ("es", "cámara", "leído por la cámara", "Corregir el d8 que muestra 7, leído por la cámara"),
+])
+def test_a_value_the_camera_read_is_marked_in_sight_and_for_screen_readers(browser, tray_server, tray_fight, tray,
+                                                                           lang, word, read, correct):
+    tray_fight.add_hero("Brann")
+    tray_fight.add_enemy("Saqueador")
+    context = browser.new_context(**PHONE, base_url=tray_server.url)
+    try:
+        page = context.new_page()
+        page.goto(f"/combat?lang={lang}")
+        live(page)
+        tray_fight.read_tray("initiative", "Brann")
+        tray.settle(tray_fight, ("d6-pips", 5))
+        mark = page.locator('#initiative-list li[data-name="Brann"] .init-name .read-mark')
+        expect(mark).to_be_visible()
+        expect(mark).to_have_text(word + read)                # its word in sight, the phrase for a screen reader
+        expect(mark.locator(".sr")).to_have_text(read)
+        tray_fight.roll_initiative({"Brann": 5, "Saqueador": 2})
+        tray_fight.start_attack("Brann", "Saqueador")
+        tray_fight.read_tray("attack")
+        tray.settle(tray_fight, ("d8", 7), ("d20", 14))
+        chip = page.get_by_role("button", name=correct)
+        expect(chip).to_be_visible()
+        expect(chip.locator(".read-mark")).to_be_visible()
+        expect(chip.locator(".read-mark")).to_contain_text(word)
+    finally:
+        context.close()

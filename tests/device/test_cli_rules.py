@@ -29,7 +29,7 @@ def test_resolve_perfect_roll_without_extra_dice_needs_one():
     assert result["total"] is None
     assert result["needs"]["count"] == 1
     assert result["needs"]["kind"] == "D3"
-    assert "perfect roll" in result["needs"]["reason"]
+    assert "Rolagem Perfeita" in result["needs"]["reason"]
 
 
 def test_resolve_random_roll_with_modifier_and_roller():

@@ -101,7 +101,7 @@ def test_a_correction_that_would_leave_a_past_roll_waiting_for_dice_is_refused(c
     for change in ({"value": 6}, {"cocked": True}):   # a perfect roll needs its extra die; a cocked die a throw
         with pytest.raises(ValueError, match=refused):
             controller.correct(old["id"], 0, **change)
-    with pytest.raises(ValueError, match=refused + r".*perfect roll"):
+    with pytest.raises(ValueError, match=refused + r".*Rolagem Perfeita"):
         controller.set_principal(old["id"], 1)   # the 6 as principal die: a perfect roll too
     assert controller.roll(old["id"]) == old   # nothing saved
     assert controller.correct(old["id"], 0, value=5)["total"] == 11   # a change that completes it is taken

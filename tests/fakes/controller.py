@@ -335,6 +335,8 @@ class FakeController(Controller):
                 if not PRESET_KEYS <= set(preset):
                     raise ValueError("a preset needs name, label, system, sides, count and spec")
             self._settings.update(copy.deepcopy(changes))
+            if "presets" in changes and changes["presets"] is None:  # null: the configured ones, as the device's
+                self._settings["presets"] = copy.deepcopy(PRESETS)
             return self.settings()
 
     def clear_history(self) -> None:

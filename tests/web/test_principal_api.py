@@ -65,7 +65,7 @@ def test_a_change_that_would_leave_a_past_roll_waiting_for_dice_is_409_with_what
     response = client.post(f"/api/rolls/{old['id']}/dice/0", json={"value": 6})
     assert response.status_code == 409 and response.get_json()["needs"]["kind"] == "D3"  # given as "more"
     assert response.get_json()["error"].startswith(f"roll {old['id']} is finished and can take no more dice")
-    assert "perfect roll" in response.get_json()["error"]
+    assert "Rolagem Perfeita" in response.get_json()["error"]
     assert client.get(f"/api/rolls/{old['id']}").get_json() == old
 
 

@@ -138,6 +138,15 @@ function showTray(status, waiting) {
   status.textContent = waiting ? state.tray.text : "";
 }
 
+/** The mark on a value the camera read, in sight on a phone (a title is not): the camera
+ *  icon and its word, the whole phrase for a screen reader. */
+function cameraMark() {
+  return el("span", { class: "read-mark" }, [
+    el("span", { "aria-hidden": "true", text: t("camera") }),
+    el("span", { class: "sr", text: t("read by the camera") }),
+  ]);
+}
+
 /** The dice thrown in an attack so far, each a chip; tapped, a keypad corrects it. */
 function thrownDice(outcome) {
   const throws = outcome.throws || {
@@ -152,9 +161,11 @@ function thrownDice(outcome) {
       const n = sides[which][index];
       const open = !!correcting && correcting.throw === which && correcting.index === index;
       const camera = sources[which] === "camera";
+      const label = t("Correct the d{n} showing {value}", { n, value });
       chips.push(el("button", { type: "button", class: "chip die-chip", dataset: { throw: which, index: String(index), source: sources[which] || "hand" },
-        "aria-pressed": String(open), "aria-label": t("Correct the d{n} showing {value}", { n, value }), title: camera ? t("read by the camera") : "",
-        text: "d" + n + " " + value, onclick: () => { correcting = open ? null : { throw: which, index }; render(); } }));
+        "aria-pressed": String(open), "aria-label": camera ? label + ", " + t("read by the camera") : label,
+        onclick: () => { correcting = open ? null : { throw: which, index }; render(); } },
+      [el("span", { class: "die-value", text: "d" + n + " " + value }), camera ? cameraMark() : null]));
       if (open) {
         pad = keypad(n, value, (v) => { correcting = null; step("/attack/correct", { throw: which, index, value: v }); },
           t("Correct the d{n} showing {value}", { n, value }));
@@ -237,8 +248,9 @@ function renderInitiative() {
     showTray(status, mine ? waiting : null);
     return el("li", { class: "init-row", dataset: { name: p.name } }, [
       el("div", { class: "init-head" }, [
-        el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) }, title: read ? t("read by the camera") : "",
-          text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") }),
+        el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) },
+          text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") },
+        read && initiative[p.name] ? cameraMark() : null),
         el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
           title: t("Read {name}'s Mind die from the tray", { name: p.name }), "aria-pressed": String(mine),
           onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),

@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { diceEntry } from "./live_entry.js";
 import { announce, follow, keepInSight } from "./live_follow.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
-import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary } from "./roll.js";
+import { SEED_WORDS, announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary } from "./roll.js";
 import { eventStream } from "./stream.js";
 
 const store = {
@@ -147,12 +147,12 @@ function renderOdds(odds, preset) {
   let bars = [];
   if (odds.system === "pool") {
     figures.push(t("Success {p}", { p: percent(odds.p_success) }));
-    figures.push(t("Botch {p}", { p: percent(odds.p_botch) }));
+    figures.push(t("{outcome} {p}", { outcome: SEED_WORDS.botch, p: percent(odds.p_botch) }));
     if (odds.mean_successes !== undefined) figures.push(t("Average {n}", { n: number(odds.mean_successes, 2) }));
     bars = (odds.successes || []).map((p, k) => [String(k), p]);
   } else {
     if (odds.mean !== undefined) figures.push(t("Average {n}", { n: number(odds.mean, 2) }));
-    if (odds.p_perfect !== undefined) figures.push(t("Perfect roll {p}", { p: percent(odds.p_perfect) }));
+    if (odds.p_perfect !== undefined) figures.push(t("{outcome} {p}", { outcome: SEED_WORDS.perfect, p: percent(odds.p_perfect) }));
     bars = Object.entries(odds.distribution || {}).filter(([, p]) => p >= 0.001);
   }
   $("#odds-figures").textContent = figures.join(" · ");
@@ -256,6 +256,8 @@ function renderDice(roll) {
       dataset: { index: String(index), role: tags[0] || "", color: die.color || "" },
       onclick: () => entry.openFix(roll, die, index),
     }, [
+      // its number in sight: the one a prompt or a correction names (the list puts the principal first)
+      el("span", { class: "num", text: t("Die {n}", { n: index + 1 }) }),
       el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
       counted,
       el("span", { class: "tags", text: tags.map((tag) => t(tag)).join(" · ") }),

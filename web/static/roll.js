@@ -3,8 +3,10 @@
  * history page (web/templates/_roll.html). */
 import { t } from "./i18n.js";
 
-const SEED_WORDS = {
-  perfect: "Rolagem Perfeita!",
+/** The seed's name of each outcome, one per outcome in every language: the result, the
+ *  odds line (live.js) and the history (_roll.html) say the same (RULES D6-3, P-5). */
+export const SEED_WORDS = {
+  perfect: "Rolagem Perfeita",
   botch: "Falha Crítica",
 };
 
@@ -36,7 +38,7 @@ export function describeRoll(roll) {
   if (!roll.complete) {
     // A perfect roll is known before its extra dice are: say so while waiting. A first throw
     // with no principal die waits for a tap, not for dice (RULES D6-2a).
-    return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect : "",
+    return { big: "…", unit: asksPrincipal(roll) ? t("tap the principal die") : t("waiting for dice"), outcome: roll.perfect ? SEED_WORDS.perfect + "!" : "",
       detail: "", tone: roll.perfect ? "good" : "plain" };
   }
   if (roll.system === "pool") {
@@ -60,7 +62,7 @@ export function describeRoll(roll) {
     return out;
   }
   const out = { big: shown(roll.total), unit: t("total"), outcome: "", detail: "", tone: "plain" };
-  if (roll.perfect) { out.outcome = SEED_WORDS.perfect; out.tone = "good"; }
+  if (roll.perfect) { out.outcome = SEED_WORDS.perfect + "!"; out.tone = "good"; }
   const details = [];
   if (result.modifier) details.push(t("modifier {n}", { n: (result.modifier > 0 ? "+" : "") + result.modifier }));
   out.detail = details.join(" · ");

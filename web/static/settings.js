@@ -7,6 +7,8 @@ import { cameraPill } from "./page.js";
 import { showSetup } from "./setup.js";
 import { toast } from "./toast.js";
 
+// Whether the camera had sent a frame when the page was made: before it, no picture is asked for.
+const HAS_FRAME = JSON.parse($("#settings-initial").textContent).has_frame;
 let reading = null;
 let frameSize = null;
 let principalColor = null;  // as the settings last said: the photo's die buttons show it pressed
@@ -98,7 +100,6 @@ function poolSteppers(row, preset) {
 }
 
 async function loadFrame() {
-  // 404 until the camera has taken a frame: that is "no photo yet", not an error.
   const frame = await api.get(API.frame).catch(() => null);
   reading = frame && frame.reading;
   const has = Boolean(frame && reading);
@@ -183,6 +184,7 @@ $("#clear-history").addEventListener("click", async () => {
   const [settings, state] = await Promise.all([act(api.get(API.settings)), act(api.get(API.state))]);
   if (settings) showSettings(settings);
   if (state) cameraPill(state.camera);
+  if (!HAS_FRAME) return;  // #frame-none and #setup-none say so already
   loadFrame();
   showSetup();
 })();

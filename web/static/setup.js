@@ -3,11 +3,11 @@
  * imported by settings.js. */
 import { API } from "./api.js";
 
-/** Show GET /api/setup in #setup-box, or #setup-none before the camera's first frame. */
+/** Show GET /api/setup in #setup-box (asked for once the camera has sent a frame: settings.js),
+ *  or #setup-none if it has none after all. */
 export async function showSetup() {
   const box = document.getElementById("setup-box");
   const advice = document.getElementById("setup-advice");
-  // 404 until the camera has taken a frame: the page says so, not an error.
   const answer = await fetch(API.setup, { headers: { Accept: "application/json" } }).catch(() => null);
   const view = answer && answer.ok ? await answer.json() : null;
   box.hidden = !view;
