@@ -24,6 +24,14 @@ The detector is trained first: the classifier also learns, as background, the pl
 where it finds a die that no label has, and as cocked the places where it finds one on a
 cocked die (often centred on one of its two faces: :func:`mined_by_detector`). A run takes about 40
 minutes on one core (detector 11, classifier 25–30, with other work on the machine).
+
+Two options teach what varies between tables, both off by default (the shipped networks'
+recipe): ``--renders DIR`` learns from tools/render_dice.py's pip-d6 renders too (both
+networks; tools/pips_data.py :func:`rendered_photos`), and ``--varied`` augments as varied
+as real tables (:func:`vary_light`'s colour temperature, brightness, blur, noise and JPEG;
+detector windows cut to one die filling them, dice of 10–80 px, a tilt; classifier crops
+of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors`` of the
+training sources only (tools/train_loso.sh, PIPS_RENDERS).
 """
 
 from __future__ import annotations
