@@ -11,6 +11,9 @@ share a fold.
 Synthetic trays (vision/synthetic.py, :func:`synthetic_photos`) are learned from too, so
 that the simulated camera's dice are read; they are in no fold and never measured on.
 
+3D renders of pip d6 (tools/render_dice.py, :func:`rendered_photos`) can be learned from
+too (tools/train_pips.py ``--renders``); like the synthetic trays they are in no fold.
+
 Every die gets a training target ``(x, y, side)`` in pixels: the centre of its top
 face and the side of the whole die as seen, because the sources box different things:
 byler the whole die, patterson the whole crop (one die), penlington only the pips
@@ -25,6 +28,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from tools.datasets import source as dataset_source
@@ -117,4 +121,33 @@ def synthetic_photos(count: int, seed: int, cocked: int = 0) -> list[tuple[Photo
                                    **{key: v for key, v in options.items() if v is not None})
         photo = Photo(Path(f"synthetic-{k}.png"), "synthetic", truth, targets("synthetic", truth))
         out.append((photo, image))
+    return out
+
+
+#: pixels: renders are shrunk to at most this long side when loaded (the real photos' size;
+#: a 1920×1080 render held whole would take 6 MB of memory, and the detector sees 384 px)
+RENDER_SIDE = 640
+
+
+def rendered_photos(folder: Path) -> list[tuple[Photo, np.ndarray]]:
+    """The pip-d6 renders of ``folder`` (tools/render_dice.py's labels.json; other kinds are
+    left out), each shrunk to at most :data:`RENDER_SIDE` pixels: (photo, H×W×3 uint8 BGR)
+    pairs whose targets are the top face's centre (the label's ``center``) and the whole
+    die's side. A cocked die keeps value None and ``"cocked": True``, as in :func:`synthetic_photos`.
+
+    :raises FileNotFoundError: ``folder`` holds no labels.json.
+    """
+    out = []
+    for entry in json.loads((folder / "labels.json").read_text())["images"]:
+        dice = [d for d in entry["dice"] if d["kind"] == "d6-pips"]
+        image = cv2.imread(str(folder / entry["file"]))
+        if not dice or image is None:
+            continue
+        scale = min(1.0, RENDER_SIDE / max(image.shape[:2]))
+        if scale < 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        dice = [{**d, "box": [c * scale for c in d["box"]], "center": [c * scale for c in d["center"]]}
+                for d in dice]
+        found = [(d["center"][0], d["center"][1], _longer(d["box"])) for d in dice]
+        out.append((Photo(folder / entry["file"], "render", dice, found), image))
     return out

@@ -25,7 +25,7 @@ focal length (wide-angle barrel distortion), floor (felt, wood, laminate, paper,
 a dark tray with coloured walls, a busy mat, or a dice-free patch of a real photo),
 colour temperature 2700–6500 K with a partial white balance, one to three lamps with
 their shadows and glare; per die: kind, size (25–150 px), body colour, translucency,
-marbling, speckle, ink, font, edge rounding, 6/9 marks (underline, dot or none), touching
+marbling, speckle, ink, font, edge rounding, pip size and spread, 6/9 marks (underline, dot or none), touching
 neighbours.
 """
 
@@ -376,10 +376,15 @@ def symbol_texture(symbol: str, look: Look, body: np.ndarray, at: tuple[float, f
 
 
 def pip_texture(value: int, look: Look, body: np.ndarray) -> np.ndarray:
+    """``body`` (a face's square, its sides along the face's edges) with ``value``'s pips. Their
+    size and spread differ between makers: taken from the die's numeral thickness and edge
+    rounding (no draw of the random generator, so the other kinds' renders are unchanged)."""
     mask = np.zeros((TEXTURE, TEXTURE), np.uint8)
+    radius = 0.07 + 0.5 * (look.thickness - 0.05)  # of the face's side: 0.07 to 0.10
+    spread = 0.30 - look.rounding / 3  # the corner pips' offset from the middle: 0.30 to 0.25
     for px, py in PIPS[value]:
-        cv2.circle(mask, (round(TEXTURE * (0.5 + 0.27 * px)), round(TEXTURE * (0.5 + 0.27 * py))),
-                   round(TEXTURE * 0.09), 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, (round(TEXTURE * (0.5 + spread * px)), round(TEXTURE * (0.5 + spread * py))),
+                   round(TEXTURE * radius), 255, -1, cv2.LINE_AA)
     return body + (np.array(look.ink, np.float32) - body) * (mask[..., None] / np.float32(255))
 
 
@@ -511,6 +516,8 @@ def _face_image(die: Die, face: int, points: np.ndarray, normal: np.ndarray, rng
     body = _body_texture(die.look, rng)
     solid = die.solid
     reference = die.vertices[solid.faces[face][0]] - points.mean(0)  # numerals point at a vertex
+    if solid.kind == "d6-pips":  # pips lie along the face's edges: its square is the face itself
+        reference = die.vertices[solid.faces[face][:2]].mean(0) - points.mean(0)
     centre, corners, u, v, half = _face_frame(points, normal, reference)
     if solid.kind == "d4-pyramid":
         img = body

@@ -13,6 +13,10 @@
 # TRAIN_PYTHON names the training venv's Python (PyTorch; tools/train_numerals.py).
 # RENDERS names folders (space-separated) of tools/render_dice.py's photos the numerals networks
 # learn from too (tools/train_numerals.py --renders); unset, they learn from the real photos only.
+# PIPS_RENDERS=DIR: the pips chain also learns from DIR/<source>/, pip-d6 renders of
+# tools/render_dice.py whose floor patches come from the other sources only, with
+# tools/train_pips.py --varied (the runs of 2026-12-01 after issue 16's renders: README).
+# PIPS_DETECTOR_EPOCHS, PIPS_CLASSIFIER_EPOCHS: the pips chain's epochs (default 40 and 25).
 # The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
 # that a run fits in a shared 2-core machine's session; vision_generalise.py prints them.
 set -eu
@@ -43,9 +47,12 @@ pips)
     [ $# -gt 0 ] || set -- byler-tray-d6 penlington-desk-d6 patterson-craps-d6-crops
     for source in "$@"; do
         dir=$out/pips/$source
+        set --
+        [ -z "${PIPS_RENDERS:-}" ] || set -- --renders "$PIPS_RENDERS/$source" --varied
         for network in detector classifier; do
             step "$dir" "$network" "$python" "$here/train_pips.py" --threads 1 --only "$network" \
-                --leave-out-source "$source" --out "$dir" --detector-epochs 40 --classifier-epochs 25
+                --leave-out-source "$source" --out "$dir" --detector-epochs "${PIPS_DETECTOR_EPOCHS:-40}" \
+                --classifier-epochs "${PIPS_CLASSIFIER_EPOCHS:-25}" "$@"
         done
     done
     ;;

@@ -24,6 +24,14 @@ The detector is trained first: the classifier also learns, as background, the pl
 where it finds a die that no label has, and as cocked the places where it finds one on a
 cocked die (often centred on one of its two faces: :func:`mined_by_detector`). A run takes about 40
 minutes on one core (detector 11, classifier 25–30, with other work on the machine).
+
+Two options teach what varies between tables, both off by default (the shipped networks'
+recipe): ``--renders DIR`` learns from tools/render_dice.py's pip-d6 renders too (both
+networks; tools/pips_data.py :func:`rendered_photos`), and ``--varied`` augments as varied
+as real tables (:func:`vary_light`'s colour temperature, brightness, blur, noise and JPEG;
+detector windows cut to one die filling them, dice of 10–80 px, a tilt; classifier crops
+of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors`` of the
+training sources only (tools/train_loso.sh, PIPS_RENDERS).
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.pips_data import SOURCES, load_photos, synthetic_photos  # noqa: E402
+from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
@@ -66,6 +74,11 @@ MINING_HEAT_MIN = 0.3
 #: Each labelled die is shown this many times per classifier epoch (byler's small dice are the
 #: hardest, patterson has few).
 REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3, "cocked": 2}
+#: ``--varied``: the share of detector samples cut to one die filling the window (a close-up
+#: or a crop, as patterson's), and of those read with the dice at any size of WIDE_SIDES
+FILL_SHARE = 0.15
+WIDE_SHARE = 0.25
+WIDE_SIDES = (10.0, 80.0)  # pixels in the detector's input: the sizes vision/tray.py's passes see
 
 
 class PipDetector(nn.Module):
@@ -106,10 +119,61 @@ class PipClassifier(nn.Module):
 
 # --- detector -------------------------------------------------------------------------
 
-def _detector_sample(image, dice, rng):
-    """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps."""
+def vary_light(image: np.ndarray, rng, blur: float = 1.8) -> np.ndarray:
+    """``--varied``: another table's light and camera on an H×W×3 uint8 image: colour
+    temperature (blue against red gains) and tint, brightness ×0.5–1.4, and each with
+    probability 0.3 Gaussian blur (sigma up to ``blur`` pixels), sensor noise, JPEG at 25–90."""
+    warm = rng.uniform(-1, 1)
+    gains = np.array([1 - 0.3 * warm, rng.uniform(0.92, 1.08), 1 + 0.3 * warm]) * rng.uniform(0.5, 1.4)
+    out = image.astype(np.float32) * gains
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, blur))
+    if rng.random() < 0.3:
+        out = out + rng.normal(0, rng.uniform(2, 10), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 91))])[1],
+                           cv2.IMREAD_COLOR)
+    return out
+
+
+def _filling(image, dice, rng):
+    """``--varied``: the part of a photo around one of its dice that the die fills (0.05 of its
+    side cut to 0.3 of floor on each side) and the dice whose centres lie in it."""
+    x, y, s = dice[int(rng.integers(len(dice)))]
+    half = s / 2 + s * rng.uniform(-0.05, 0.3)
+    x, y = x + rng.normal(0, 0.05 * s), y + rng.normal(0, 0.05 * s)
+    h, w = image.shape[:2]
+    x0, y0 = max(0, round(x - half)), max(0, round(y - half))
+    x1, y1 = min(w, round(x + half)), min(h, round(y + half))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return image, dice
+    inside = [(dx - x0, dy - y0, ds) for dx, dy, ds in dice if x0 <= dx < x1 and y0 <= dy < y1]
+    return image[y0:y1, x0:x1], inside
+
+
+def _perspective(canvas, points, rng):
+    """``--varied``: the window seen from a little aside (its corners moved by up to 8 %)."""
+    src = np.float32([[0, 0], [WINDOW, 0], [WINDOW, WINDOW], [0, WINDOW]])
+    matrix = cv2.getPerspectiveTransform(src, src + rng.uniform(-0.08, 0.08, (4, 2)).astype(np.float32) * WINDOW)
+    canvas = cv2.warpPerspective(canvas, matrix, (WINDOW, WINDOW))
+    if not points:
+        return canvas, points
+    moved = cv2.perspectiveTransform(np.float32([[(x, y) for x, y, _ in points]]), matrix)[0]
+    return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
+
+
+def _detector_sample(image, dice, rng, varied: bool = False):
+    """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps;
+    ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt."""
+    filling = varied and bool(dice) and rng.random() < FILL_SHARE
+    if filling:
+        image, dice = _filling(image, dice, rng)
     h, w = image.shape[:2]
     scale = input_scale(w, h) * rng.uniform(0.75, 1.3)
+    if dice and (filling or (varied and rng.random() < WIDE_SHARE)):
+        side = float(np.median([s for _, _, s in dice]))
+        scale = math.exp(rng.uniform(*np.log((20.0 if filling else WIDE_SIDES[0], WIDE_SIDES[1])))) / side
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     sh, sw = small.shape[:2]
@@ -128,6 +192,10 @@ def _detector_sample(image, dice, rng):
         canvas = canvas[:, ::-1]
         points = [(WINDOW - x, y, s) for x, y, s in points]
     canvas = jitter_colour(np.ascontiguousarray(canvas), rng)
+    if varied:
+        canvas = vary_light(canvas, rng)
+        if rng.random() < 0.3:
+            canvas, points = _perspective(canvas, points, rng)
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     regress = np.zeros((3, n, n), np.float32)  # log side, dx, dy
@@ -148,7 +216,7 @@ def _detector_sample(image, dice, rng):
     return canvas, heat, regress, mask
 
 
-def train_detector(photos, images, epochs: int, rng) -> nn.Module:
+def train_detector(photos, images, epochs: int, rng, varied: bool = False) -> nn.Module:
     net = PipDetector()
     batch_size = 16
     steps = epochs * math.ceil(len(photos) / batch_size)
@@ -160,7 +228,7 @@ def train_detector(photos, images, epochs: int, rng) -> nn.Module:
         net.train()
         total = 0.0
         for i in range(0, len(order), batch_size):
-            batch = [_detector_sample(images[k], photos[k].targets, rng) for k in order[i:i + batch_size]]
+            batch = [_detector_sample(images[k], photos[k].targets, rng, varied) for k in order[i:i + batch_size]]
             x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
             heat = torch.from_numpy(np.stack([b[1] for b in batch]))
             regress = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -235,8 +303,9 @@ def mined_by_detector(photos, images, detector: Path) -> list[tuple[int, float, 
     return items
 
 
-def _crop(images, item, rng) -> np.ndarray:
-    """A crop as the detector would give it: centre and side a little off, any turn, other light."""
+def _crop(images, item, rng, varied: bool = False) -> np.ndarray:
+    """A crop as the detector would give it: centre and side a little off, any turn, other light;
+    ``varied`` (``--varied``): also :func:`vary_light`, and a die of 10–20 pixels (shrunk and enlarged)."""
     k, x, y, s, _ = item
     x += rng.normal(0, 0.05 * s)
     y += rng.normal(0, 0.05 * s)
@@ -244,11 +313,16 @@ def _crop(images, item, rng) -> np.ndarray:
     crop = jitter_colour(crop_die(images[k], (x, y), s, rng.uniform(0, 360)), rng)
     if rng.random() < 0.2:
         crop = cv2.GaussianBlur(crop, (3, 3), 0)
+    if varied:
+        crop = vary_light(crop, rng, blur=1.0)
+        if rng.random() < 0.2:
+            small = int(rng.integers(14, 29))  # the crop holds about 1.4 sides: a die of 10-20 px
+            crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (CROP, CROP))
     return crop
 
 
-def train_classifier(photos, images, epochs: int, rng, mined: list) -> nn.Module:
-    """:param mined: :func:`mined_by_detector`, learned in every epoch."""
+def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool = False) -> nn.Module:
+    """:param mined: :func:`mined_by_detector`, learned in every epoch; ``varied``: see :func:`_crop`."""
     net = PipClassifier()
     positives = _positives(photos) + mined
     batch_size = 64
@@ -263,7 +337,7 @@ def train_classifier(photos, images, epochs: int, rng, mined: list) -> nn.Module
         total = 0.0
         for i in range(0, len(order), batch_size):
             batch = [items[j] for j in order[i:i + batch_size]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng) for it in batch])))
+            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, varied) for it in batch])))
             target = torch.tensor([it[4] for it in batch])
             loss = F.cross_entropy(net(x), target, label_smoothing=0.05)
             opt.zero_grad()
@@ -296,20 +370,29 @@ def main() -> int:
     parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
     parser.add_argument("--cocked", type=int, default=150,
                         help="synthetic trays with 1-3 cocked dice, learned from by the classifier only")
+    parser.add_argument("--renders", type=Path, metavar="DIR",
+                        help="a folder of tools/render_dice.py's pip-d6 renders learned from too (both networks)")
+    parser.add_argument("--varied", action="store_true",
+                        help="augment as varied as real tables: dice filling the window, dice of 10-80 px, "
+                             "colour temperature, brightness, blur, noise, JPEG, perspective, low resolution")
     args = parser.parse_args()
+    if args.renders and not (args.renders / "labels.json").is_file():
+        parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     photos = [p for p in load_photos() if p.fold not in args.leave_out and p.source != args.leave_out_source]
     print(f"{len(photos)} photos to train on, folds {args.leave_out} and source {args.leave_out_source} left out")
     images = [cv2.imread(str(p.path)) for p in photos]
-    for photo, image in synthetic_photos(args.synthetic, SEED):
+    extra = synthetic_photos(args.synthetic, SEED) + (rendered_photos(args.renders) if args.renders else [])
+    for photo, image in extra:
         photos.append(photo)
         images.append(image)
+    print(f"{sum(p.source == 'render' for p in photos)} renders from {args.renders}, varied {args.varied}", flush=True)
     start = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only != "classifier":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
-        detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED))
+        detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied)
         _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)
@@ -322,7 +405,8 @@ def main() -> int:
         print(f"{sum(m[4] == 0 for m in mined)} hard negatives and {sum(m[4] == COCKED for m in mined)} cocked "
               f"dice as the detector in {args.out} finds them", flush=True)
         torch.manual_seed(SEED)
-        classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined)
+        classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined,
+                                      args.varied)
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")

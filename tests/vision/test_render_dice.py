@@ -71,6 +71,26 @@ def test_each_value_is_on_one_face_and_opposite_faces_add_up(kind):
             assert v + values[opposite] == solid.sides + 1
 
 
+def test_every_pip_of_a_pip_d6_lies_on_its_face():
+    """A pip face's texture square is the face itself (it was the face's square turned 45°,
+    which put the corner pips past the face's edges: a 4 or a 6 showed no pip or a 1)."""
+    solid = render_dice.SOLIDS["d6-pips"]
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=False).T
+        look = render_dice.random_look(rng)
+        die = render_dice.Die(solid, look, turned, render_dice.values_of_faces(solid, rng), None)
+        for f, face in enumerate(solid.faces):
+            points = turned[face]
+            texture, corners = render_dice._face_image(die, f, points, solid.normal(f, turned), rng)
+            assert {tuple(c) for c in np.round(corners, 6)} == {tuple(p) for p in np.round(points, 6)}
+            body = render_dice._body_texture(render_dice.Look(**{**vars(look), "marbled": 0.0,
+                                                                 "speckled": 0.0}), rng)
+            pips = render_dice.pip_texture(die.values[f], look, body)
+            ink = (np.abs(pips - body).max(axis=2) > 40).astype(np.uint8)
+            assert cv2.connectedComponents(ink)[0] - 1 == die.values[f]
+
+
 def test_six_and_nine_are_marked_as_the_maker_marks_them():
     rng = np.random.default_rng(1)
     look = render_dice.random_look(rng)
