@@ -50,7 +50,8 @@ HEATS = (0.1, 0.2, 0.3, 0.45)  # detector thresholds tried held out
 VALUE_MINS = (0.0, 0.3, 0.5, 0.6, 0.8, 0.9)  # value thresholds tried held out
 WRONG_COST = 3  # a wrong value, which a player may not notice, costs this many unread dice
 FOLDS = 5  # photo folds of the held-out figure (fewer photos: one fold each)
-RIDGE = 1e-3  # the linear term's penalty
+RIDGE = 0.1  # the linear terms' penalty (held out on the pip sources: 0.01 overfits 20 photos, 1 underfits)
+PART = 0.5  # of a labelled die's side: a candidate smaller than this on it is a part of it (a pip)
 STEPS = 250  # Adam steps of the head's fit
 RATE = 0.05
 #: The datasets' kinds (labels.json ``kind``) as the readers name them; no kind is a pip d6.
@@ -253,6 +254,25 @@ def _crop_features(crops: NDArray[Any]) -> NDArray[Any]:
                      (grey < median - 0.2).mean(axis=(1, 2)), (grey > median + 0.2).mean(axis=(1, 2))], axis=1)
 
 
+RINGS, ANGLES, HARMONICS = 8, 32, 7  # the polar descriptor's samples
+
+
+def _polar(crops: NDArray[Any]) -> NDArray[Any]:
+    """N crops → N×(RINGS × HARMONICS): the magnitudes of the first harmonics of the grey
+    around each of RINGS circles about the crop's centre (the grey normalised per crop): the
+    same whichever way the die is turned, and telling apart the symmetries of pip patterns
+    (one pip, two on a diagonal, four corners…) and of numerals."""
+    out = np.zeros((len(crops), RINGS * HARMONICS))
+    for n, crop in enumerate(crops):
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = (grey - grey.mean()) / (grey.std() + 1.0)
+        half = grey.shape[0] / 2
+        polar = cv2.warpPolar(grey, (RINGS, ANGLES), (half, half), half * 0.9, cv2.WARP_POLAR_LINEAR)
+        spectrum = np.abs(np.fft.rfft(polar, axis=0))[:HARMONICS] / ANGLES  # ANGLES × RINGS: angles down
+        out[n] = spectrum.T.ravel()
+    return out
+
+
 @dataclass
 class _Looked:
     """The candidates of one photo and what the layer needs of each."""
@@ -265,59 +285,121 @@ class _Looked:
 def _look(backend: _Backend, image: NDArray[Any], scale: float | None, side: float) -> _Looked:
     found = backend.candidates(image, scale, LOW_HEAT)
     if not found:
-        return _Looked([], np.zeros((0, len(backend.classes))), np.zeros((0, len(backend.classes) + 8)))
+        return _Looked([], np.zeros((0, len(backend.classes))), np.zeros((0, len(backend.classes) + 8 + RINGS * HARMONICS)))
     crops = backend.crops(image, found)
     offsets = backend.log_probs(crops)
     extra = np.array([[heat, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, heat in found])
-    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops)]))
+    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops)]))
 
 
 @dataclass
 class Head:
-    """logits = offsets + ((features − mean) / scale) @ weights + bias."""
+    """Two heads over standardised features ``x = (features − mean) / scale``:
+
+    - die or floor: logit = the shipped classifier's (log p(die) − log p(background)) + x @ die_w + die_b;
+    - the value, given a die: logits = the shipped log probabilities of the values + x @ value_w
+      + value_b, where only the columns of the classes in ``taught`` were fitted (the others
+      are zero: a value the table never showed is read as the network reads it).
+
+    A die whose likeliest value by the shipped network is not taught keeps the shipped values'
+    probabilities: the layer has not seen what that value looks like on this table.
+    """
 
     mean: NDArray[Any]
     scale: NDArray[Any]
-    weights: NDArray[Any]
-    bias: NDArray[Any]
+    die_w: NDArray[Any]
+    die_b: NDArray[Any]
+    value_w: NDArray[Any]
+    value_b: NDArray[Any]
+    taught: NDArray[Any]  # value classes (1..C-1, as in the backend's classes) the table showed
 
-    def probs(self, offsets: NDArray[Any], features: NDArray[Any]) -> NDArray[Any]:
-        z = offsets + ((features - self.mean) / self.scale) @ self.weights + self.bias
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        p: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
-        return p
+    def probs(self, offsets: NDArray[Any], features: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """N×C offsets, N×F features → (N probabilities of a die, N×(C−1) of each value given one)."""
+        x = (features - self.mean) / self.scale
+        values = offsets[:, 1:]
+        die_logit = _logsumexp(values) - offsets[:, 0] + x @ self.die_w + self.die_b
+        shipped = _softmax(values)
+        adapted = _softmax(values + x @ self.value_w + self.value_b)
+        own = np.isin(np.argmax(values, axis=1) + 1, self.taught)
+        return 1 / (1 + np.exp(-die_logit)), np.where(own[:, None], adapted, shipped)
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: np.round(getattr(self, name), 6).tolist() for name in ("mean", "scale", "weights", "bias")}
+        return {name: np.round(getattr(self, name), 6).tolist() for name in _HEAD_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Head:
-        return cls(*(np.asarray(data[name], np.float64) for name in ("mean", "scale", "weights", "bias")))
+        return cls(*(np.asarray(data[name], np.float64) for name in _HEAD_FIELDS))
 
 
-def fit_head(offsets: NDArray[Any], features: NDArray[Any], targets: NDArray[Any]) -> Head:
-    """The ridge-held logistic head of N examples (N×C offsets, N×F features, N class indices):
-    :data:`STEPS` Adam steps of the mean cross-entropy + :data:`RIDGE` × ‖weights‖²."""
+_HEAD_FIELDS = ("mean", "scale", "die_w", "die_b", "value_w", "value_b", "taught")
+
+
+def _logsumexp(z: NDArray[Any]) -> NDArray[Any]:
+    top = z.max(axis=1)
+    out: NDArray[Any] = top + np.log(np.exp(z - top[:, None]).sum(axis=1))
+    return out
+
+
+def _softmax(z: NDArray[Any]) -> NDArray[Any]:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    p: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
+    return p
+
+
+def _adam(gradient: Any, shapes: Sequence[tuple[int, ...]]) -> list[NDArray[Any]]:
+    """:data:`STEPS` Adam steps from zeros; ``gradient(params)`` → their gradients."""
+    params = [np.zeros(shape) for shape in shapes]
+    m = [np.zeros(shape) for shape in shapes]
+    v = [np.zeros(shape) for shape in shapes]
+    for step in range(1, STEPS + 1):
+        for k, g in enumerate(gradient(params)):
+            m[k] = 0.9 * m[k] + 0.1 * g
+            v[k] = 0.999 * v[k] + 0.001 * g ** 2
+            params[k] -= RATE * (m[k] / (1 - 0.9 ** step)) / (np.sqrt(v[k] / (1 - 0.999 ** step)) + 1e-8)
+    return params
+
+
+def fit_head(offsets: NDArray[Any], features: NDArray[Any], targets: NDArray[Any],
+             die_mask: NDArray[Any] | float = 1.0, value_mask: NDArray[Any] | float = 1.0) -> Head:
+    """The heads of :class:`Head` from N candidates (N×C offsets, N×F features, N classes, 0 for
+    floor): each a mean cross-entropy + :data:`RIDGE` × ‖weights and bias‖², the value head
+    over the dice only, each taught value weighted alike (no value favoured for being thrown
+    more often)."""
     n, c = offsets.shape
     mean = features.mean(axis=0)
     scale = features.std(axis=0) + 1e-3
     x = (features - mean) / scale
-    w, b = np.zeros((x.shape[1], c)), np.zeros(c)
-    onehot = np.eye(c)[targets]
-    mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
-    for step in range(1, STEPS + 1):
-        z = offsets + x @ w + b
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        g = (e / e.sum(axis=1, keepdims=True) - onehot) / n
-        gw, gb = x.T @ g + 2 * RIDGE * w, g.sum(axis=0)
-        mw, vw = 0.9 * mw + 0.1 * gw, 0.999 * vw + 0.001 * gw ** 2
-        mb, vb = 0.9 * mb + 0.1 * gb, 0.999 * vb + 0.001 * gb ** 2
-        fix1, fix2 = 1 - 0.9 ** step, 1 - 0.999 ** step
-        w -= RATE * (mw / fix1) / (np.sqrt(vw / fix2) + 1e-8)
-        b -= RATE * (mb / fix1) / (np.sqrt(vb / fix2) + 1e-8)
-    return Head(mean, scale, w, b)
+    x_die, x_value = x * die_mask, x * value_mask
+    f = x.shape[1]
+    is_die = (targets > 0).astype(float)
+    base = _logsumexp(offsets[:, 1:]) - offsets[:, 0]
+
+    def die_gradient(params: list[NDArray[Any]]) -> list[NDArray[Any]]:
+        w, b = params
+        p = 1 / (1 + np.exp(-(base + x_die @ w + b[0])))
+        g = (p - is_die) / n
+        return [x_die.T @ g + 2 * RIDGE * w, np.array([g.sum() + 2 * RIDGE * b[0]])]
+
+    die_w, die_b = _adam(die_gradient, [(f,), (1,)])
+    dice = targets > 0
+    taught = np.unique(targets[dice])
+    value_w, value_b = np.zeros((f, c - 1)), np.zeros(c - 1)
+    if len(taught) >= 2:  # one value alone teaches nothing about telling values apart
+        xs, offs, ts = x_value[dice], offsets[dice][:, 1:][:, taught - 1], np.searchsorted(taught, targets[dice])
+        counts = np.bincount(ts, minlength=len(taught)).astype(float)
+        weight = (1.0 / counts[ts]) / len(taught)
+        onehot = np.eye(len(taught))[ts]
+
+        def value_gradient(params: list[NDArray[Any]]) -> list[NDArray[Any]]:
+            w, b = params
+            g = (_softmax(offs + xs @ w + b) - onehot) * weight[:, None]
+            return [xs.T @ g + 2 * RIDGE * w, g.sum(axis=0) + 2 * RIDGE * b]
+
+        w, b = _adam(value_gradient, [(f, len(taught)), (len(taught),)])
+        value_w[:, taught - 1], value_b[taught - 1] = w, b
+    else:
+        taught = np.zeros(0, int)
+    return Head(mean, scale, die_w, die_b, value_w, value_b, taught)
 
 
 # --- the adaptation ----------------------------------------------------------------------------
@@ -455,15 +537,15 @@ def _readings(backend: _Backend, image: NDArray[Any], looked: _Looked, head: Hea
               value_min: float, kinds: Sequence[str]) -> list[DieReading]:
     if not looked.found:
         return []
-    p = head.probs(looked.offsets, looked.features)
+    die_p, value_p = head.probs(looked.offsets, looked.features)
     h, w = image.shape[:2]
     out: list[DieReading] = []
-    for (x, y, side, peak), probs in zip(looked.found, p, strict=True):
-        c = int(np.argmax(probs))
-        if peak < heat or c == 0:
+    for (x, y, side, peak), p_die, probs in zip(looked.found, die_p, value_p, strict=True):
+        if peak < heat or p_die < 0.5:
             continue
-        kind, value = backend.classes[c]
-        confidence = float(probs[c] / max(1e-9, 1.0 - probs[0]))
+        c = int(np.argmax(probs))
+        kind, value = backend.classes[c + 1]
+        confidence = float(probs[c])
         half = side / 2
         box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
         if box[2] <= box[0] or box[3] <= box[1]:
@@ -483,7 +565,21 @@ def _readings(backend: _Backend, image: NDArray[Any], looked: _Looked, head: Hea
                                                 center=(float(x), float(y)), color="white",
                                                 confidence=confidence, unreadable=unreadable, kind=kind,
                                                 face=numerals.face_symbol(kind, v)))
-    return out
+    return _without_parts(out)
+
+
+def _without_parts(dice: list[DieReading]) -> list[DieReading]:
+    """``dice`` without those whose centre lies on a die read :data:`PART` or more times larger:
+    its pips, or the numeral of its face, seen as a die."""
+    def side(d: DieReading) -> int:
+        return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+
+    kept: list[DieReading] = []
+    for die in sorted(dice, key=lambda d: -side(d)):
+        if not any(side(die) <= PART * side(k) and k.box[0] <= die.center[0] <= k.box[2]
+                   and k.box[1] <= die.center[1] <= k.box[3] for k in kept):
+            kept.append(die)
+    return [d for d in dice if any(d is k for k in kept)]
 
 
 def _targets(backend: _Backend, looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
@@ -497,7 +593,9 @@ def _targets(backend: _Backend, looked: _Looked, labels: Sequence[Example]) -> N
     _, pairs = score_photo(probes, [{"box": list(e.box), "value": e.value} for e in labels])
     index = {cls: k for k, cls in enumerate(backend.classes)}
     for i, j in pairs:
-        if i is not None and j is not None:
+        box = labels[j].box if j is not None else None
+        # a candidate much smaller than the die it lies on is one of its pips, not the die
+        if i is not None and box is not None and looked.found[i][2] >= PART * max(box[2] - box[0], box[3] - box[1]):
             targets[i] = index[(labels[j].kind, labels[j].value)]
     return targets
 
@@ -580,8 +678,13 @@ def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: S
     chosen = [k for k in photos if looks[k].found]
     if not chosen:
         return None
+    c = looks[chosen[0]].offsets.shape[1]
+    f = looks[chosen[0]].features.shape[1]
+    die_mask, value_mask = np.zeros(f), np.ones(f)
+    die_mask[c:c + 8] = 1.0  # whether a die is there: heat, size and look, not which value it shows
+    value_mask[c:c + 8] = 0.0  # its value: the network's and the rings' view of it
     return fit_head(np.vstack([looks[k].offsets for k in chosen]), np.vstack([looks[k].features for k in chosen]),
-                    np.concatenate([targets[k] for k in chosen]))
+                    np.concatenate([targets[k] for k in chosen]), die_mask, value_mask)
 
 
 def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: str | None = None,
