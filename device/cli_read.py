@@ -20,17 +20,19 @@ is read and one line on stderr says so.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from device.cli import output_folder, summary
-from vision import annotate, read_numbered, read_tray
+from device.cli import UsageError, output_folder, summary
+from vision import TrayReading, adapt, annotate, read_numbered, read_tray
 from vision.colors import PALETTE
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
@@ -60,6 +62,9 @@ def register(subparsers) -> None:
                         help="read numbered dice too (d4, d6, d8, d10, percentile d10, d12, d20, pip d6); "
                              "each die then has its kind, and its face when the printed symbol is not "
                              "the value (a d10's 0 is value 10, face 0)")
+    parser.add_argument("--data", type=Path, metavar="DIR",
+                        help="read with the adaptation `dicelens teach` made in this data folder "
+                             "(the table's own dice; pip or numbered, as taught)")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="also write each photo with the readings drawn on it into DIR")
     parser.set_defaults(func=run)
@@ -130,12 +135,31 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
     return image, None
 
 
+def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
+    """The shipped reader asked for, or with ``--data`` the folder's adaptation (its own
+    reader, pip or numbered; ``--numbered`` over a pip adaptation reads with the shipped
+    numbered reader)."""
+    if args.data is None:
+        return read_numbered if args.numbered else read_tray
+    if not args.data.is_dir():
+        raise UsageError(f"--data: {args.data} is not a folder")
+    try:
+        adaptation = adapt.load(args.data)
+    except adapt.ExampleError as exc:
+        raise UsageError(f"--data: {exc}; teach it again with dicelens teach") from None
+    if adaptation is None:
+        raise UsageError(f"--data: {args.data} holds no adaptation; make one with dicelens teach LABELS.json --data DIR")
+    if args.numbered and adaptation.family != "numbered":
+        return read_numbered
+    return functools.partial(adapt.read, adaptation=adaptation)
+
+
 def run(args: argparse.Namespace) -> int:
     """Read every image; 0 when all were read, 2 when one or more could not be opened
     or its annotated copy not written."""
     set_opencv_log_level(OPENCV_SILENT)  # our own line says it plainly
     status = 0
-    read = read_numbered if args.numbered else read_tray
+    read = _reader(args)
     written: set[Path] = set()
     if args.annotate is not None:  # checked before the first photo, so no reading is wasted
         output_folder(args.annotate, "--annotate")

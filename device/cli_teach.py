@@ -1,0 +1,112 @@
+"""``dicelens teach LABELS.json --data DIR``: teach the reader a table's own dice.
+
+``LABELS.json`` has the schema of the datasets' ``labels.json`` (``{"images": [{"file",
+"width", "height", "dice": [{"value", "box", "kind"}]}]}``; ``file`` relative to the labels'
+folder; ``kind`` one of the datasets' kinds, none for a pip d6; ``width`` and ``height``
+optional; other keys ignored). Every labelled die becomes an example in DIR's history
+database (:mod:`device.examples`), then the reader adapts to all the examples of DIR
+(:mod:`vision.adapt`) and says what it learned and how well it reads the taught photos held
+out by photo, with and without. ``dicelens read --data DIR`` reads with that adaptation.
+
+Everything is checked before anything is written: labels that are not JSON or not of that
+schema, a photo missing or not an image, one whose size is not its labels', a box outside
+its photo, a value not on the die, an unknown kind — one line naming the file and the die,
+exit status 2, and the examples already in DIR are as they were.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from device.cli import UsageError, output_folder, summary
+from device.cli_read import _Unreadable, load_photo
+from device.examples import Examples, TaughtFile
+from vision import adapt
+from vision.numerals import SIDES
+
+
+def register(subparsers) -> None:
+    """Add ``teach`` to the ``dicelens`` sub-commands."""
+    parser = subparsers.add_parser("teach", help="teach the reader the dice of a table from labelled photos",
+                                   description=summary(__doc__))
+    parser.add_argument("labels", type=Path, metavar="LABELS.json",
+                        help="labelled photos, the schema of the datasets' labels.json")
+    parser.add_argument("--data", type=Path, required=True, metavar="DIR",
+                        help="the data folder whose examples and adaptation these join")
+    parser.add_argument("--who", help="who labelled them (kept with each example)")
+    parser.set_defaults(func=run)
+
+
+def _entries(path: Path) -> list[dict]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    images = data.get("images") if isinstance(data, dict) else None
+    if not isinstance(images, list):
+        raise UsageError(f'{path}: no "images" list (the datasets\' labels.json schema)')
+    if not images:
+        raise UsageError(f"{path}: no photo to teach")
+    for n, entry in enumerate(images, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) \
+                or not isinstance(entry.get("dice"), list):
+            raise UsageError(f'{path}: image {n} is not {{"file": NAME, "dice": [...]}}')
+    return images
+
+
+def _taught_file(labels: Path, entry: dict) -> TaughtFile:
+    name = entry["file"]
+    photo = labels.parent / name
+    try:
+        image, _ = load_photo(str(photo))
+    except _Unreadable as exc:
+        raise UsageError(f"{labels}: {exc}") from None
+    height, width = image.shape[:2]
+    said = entry.get("width"), entry.get("height")
+    if said != (None, None) and said != (width, height):
+        raise UsageError(f"{labels}: {name} is {width}×{height} pixels, its labels say "
+                         f"{said[0]}×{said[1]}: not the photo they label")
+    dice = []
+    for n, die in enumerate(entry["dice"], 1):
+        if not isinstance(die, dict):
+            raise UsageError(f"{labels}: {name} die {n} is not an object")
+        try:
+            example = adapt.example(die.get("kind"), die.get("value"), die.get("box"), width, height)
+        except adapt.ExampleError as exc:
+            raise UsageError(f"{labels}: {name} die {n}: {exc}") from None
+        sides = die.get("sides")
+        if sides is not None and sides != SIDES[example.kind]:
+            raise UsageError(f"{labels}: {name} die {n}: a {example.kind} has "
+                             f"{SIDES[example.kind]} sides, not {sides!r}")
+        dice.append(example)
+    return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every photo and label, add them, adapt, print; 0 done, 2 bad input (nothing added)."""
+    files = [_taught_file(args.labels, entry) for entry in _entries(args.labels)]
+    output_folder(args.data, "--data")
+    with Examples(args.data) as examples:
+        added = examples.add(files, who=args.who)
+        photos = examples.taught_photos()
+    adaptation = adapt.fit(photos)
+    adaptation.save(args.data)
+    dice = sum(len(f.dice) for f in files)
+    print(f"taught {dice} dice of {len(files)} photos ({added} new); {args.data} holds "
+          f"{sum(len(p.dice) for p in photos)} examples of {len(photos)} photos")
+    for kind, values in adaptation.examples.items():
+        counts = " ".join(f"{value}:{n}" for value, n in values.items())
+        lacking = [str(v) for v in range(1, SIDES[kind] + 1) if str(v) not in values]
+        print(f"  {kind}: {counts}" + (f" (no example yet of {', '.join(lacking)})" if lacking else ""))
+    print(("adapted: " if adaptation.used else "the shipped reader reads: ") + adaptation.summary())
+    sys.stdout.flush()
+    return 0
