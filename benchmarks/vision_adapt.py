@@ -4,7 +4,7 @@ Run by hand from the repository root (one core), after tools/train_loso.sh has t
 leave-one-source-out networks into DIR (default /work/tmp/loso):
 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/vision_adapt.py [DIR] [--k 0 5 10 20 40]
-        [--sources NAME…]
+        [--sources NAME…] [--test N]
 
 Each source of the datasets (DICELENS_DATASETS: tools/datasets.py) is a table whose dice the
 networks never saw (as benchmarks/vision_generalise.py reads it: pip sources by the pip reader
@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("runs", type=Path, nargs="?", default=Path("/work/tmp/loso"))
     parser.add_argument("--k", type=int, nargs="+", default=[0, 5, 10, 20, 40])
     parser.add_argument("--sources", nargs="+", help="source names (default: all)")
+    parser.add_argument("--test", type=int, metavar="N", help="read only the N photos after the first max(K) "
+                        "(default: all of them; on a loaded machine a full run takes hours)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"{'source':28}{'K':>4}{'dice':>6}{'right':>6}{'wrong':>6}{'unread':>7}{'missed':>7}{'phant':>6}"
@@ -103,7 +105,7 @@ def main() -> int:
         backend, networks = chosen
         with numbered_networks(networks):
             photos = taught_photos(dataset_source(path))
-            rest = photos[max(args.k):]
+            rest = photos[max(args.k):][:args.test]
             for k in args.k:
                 adaptation = adapt.fit(photos[:k], backend) if k else None
                 figures = adapt.Figures()

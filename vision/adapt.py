@@ -297,9 +297,9 @@ class Head:
     """Two heads over standardised features ``x = (features − mean) / scale``:
 
     - die or floor: logit = the shipped classifier's (log p(die) − log p(background)) + x @ die_w + die_b;
-    - the value, given a die: logits = the shipped log probabilities of the values + x @ value_w
-      + value_b, where only the columns of the classes in ``taught`` were fitted (the others
-      are zero: a value the table never showed is read as the network reads it).
+    - the value, given a die: logits = ``trust`` × the shipped log probabilities of the values
+      + x @ value_w + value_b, where only the classes in ``taught`` were fitted (the others keep
+      trust 1 and zero terms: a value the table never showed is read as the network reads it).
 
     A die whose likeliest value by the shipped network is not taught keeps the shipped values'
     probabilities: the layer has not seen what that value looks like on this table.
@@ -312,6 +312,7 @@ class Head:
     value_w: NDArray[Any]
     value_b: NDArray[Any]
     taught: NDArray[Any]  # value classes (1..C-1, as in the backend's classes) the table showed
+    trust: NDArray[Any]  # [k]: the taught values' logits weigh the network's log probabilities k times
 
     def probs(self, offsets: NDArray[Any], features: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """N×C offsets, N×F features → (N probabilities of a die, N×(C−1) of each value given one)."""
@@ -319,7 +320,8 @@ class Head:
         values = offsets[:, 1:]
         die_logit = _logsumexp(values) - offsets[:, 0] + x @ self.die_w + self.die_b
         shipped = _softmax(values)
-        adapted = _softmax(values + x @ self.value_w + self.value_b)
+        adapted = _softmax(np.where(np.isin(np.arange(values.shape[1]) + 1, self.taught), self.trust[0], 1.0) * values
+                           + x @ self.value_w + self.value_b)
         own = np.isin(np.argmax(values, axis=1) + 1, self.taught)
         return 1 / (1 + np.exp(-die_logit)), np.where(own[:, None], adapted, shipped)
 
@@ -331,7 +333,7 @@ class Head:
         return cls(*(np.asarray(data[name], np.float64) for name in _HEAD_FIELDS))
 
 
-_HEAD_FIELDS = ("mean", "scale", "die_w", "die_b", "value_w", "value_b", "taught")
+_HEAD_FIELDS = ("mean", "scale", "die_w", "die_b", "value_w", "value_b", "taught", "trust")
 
 
 def _logsumexp(z: NDArray[Any]) -> NDArray[Any]:
@@ -391,15 +393,17 @@ def fit_head(offsets: NDArray[Any], features: NDArray[Any], targets: NDArray[Any
         onehot = np.eye(len(taught))[ts]
 
         def value_gradient(params: list[NDArray[Any]]) -> list[NDArray[Any]]:
-            w, b = params
-            g = (_softmax(offs + xs @ w + b) - onehot) * weight[:, None]
-            return [xs.T @ g + 2 * RIDGE * w, g.sum(axis=0) + 2 * RIDGE * b]
+            w, b, t = params  # t: how much less the network's own view counts (0: as much)
+            g = (_softmax((1 - t[0]) * offs + xs @ w + b) - onehot) * weight[:, None]
+            return [xs.T @ g + 2 * RIDGE * w, g.sum(axis=0) + 2 * RIDGE * b,
+                    np.array([-(g * offs).sum() + 2 * RIDGE * t[0]])]
 
-        w, b = _adam(value_gradient, [(f, len(taught)), (len(taught),)])
+        w, b, t = _adam(value_gradient, [(f, len(taught)), (len(taught),), (1,)])
         value_w[:, taught - 1], value_b[taught - 1] = w, b
+        trust = 1 - float(t[0])
     else:
-        taught = np.zeros(0, int)
-    return Head(mean, scale, die_w, die_b, value_w, value_b, taught)
+        taught, trust = np.zeros(0, int), 1.0
+    return Head(mean, scale, die_w, die_b, value_w, value_b, taught, np.array([trust]))
 
 
 # --- the adaptation ----------------------------------------------------------------------------
