@@ -70,7 +70,7 @@ def numbered_networks(folder: Path | None):
         numerals._DETECTOR, numerals._CLASSIFIER = saved
 
 
-def backend_of(runs: Path, path: str) -> tuple[adapt._Backend, Path | None] | None:
+def backend_of(runs: Path, path: str) -> tuple[adapt.Backend, Path | None] | None:
     name = path.split("/")[-1]
     if path.startswith("real-dice/"):
         folder = runs / "pips" / name
@@ -91,7 +91,7 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"{'source':28}{'K':>4}{'dice':>6}{'right':>6}{'wrong':>6}{'unread':>7}{'missed':>7}{'phant':>6}"
-          f"{'right %':>8}  layer (held-out on taught photos)      fit s")
+          f"{'right %':>8}  layer (held-out on taught photos)      fit CPU s")
     read_ms: dict[str, list[float]] = {"with": [], "without": []}
     fit_examples: list[adapt._Looked] = []
     for path in SOURCES:
@@ -126,9 +126,10 @@ def main() -> int:
                              f" side {adaptation.side and round(adaptation.side, 3)} heat {adaptation.heat}"
                              f" v {adaptation.value_min}")
                 c = figures
+                taught = sum(len(p.dice) for p in photos[:k])
+                fitted = f"{adaptation.seconds:6.1f} ({taught} dice)" if adaptation else ""
                 print(f"{name[:27]:28}{k:4}{c.dice:6}{c.right:6}{c.wrong:6}{c.unread:7}{c.missed:7}{c.phantom:6}"
-                      f"{100 * c.share:8.1f}  {layer:38}"
-                      f"{adaptation.seconds if adaptation else 0:6.1f}", flush=True)
+                      f"{100 * c.share:8.1f}  {layer:38}{fitted}", flush=True)
                 if adaptation is not None and k == max(args.k) and adaptation.head is not None and not fit_examples:
                     fit_examples = [adapt._look(backend, p.image, None, adapt._expected_side(None, p.image, backend))
                                     for p in photos[:k]]

@@ -148,7 +148,8 @@ def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
     except adapt.ExampleError as exc:
         raise UsageError(f"--data: {exc}; teach it again with dicelens teach") from None
     if adaptation is None:
-        raise UsageError(f"--data: {args.data} holds no adaptation; make one with dicelens teach LABELS.json --data DIR")
+        raise UsageError(f"--data: {args.data} holds no adaptation; "
+                         "make one with dicelens teach LABELS.json --data DIR")
     if args.numbered and adaptation.family != "numbered":
         return read_numbered
     return functools.partial(adapt.read, adaptation=adaptation)

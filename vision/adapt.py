@@ -107,7 +107,10 @@ def example(kind: str | None, value: object, box: object, width: int, height: in
 
 # --- the shipped readers, as the layer sees them -------------------------------------------
 
-class _Backend:
+class Backend:
+    """A shipped reader as the layer sees it: its candidates at a scale and threshold, their
+    crops, and the classifier's log probabilities of :attr:`classes` (0: background)."""
+
     family = ""
     learned_side = 28.0
     max_scale = 2.0
@@ -152,7 +155,7 @@ def _digest_of(files: tuple[tuple[str, int, int], ...]) -> str:
     return h.hexdigest()[:16]
 
 
-class PipBackend(_Backend):
+class PipBackend(Backend):
     """The pip reader (:class:`vision.tray.PipReader`): classes background and values 1..6."""
 
     family = "pips"
@@ -187,7 +190,7 @@ class PipBackend(_Backend):
         return _digest([self.reader.models / tray.DETECT_FILE, self.reader.models / tray.CLASSIFY_FILE])
 
 
-class NumberedBackend(_Backend):
+class NumberedBackend(Backend):
     """The numbered reader (:mod:`vision.numerals`, its networks): classes background and
     every value of every kind of :data:`vision.numerals.KINDS`."""
 
@@ -227,7 +230,7 @@ class NumberedBackend(_Backend):
         return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path])
 
 
-def backend_for(family: str) -> _Backend:
+def backend_for(family: str) -> Backend:
     """The shipped reader of ``family`` ("pips" or "numbered")."""
     return PipBackend() if family == "pips" else NumberedBackend()
 
@@ -282,10 +285,11 @@ class _Looked:
     features: NDArray[Any]  # N×F
 
 
-def _look(backend: _Backend, image: NDArray[Any], scale: float | None, side: float) -> _Looked:
+def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float) -> _Looked:
     found = backend.candidates(image, scale, LOW_HEAT)
     if not found:
-        return _Looked([], np.zeros((0, len(backend.classes))), np.zeros((0, len(backend.classes) + 8 + RINGS * HARMONICS)))
+        c = len(backend.classes)
+        return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS)))
     crops = backend.crops(image, found)
     offsets = backend.log_probs(crops)
     extra = np.array([[heat, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, heat in found])
@@ -511,7 +515,8 @@ class Adaptation:
         if not self.used:
             return f"{taught} examples of {self.photos} photos; not used ({self.why})" + (
                 f": {figure}" if figure else "")
-        scale = "the reader's own scale" if self.side is None else f"dice of {100 * self.side:.1f} % of the photo's side"
+        scale = ("the reader's own scale" if self.side is None
+                 else f"dice of {100 * self.side:.1f} % of the photo's side")
         return (f"{taught} examples of {self.photos} photos; {figure} (held out by photo); "
                 f"{scale}, detector threshold {self.heat}, value threshold {self.value_min}")
 
@@ -530,14 +535,14 @@ def load(folder: Path) -> Adaptation | None:
         raise ExampleError(f"{path} is not a dicelens adaptation ({exc})") from None
 
 
-def _expected_side(side: float | None, image: NDArray[Any], backend: _Backend) -> float:
+def _expected_side(side: float | None, image: NDArray[Any], backend: Backend) -> float:
     """The die's side (photo pixels) the layer expects: ``side`` of the photo's long side, or
     (None) the side the shipped reader's first pass reads best."""
     h, w = image.shape[:2]
     return backend.learned_side / backend.base_scale(w, h) if side is None else side * max(h, w)
 
 
-def _readings(backend: _Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,
+def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,
               value_min: float, kinds: Sequence[str]) -> list[DieReading]:
     if not looked.found:
         return []
@@ -586,7 +591,7 @@ def _without_parts(dice: list[DieReading]) -> list[DieReading]:
     return [d for d in dice if any(d is k for k in kept)]
 
 
-def _targets(backend: _Backend, looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
+def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
     """Each candidate's class: the labelled die it matches (:func:`vision.scoring.score_photo`), else background."""
     targets = np.zeros(len(looked.found), int)
     if not looked.found or not labels:
@@ -597,10 +602,12 @@ def _targets(backend: _Backend, looked: _Looked, labels: Sequence[Example]) -> N
     _, pairs = score_photo(probes, [{"box": list(e.box), "value": e.value} for e in labels])
     index = {cls: k for k, cls in enumerate(backend.classes)}
     for i, j in pairs:
-        box = labels[j].box if j is not None else None
+        if i is None or j is None:
+            continue
+        label = labels[j]
         # a candidate much smaller than the die it lies on is one of its pips, not the die
-        if i is not None and box is not None and looked.found[i][2] >= PART * max(box[2] - box[0], box[3] - box[1]):
-            targets[i] = index[(labels[j].kind, labels[j].value)]
+        if looked.found[i][2] >= PART * max(label.box[2] - label.box[0], label.box[3] - label.box[1]):
+            targets[i] = index[(label.kind, label.value)]
     return targets
 
 
@@ -612,7 +619,7 @@ def _counts(photos: Sequence[TaughtPhoto]) -> dict[str, dict[str, int]]:
     return {k: dict(sorted(c.items(), key=lambda kv: int(kv[0]))) for k, c in out.items()}
 
 
-def fit(photos: Sequence[TaughtPhoto], backend: _Backend | None = None) -> Adaptation:
+def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adaptation:
     """Fit the layer to a table's labelled photos (see the module's docstring).
 
     :param photos: every photo taught, each with all its dice labelled (a die left unlabelled
@@ -669,8 +676,8 @@ def fit(photos: Sequence[TaughtPhoto], backend: _Backend | None = None) -> Adapt
     held = Figures(**adaptation.held_out)
     adaptation.side, adaptation.heat, adaptation.value_min = option, heat, value_min
     looks = options[option]
-    adaptation.head = _fit_on(looks, [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)],
-                              list(range(len(photos))))
+    targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
+    adaptation.head = _fit_on(looks, targets, list(range(len(photos))))
     adaptation.used = adaptation.head is not None and held.gain > shipped.gain and held.right >= shipped.right
     if not adaptation.used:
         adaptation.why = "it reads the taught photos held out no better than the shipped reader"
@@ -692,7 +699,7 @@ def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: S
 
 
 def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: str | None = None,
-         backend: _Backend | None = None) -> TrayReading:
+         backend: Backend | None = None) -> TrayReading:
     """Read a photo with a table's adaptation: as :func:`vision.read_tray` (pips) or
     :func:`vision.read_numbered` (numbered) would, with the layer when it is ``used`` and fitted
     on the same networks; else with the shipped reader of its family (pips for None).
