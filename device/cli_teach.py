@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
+
+import cv2
 
 from device.cli import UsageError, output_folder, summary
 from device.cli_read import _Unreadable, load_photo
@@ -29,7 +32,7 @@ from vision.numerals import SIDES
 
 
 def register(subparsers) -> None:
-    """Add ``teach`` to the ``dicelens`` sub-commands."""
+    """Add ``teach`` and ``export-examples`` to the ``dicelens`` sub-commands."""
     parser = subparsers.add_parser("teach", help="teach the reader the dice of a table from labelled photos",
                                    description=summary(__doc__))
     parser.add_argument("labels", type=Path, metavar="LABELS.json",
@@ -38,6 +41,36 @@ def register(subparsers) -> None:
                         help="the data folder whose examples and adaptation these join")
     parser.add_argument("--who", help="who labelled them (kept with each example)")
     parser.set_defaults(func=run)
+    export = subparsers.add_parser(
+        "export-examples", help="write a data folder's examples as labelled photos (labels.json) and crops",
+        description="Write DIR's examples into OUT: its photos, labels.json in the datasets' schema "
+                    "(each die also with its id, who and at; dicelens teach reads it back), and crops/ID.png.")
+    export.add_argument("--data", type=Path, required=True, metavar="DIR", help="the data folder")
+    export.add_argument("out", type=Path, metavar="OUT", help="the folder to write into (made when missing)")
+    export.set_defaults(func=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write the examples; 0 done, 2 no such data folder or OUT not writable."""
+    if not args.data.is_dir():
+        raise UsageError(f"--data: {args.data} is not a folder")
+    out = output_folder(args.out, "OUT")
+    (out / "crops").mkdir(exist_ok=True)
+    with Examples(args.data) as examples:
+        images: dict[str, dict] = {}
+        for item in examples.export():
+            name = Path(item["photo"]).name
+            if name not in images:
+                shutil.copyfile(args.data / item["photo"], out / name)
+                height, width = cv2.imread(str(out / name)).shape[:2]
+                images[name] = {"file": name, "width": width, "height": height, "origin": item["origin"], "dice": []}
+            images[name]["dice"].append({key: item[key] for key in ("id", "kind", "value", "box", "who", "at")})
+            (out / "crops" / f"{item['id']}.png").write_bytes(examples.crop(item["id"]))
+    (out / "labels.json").write_text(json.dumps({"source": f"dicelens examples of {args.data}",
+                                                  "images": list(images.values())}, indent=1))
+    print(json.dumps({"photos": len(images), "dice": sum(len(i["dice"]) for i in images.values()),
+                      "out": str(out)}))
+    return 0
 
 
 def _entries(path: Path) -> list[dict]:

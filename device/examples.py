@@ -152,6 +152,13 @@ class Examples:
                 for row in self._db.execute("SELECT id, photo, kind, value, box, origin, who, at FROM examples "
                                             "ORDER BY id")]
 
+    def crop(self, example_id: int) -> bytes:
+        """The PNG crop kept with one example (:data:`CROP_SIDE` pixels square)."""
+        row = self._db.execute("SELECT crop FROM examples WHERE id = ?", (example_id,)).fetchone()
+        if row is None:
+            raise KeyError(example_id)
+        return bytes(row[0])
+
     def close(self) -> None:
         self._db.close()
 

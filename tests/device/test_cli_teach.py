@@ -192,3 +192,19 @@ def test_read_data_without_an_adaptation_is_refused(tmp_path, real_photos):
     shutil.rmtree(tmp_path)
     done = dicelens("read", "--data", str(tmp_path), str(photo))
     assert done.returncode == 2 and done.stderr == f"dicelens: --data: {tmp_path} is not a folder\n"
+
+
+def test_exported_examples_teach_another_folder_the_same_dice(tmp_path, real_photos, capsys):
+    data, out, again = tmp_path / "data", tmp_path / "out", tmp_path / "again"
+    assert _teach(_labels(tmp_path, real_photos, count=2), data, capsys)[0] == 0
+    assert main(["export-examples", "--data", str(data), str(out)]) == 0
+    with Examples(data) as examples:
+        kept = examples.export()
+    assert json.loads(capsys.readouterr().out) == {"photos": 2, "dice": len(kept), "out": str(out)}
+    assert sorted(p.name for p in (out / "crops").iterdir()) == sorted(f"{e['id']}.png" for e in kept)
+    assert _teach(out / "labels.json", again, capsys)[0] == 0
+    with Examples(again) as examples:
+        taught = examples.export()
+    assert [(e["kind"], e["value"], e["box"]) for e in taught] == [(e["kind"], e["value"], e["box"]) for e in kept]
+    assert main(["export-examples", "--data", str(tmp_path / "none"), str(out)]) == 2
+    assert capsys.readouterr().err == f"dicelens: --data: {tmp_path / 'none'} is not a folder\n"
