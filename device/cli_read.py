@@ -7,7 +7,10 @@ with ``--numbered`` every die of ``vision.numerals.KINDS`` is read (d4, d6, d8,
 d10, percentile d10, d12, d20 and pip d6: ``vision.read_numbered``), ``sides``
 4–20, ``value`` 1..sides (a d10's "0" is 10), and each die also carries
 ``kind`` and ``face`` (the printed symbol when it is not the value: "0" on a d10
-showing 10, "00"…"90" on a percentile d10, else null). A file that cannot be
+showing 10, "00"…"90" on a percentile d10, else null). With ``--data DIR`` the dice
+are read with the adaptation ``dicelens teach`` made in that data folder
+(:mod:`vision.adapt`: the pip or the numbered reader, as the table's dice are; the
+shipped reader when the adaptation read the taught photos no better). A file that cannot be
 read as an image (missing, a folder, empty, damaged beyond decoding, or larger
 than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
 decoded) is reported on stderr in one line and the others are still read; the
