@@ -285,8 +285,10 @@ class _Looked:
     features: NDArray[Any]  # N×F
 
 
-def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float) -> _Looked:
-    found = backend.candidates(image, scale, LOW_HEAT)
+def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT) -> _Looked:
+    """The candidates of a detector pass (``scale``; None: the shipped reader's passes) down to
+    ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels."""
+    found = backend.candidates(image, scale, heat)
     if not found:
         c = len(backend.classes)
         return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS)))
@@ -459,8 +461,10 @@ class Adaptation:
 
     ``side`` is the die's side as the detector measures it, as a share of the photo's long
     side (None: the shipped reader's passes find the dice); ``heat`` and ``value_min`` the
-    thresholds; ``held_out`` and ``shipped`` the figures of :class:`Figures` held out by photo
-    with the layer and with the shipped reader; ``examples`` the dice taught per kind and value.
+    thresholds; ``cut_off`` whether a die reaching past the photo's edge is unreadable "cut
+    off" (False for a table whose taught dice mostly do: a camera framing one die);
+    ``held_out`` and ``shipped`` the figures of :class:`Figures` held out by photo with the
+    layer and with the shipped reader; ``examples`` the dice taught per kind and value.
     """
 
     family: str = "pips"
@@ -469,6 +473,7 @@ class Adaptation:
     side: float | None = None
     heat: float = LOW_HEAT
     value_min: float = 0.6
+    cut_off: bool = True
     head: Head | None = None
     kinds: list[str] = field(default_factory=list)
     held_out: dict[str, int] = field(default_factory=dict)
@@ -481,7 +486,7 @@ class Adaptation:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form saved in :data:`FILE`."""
         return {"version": VERSION, "family": self.family, "fingerprint": self.fingerprint, "used": self.used,
-                "side": self.side, "heat": self.heat, "value_min": self.value_min,
+                "side": self.side, "heat": self.heat, "value_min": self.value_min, "cut_off": self.cut_off,
                 "head": self.head.to_dict() if self.head else None, "kinds": self.kinds,
                 "held_out": self.held_out, "shipped": self.shipped, "examples": self.examples,
                 "photos": self.photos, "seconds": round(self.seconds, 3), "why": self.why}
@@ -493,7 +498,8 @@ class Adaptation:
             raise ExampleError(f"not a dicelens adaptation of version {VERSION}")
         head = Head.from_dict(data["head"]) if data.get("head") else None
         return cls(family=data["family"], fingerprint=data["fingerprint"], used=bool(data["used"]),
-                   side=data["side"], heat=float(data["heat"]), value_min=float(data["value_min"]), head=head,
+                   side=data["side"], heat=float(data["heat"]), value_min=float(data["value_min"]),
+                   cut_off=bool(data["cut_off"]), head=head,
                    kinds=list(data["kinds"]), held_out=data["held_out"], shipped=data["shipped"],
                    examples=data["examples"], photos=int(data["photos"]), seconds=float(data["seconds"]),
                    why=data.get("why", ""))
@@ -542,8 +548,16 @@ def _expected_side(side: float | None, image: NDArray[Any], backend: Backend) ->
     return backend.learned_side / backend.base_scale(w, h) if side is None else side * max(h, w)
 
 
+def _reach(image: NDArray[Any], candidate: Candidate) -> float:
+    """How far (a share of its side) a candidate die reaches past the photo's edge."""
+    h, w = image.shape[:2]
+    x, y, side, _ = candidate
+    half = side / 2
+    return max(-(x - half), -(y - half), x + half - w, y + half - h) / max(side, 1e-9)
+
+
 def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,
-              value_min: float, kinds: Sequence[str]) -> list[DieReading]:
+              value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
     if not looked.found:
         return []
     die_p, value_p = head.probs(looked.offsets, looked.features)
@@ -559,9 +573,8 @@ def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head
         box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
         if box[2] <= box[0] or box[3] <= box[1]:
             continue
-        reach = max(-(x - half), -(y - half), x + half - w, y + half - h)
         unreadable = None
-        if reach > tray.CUT_OFF * side:
+        if cut_off and _reach(image, (x, y, side, peak)) > tray.CUT_OFF:
             unreadable = "cut off"
         elif confidence < value_min or (kind in numerals.NUMERALS_NOT_LEARNED and kind not in kinds):
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
@@ -648,6 +661,9 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, first, strict=True)
                 for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
     side = float(np.median(measured)) if measured else labelled
+    matched = [_reach(p.image, looked.found[i]) > tray.CUT_OFF for p, looked in zip(photos, first, strict=True)
+               for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
+    adaptation.cut_off = not matched or sum(matched) <= len(matched) / 2
     options: dict[float | None, list[_Looked]] = {None: first}
     scaled = [_look(backend, p.image, backend.learned_side / (side * max(p.image.shape[:2])),
                     side * max(p.image.shape[:2])) for p in photos]
@@ -664,7 +680,8 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
                 if k % folds != fold:
                     continue
                 for (h, v), fig in figures.items():
-                    fig.add(_readings(backend, photos[k].image, looks[k], head, h, v, adaptation.kinds)
+                    fig.add(_readings(backend, photos[k].image, looks[k], head, h, v, adaptation.kinds,
+                                              adaptation.cut_off)
                             if head else [], photos[k].dice)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
@@ -719,9 +736,9 @@ def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: st
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:
         side = _expected_side(adaptation.side, bgr, backend)
         scale = None if adaptation.side is None else backend.learned_side / side
-        looked = _look(backend, bgr, scale, side)
+        looked = _look(backend, bgr, scale, side, adaptation.heat)  # fewer crops to classify
         dice = _readings(backend, bgr, looked, adaptation.head, adaptation.heat, adaptation.value_min,
-                         adaptation.kinds)
+                         adaptation.kinds, adaptation.cut_off)
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start, principal_note=note)

@@ -99,3 +99,30 @@ def test_the_datasets_kinds_are_the_readers():
     assert adapt.example("d8-ornate", 3, [0, 0, 5, 5], 10, 10).kind == "d8"
     assert adapt.example("d10", 10, [0, 0, 5, 5], 10, 10) == adapt.Example("d10", 10, (0.0, 0.0, 5.0, 5.0))
     assert adapt.example(None, 6, [0, 0, 5, 5], 10, 10).kind == "d6-pips"
+
+
+class _WideDetector(adapt.PipBackend):
+    """The shipped pip reader, but its detector sizes a die that fills the photo twice the
+    photo (as the leave-one-source-out networks size patterson's crops of one die)."""
+
+    def candidates(self, image, scale, heat):
+        h, w = image.shape[:2]
+        return [(w / 2, h / 2, 2 * max(h, w), 0.9)]
+
+
+@pytest.mark.slow
+def test_a_camera_framing_one_die_does_not_make_it_cut_off(real_photos):
+    framed = []
+    for photo in _photos(real_photos)[:3]:
+        for die in photo.dice:
+            x0, y0, x1, y1 = (round(v) for v in die.box)
+            image = np.ascontiguousarray(photo.image[y0:y1, x0:x1])
+            framed.append(adapt.TaughtPhoto(image, [adapt.Example("d6-pips", die.value, (0, 0, x1 - x0, y1 - y0))]))
+    backend = _WideDetector()
+    adaptation = adapt.fit(framed, backend)
+    assert adaptation.cut_off is False
+    assert adapt.Adaptation.from_dict(adaptation.to_dict()).cut_off is False
+    adaptation.used = True  # whatever the held-out figure, the dice it reads are not cut off
+    readings = [d for p in framed for d in adapt.read(p.image, adaptation, backend=backend).dice]
+    assert readings and all(d.unreadable != "cut off" for d in readings)
+    assert adapt.fit(_photos(real_photos)[:3], adapt.PipBackend()).cut_off is True
