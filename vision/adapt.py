@@ -14,7 +14,7 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 - the value threshold below which a die is unreadable.
 
 The layer is used only when, held out by photo, it reads the table's dice better than the
-shipped reader (``right − WRONG_COST × wrong − phantoms``, and no fewer right); an empty or
+shipped reader (more right, and more ``right − WRONG_COST × wrong − phantoms``); an empty or
 bad example set gives an :class:`Adaptation` that is not used, and reading with it is reading
 with the shipped networks. It is saved as JSON (:data:`FILE`, :data:`VERSION`) and tied to the
 networks it was fitted on: retrained networks leave it unused until the table is taught again.
@@ -695,7 +695,7 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     looks = options[option]
     targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
     adaptation.head = _fit_on(looks, targets, list(range(len(photos))))
-    adaptation.used = adaptation.head is not None and held.gain > shipped.gain and held.right >= shipped.right
+    adaptation.used = adaptation.head is not None and held.gain > shipped.gain and held.right > shipped.right
     if not adaptation.used:
         adaptation.why = "it reads the taught photos held out no better than the shipped reader"
     adaptation.seconds = time.process_time() - start
