@@ -7,10 +7,12 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
   side), so the detector reads them at the size it learned (:mod:`vision.scale`), in one pass;
   or the shipped reader's own passes, when they do better;
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
-- a value head: multinomial logistic regression whose logits are the shipped classifier's log
-  probabilities (background and each kind's value) plus a linear term over those and a few
-  crop features (colour, contrast, heat, size). The linear term starts at zero and is held to
-  it by a ridge penalty, so a value the table never showed is read as the network reads it;
+- two heads (:class:`Head`, logistic regressions whose logits start at the shipped
+  classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
+  heat, size and look; and its value, over the classifier's log probabilities and
+  rotation-invariant ring harmonics of the crop, fitted only for the values taught, so a
+  value the table never showed is read as the network reads it;
+- whether a die reaching past the photo's edge is "cut off" (not for a camera framing one die);
 - the value threshold below which a die is unreadable.
 
 The layer is used only when, held out by photo, it reads the table's dice better than the
@@ -294,7 +296,7 @@ def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: floa
         return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS)))
     crops = backend.crops(image, found)
     offsets = backend.log_probs(crops)
-    extra = np.array([[heat, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, heat in found])
+    extra = np.array([[peak, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, peak in found])
     return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops)]))
 
 
