@@ -5,8 +5,12 @@
 folder; ``kind`` one of the datasets' kinds, none for a pip d6; ``width`` and ``height``
 optional; other keys ignored). Every labelled die becomes an example in DIR's history
 database (:mod:`device.examples`), then the reader adapts to all the examples of DIR
-(:mod:`vision.adapt`) and says what it learned and how well it reads the taught photos held
-out by photo, with and without. ``dicelens read --data DIR`` reads with that adaptation.
+(:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
+"new", "examples", "examples_photos", "by_value": {kind: {value: count}}, "lacking": {kind:
+[values with no example]}, "used", "held_out", "shipped", "summary"}``, where ``held_out``
+and ``shipped`` count the taught dice read right, wrong, unread, missed and phantoms held
+out by photo with the layer and without, and ``summary`` says it in words ("… read right
+98.9 % vs 96.6 % without …"). ``dicelens read --data DIR`` reads with that adaptation.
 
 Everything is checked before anything is written: labels that are not JSON or not of that
 schema, a photo missing or not an image, one whose size is not its labels', a box outside
@@ -19,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import cv2
@@ -133,13 +136,11 @@ def run(args: argparse.Namespace) -> int:
         photos = examples.taught_photos()
     adaptation = adapt.fit(photos)
     adaptation.save(args.data)
-    dice = sum(len(f.dice) for f in files)
-    print(f"taught {dice} dice of {len(files)} photos ({added} new); {args.data} holds "
-          f"{sum(len(p.dice) for p in photos)} examples of {len(photos)} photos")
-    for kind, values in adaptation.examples.items():
-        counts = " ".join(f"{value}:{n}" for value, n in values.items())
-        lacking = [str(v) for v in range(1, SIDES[kind] + 1) if str(v) not in values]
-        print(f"  {kind}: {counts}" + (f" (no example yet of {', '.join(lacking)})" if lacking else ""))
-    print(("adapted: " if adaptation.used else "the shipped reader reads: ") + adaptation.summary())
-    sys.stdout.flush()
+    lacking = {kind: [v for v in range(1, SIDES[kind] + 1) if str(v) not in values]
+               for kind, values in adaptation.examples.items()}
+    print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added,
+                      "examples": sum(len(p.dice) for p in photos), "examples_photos": len(photos),
+                      "by_value": adaptation.examples, "lacking": lacking, "used": adaptation.used,
+                      "held_out": adaptation.held_out, "shipped": adaptation.shipped,
+                      "summary": adaptation.summary()}))
     return 0

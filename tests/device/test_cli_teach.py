@@ -43,9 +43,11 @@ def test_teach_keeps_every_die_and_says_what_it_learned(tmp_path, real_photos, c
     status, out, err = _teach(_labels(tmp_path, real_photos), data, capsys)
     assert status == 0, err
     dice = sum(len(e["dice"]) for e in list(real_photos.labels(BYLER).values())[:4])
-    assert out.startswith(f"taught {dice} dice of 4 photos ({dice} new)")
-    assert "d6-pips: " in out
-    assert "read right " in out and " % without" in out  # the held-out figure, with and without
+    said = json.loads(out)
+    assert (said["taught"], said["photos"], said["new"], said["examples"]) == (dice, 4, dice, dice)
+    assert sum(said["by_value"]["d6-pips"].values()) == dice and set(said["lacking"]) == {"d6-pips"}
+    assert said["held_out"]["dice"] == said["shipped"]["dice"] == dice
+    assert "read right " in said["summary"] and " % without" in said["summary"]  # with and without
     saved = adapt.load(data)
     assert saved is not None and saved.family == "pips" and saved.photos == 4
     with Examples(data) as examples:  # a new connection: what a restart sees
@@ -68,7 +70,7 @@ def test_teaching_again_adds_no_die_twice_and_a_new_value_replaces_the_old(tmp_p
         return entry
 
     status, out, _ = _teach(_labels(tmp_path, real_photos, count=2, name="fixed.json", change=relabelled), data, capsys)
-    assert status == 0 and "(0 new)" in out
+    assert status == 0 and json.loads(out)["new"] == 0
     with Examples(data) as examples:
         after = examples.export()
     assert len(after) == len(before)
