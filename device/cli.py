@@ -22,6 +22,7 @@ from typing import NoReturn
 _COMMAND_MODULES = (
     "device.cli_rules",
     "device.cli_read",
+    "device.cli_teach",
     "device.serve",
     "device.hotspot",
 )

@@ -7,7 +7,10 @@ d8, d10, percentile d10, d12, d20: ``vision.read_dice``) unless ``--kinds`` name
 (``--kinds d6-pips,d20``; ``--numbered``, from when pip d6 were the default, is every
 kind too); ``sides`` 4–20, ``value`` 1..sides (a d10's "0" is 10), ``kind``, and
 ``face`` (the printed symbol when it is not the value: "0" on a d10 showing 10,
-"00"…"90" on a percentile d10, else null). A file that cannot be
+"00"…"90" on a percentile d10, else null). With ``--data DIR`` the dice
+are read with the adaptation ``dicelens teach`` made in that data folder
+(:mod:`vision.adapt`: the pip or the numbered reader, as the table's dice are; the
+shipped reader when the adaptation read the taught photos no better). A file that cannot be
 read as an image (missing, a folder, empty, damaged beyond decoding, or larger
 than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
 decoded) is reported on stderr in one line and the others are still read; the
@@ -20,19 +23,22 @@ is read and one line on stderr says so.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from device.cli import output_folder, summary
-from vision import annotate, read_dice
+from device.cli import UsageError, output_folder, summary
+from vision import TrayReading, adapt, annotate, read_dice
 from vision.colors import PALETTE
-from vision.dice import kinds_wanted
+from vision.dice import as_pips, kinds_wanted
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
 #: What the reader does with a cocked or leaning die (RULES T-1, T-5), as ``--help`` says it.
@@ -71,6 +77,9 @@ def register(subparsers) -> None:
                              "face when the printed symbol is not the value (a d10's 0 is value 10, face 0)")
     parser.add_argument("--numbered", action="store_true",
                         help="every kind (the default; kept for scripts written when pip d6 were)")
+    parser.add_argument("--data", type=Path, metavar="DIR",
+                        help="read with the adaptation `dicelens teach` made in this data folder "
+                             "(the table's own dice; pip or numbered, as taught)")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="also write each photo with the readings drawn on it into DIR")
     parser.set_defaults(func=run)
@@ -141,12 +150,39 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
     return image, None
 
 
+def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
+    """The shipped readers of the kinds asked for (``vision.read_dice``), or with ``--data``
+    the folder's adaptation (its own reader, pip or numbered, as the table's dice were taught;
+    ``--kinds`` cannot narrow it)."""
+    if args.data is None:
+        return functools.partial(read_dice, kinds=args.kinds)
+    if args.kinds is not None:
+        raise UsageError("--kinds and --data: an adaptation reads the kinds it was taught")
+    if not args.data.is_dir():
+        raise UsageError(f"--data: {args.data} is not a folder")
+    try:
+        adaptation = adapt.load(args.data)
+    except adapt.ExampleError as exc:
+        raise UsageError(f"--data: {exc}; teach it again with dicelens teach") from None
+    if adaptation is None:
+        raise UsageError(f"--data: {args.data} holds no adaptation; "
+                         "make one with dicelens teach LABELS.json --data DIR")
+    return functools.partial(_adapted, adaptation=adaptation)
+
+
+def _adapted(image: np.ndarray, principal_color: str | None, adaptation: adapt.Adaptation) -> TrayReading:
+    """``adapt.read``, its pip dice named by their kind as ``vision.read_dice`` names them."""
+    reading = adapt.read(image, adaptation, principal_color=principal_color)
+    return dataclasses.replace(reading, dice=[die if hasattr(die, "kind") else as_pips(die)
+                                              for die in reading.dice])
+
+
 def run(args: argparse.Namespace) -> int:
     """Read every image; 0 when all were read, 2 when one or more could not be opened
     or its annotated copy not written."""
     set_opencv_log_level(OPENCV_SILENT)  # our own line says it plainly
     status = 0
-    kinds = args.kinds  # None, as --numbered asks: every kind
+    read = _reader(args)
     written: set[Path] = set()
     if args.annotate is not None:  # checked before the first photo, so no reading is wasted
         output_folder(args.annotate, "--annotate")
@@ -159,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if note is not None:
             print(f"dicelens: {note}", file=sys.stderr)
-        reading = read_dice(image, kinds, principal_color=args.principal_color)
+        reading = read(image, principal_color=args.principal_color)
         dice = [die.to_dict() for die in reading.dice]
         print(json.dumps({"file": name, "dice": dice, "seconds": round(reading.seconds, 4)}), flush=True)
         if args.annotate is not None:

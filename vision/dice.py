@@ -65,7 +65,7 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         numbered = read_numbered(bgr, kinds=None if PIPS in wanted else wanted).dice
         dice = [die for die in numbered if getattr(die, "kind", PIPS) != PIPS]
     if PIPS in wanted:
-        dice += [_as_pips(die) for die in read_tray(bgr).dice
+        dice += [as_pips(die) for die in read_tray(bgr).dice
                  if not any(_same_die(die, other) for other in dice)]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
@@ -81,6 +81,7 @@ def _same_die(a: DieReading, b: DieReading) -> bool:
     return holds(a.box, b.center) and holds(b.box, a.center)
 
 
-def _as_pips(die: DieReading) -> NumberedReading:
+def as_pips(die: DieReading) -> NumberedReading:
+    """A pip reader's die as a die of kind ``"d6-pips"`` (``face`` None), as every kind is reported."""
     return NumberedReading(value=die.value, sides=SIDES[PIPS], box=die.box, center=die.center, color=die.color,
                            confidence=die.confidence, unreadable=die.unreadable, kind=PIPS, face=None)

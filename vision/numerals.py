@@ -132,8 +132,9 @@ _DETECTOR = Network(MODELS / "numerals_detect.onnx", "numbered-dice detector")
 _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
-def detect(image: NDArray[Any]) -> list[tuple[float, float, float, float]]:
-    """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels, strongest first.
+def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+    """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels, strongest first;
+    peaks of heat below ``heat_min`` are left out (:mod:`vision.adapt` looks at weaker ones).
 
     The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
     first; when the dice found there are not sure (:func:`vision.scale.strength` below
@@ -146,18 +147,18 @@ def detect(image: NDArray[Any]) -> list[tuple[float, float, float, float]]:
     h, w = image.shape[:2]
     base = DETECT_SIZE / max(h, w)
     pyramid = Pyramid(image)
-    passes = {base: _detect_at(pyramid, base)}
+    passes = {base: _detect_at(pyramid, base, heat_min)}
     sure = {base: _strength(image, passes[base])}
     for factor in PROBES if sure[base] < STRONG else ():
         scale = min(MAX_SCALE, base * factor)
         if scale not in passes:
-            passes[scale] = _detect_at(pyramid, scale)
+            passes[scale] = _detect_at(pyramid, scale, heat_min)
             sure[scale] = _strength(image, passes[scale])
     scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
     better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
                          MAX_SCALE)
     if better is not None:
-        refined = _detect_at(pyramid, better)
+        refined = _detect_at(pyramid, better, heat_min)
         if _strength(image, refined) >= sure[scale]:  # else the scale was misjudged
             return refined
     return passes[scale]
@@ -187,8 +188,14 @@ def tiles(width: int, height: int) -> list[tuple[tuple[int, int], tuple[int, int
     return out
 
 
-def _detect_at(pyramid: Pyramid, scale: float) -> list[tuple[float, float, float, float]]:
-    """The detector on the photo scaled by ``scale``, one :func:`tiles` window at a time."""
+def detect_at(image: NDArray[Any], scale: float, heat_min: float = HEAT_MIN,
+              pyramid: Pyramid | None = None) -> list[tuple[float, float, float, float]]:
+    """One detector pass over an H×W×3 uint8 BGR photo scaled by ``scale``, one :func:`tiles`
+    window at a time: candidates (x, y, side, heat) in photo pixels, strongest first."""
+    return _detect_at(pyramid or Pyramid(image), scale, heat_min)
+
+
+def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
     scaled = pyramid.scaled(scale)
     sh, sw = scaled.shape[:2]
     candidates = []
@@ -198,7 +205,7 @@ def _detect_at(pyramid: Pyramid, scale: float) -> list[tuple[float, float, float
         canvas[:window.shape[0], :window.shape[1]] = window
         out = _DETECTOR.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
-        for row, col, value in peaks(heat, HEAT_MIN):
+        for row, col, value in peaks(heat, heat_min):
             x, y = tx + (col + 0.5) * STRIDE, ty + (row + 0.5) * STRIDE
             if ox0 <= x < ox1 and oy0 <= y < oy1:
                 candidates.append((x / scale, y / scale, float(np.exp(out[1, row, col])) / scale, value))

@@ -203,6 +203,12 @@ class PipReader:
                 found = found + self._missed(image, passes[base], found)
         return self._without_pips(image, found, others)
 
+    def detect_at(self, image: NDArray[Any], scale: float, heat_min: float = HEAT_MIN) -> list[Candidate]:
+        """One detector pass over an H×W×3 uint8 BGR photo scaled by ``scale`` (at most
+        :data:`MAX_SCALE`): candidates (x, y, side, heat) in photo pixels, strongest first
+        (:mod:`vision.adapt` reads at the scale of the table's dice)."""
+        return self._detect_at(Pyramid(image), min(MAX_SCALE, scale), heat_min)
+
     def _reads_die(self, image: NDArray[Any], found: list[Candidate]) -> list[bool]:
         """Whether each candidate is read a die (:meth:`_die`), not one read no value
         ("blurred", "ambiguous pips") or no die."""

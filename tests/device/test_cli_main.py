@@ -47,7 +47,7 @@ def test_no_command_lists_the_commands():
     with dicelens() as process:
         out, err = process.communicate(timeout=60)
     assert (process.returncode, out) == (2, "")
-    assert err == "dicelens: give a command: resolve, odds, read, serve or hotspot\n"
+    assert err == "dicelens: give a command: resolve, odds, read, teach, export-examples, serve or hotspot\n"
 
 
 def test_help_is_plain_text():

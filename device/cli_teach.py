@@ -1,0 +1,146 @@
+"""``dicelens teach LABELS.json --data DIR``: teach the reader a table's own dice.
+
+``LABELS.json`` has the schema of the datasets' ``labels.json`` (``{"images": [{"file",
+"width", "height", "dice": [{"value", "box", "kind"}]}]}``; ``file`` relative to the labels'
+folder; ``kind`` one of the datasets' kinds, none for a pip d6; ``width`` and ``height``
+optional; other keys ignored). Every labelled die becomes an example in DIR's history
+database (:mod:`device.examples`), then the reader adapts to all the examples of DIR
+(:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
+"new", "examples", "examples_photos", "by_value": {kind: {value: count}}, "lacking": {kind:
+[values with no example]}, "used", "held_out", "shipped", "summary"}``, where ``held_out``
+and ``shipped`` count the taught dice read right, wrong, unread, missed and phantoms held
+out by photo with the layer and without, and ``summary`` says it in words ("… read right
+98.9 % vs 96.6 % without …"). ``dicelens read --data DIR`` reads with that adaptation.
+
+Everything is checked before anything is written: labels that are not JSON or not of that
+schema, a photo missing or not an image, one whose size is not its labels', a box outside
+its photo, a value not on the die, an unknown kind — one line naming the file and the die,
+exit status 2, and the examples already in DIR are as they were.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+
+from device.cli import UsageError, output_folder, summary
+from device.cli_read import _Unreadable, load_photo
+from device.examples import Examples, TaughtFile
+from vision import adapt
+from vision.numerals import SIDES
+
+
+def register(subparsers) -> None:
+    """Add ``teach`` and ``export-examples`` to the ``dicelens`` sub-commands."""
+    parser = subparsers.add_parser("teach", help="teach the reader the dice of a table from labelled photos",
+                                   description=summary(__doc__))
+    parser.add_argument("labels", type=Path, metavar="LABELS.json",
+                        help="labelled photos, the schema of the datasets' labels.json")
+    parser.add_argument("--data", type=Path, required=True, metavar="DIR",
+                        help="the data folder whose examples and adaptation these join")
+    parser.add_argument("--who", help="who labelled them (kept with each example)")
+    parser.set_defaults(func=run)
+    export = subparsers.add_parser(
+        "export-examples", help="write a data folder's examples as labelled photos (labels.json) and crops",
+        description="Write DIR's examples into OUT: its photos, labels.json in the datasets' schema "
+                    "(each die also with its id, who and at; dicelens teach reads it back), and crops/ID.png.")
+    export.add_argument("--data", type=Path, required=True, metavar="DIR", help="the data folder")
+    export.add_argument("out", type=Path, metavar="OUT", help="the folder to write into (made when missing)")
+    export.set_defaults(func=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write the examples; 0 done, 2 no such data folder or OUT not writable."""
+    if not args.data.is_dir():
+        raise UsageError(f"--data: {args.data} is not a folder")
+    out = output_folder(args.out, "OUT")
+    (out / "crops").mkdir(exist_ok=True)
+    with Examples(args.data) as examples:
+        images: dict[str, dict] = {}
+        for item in examples.export():
+            name = Path(item["photo"]).name
+            if name not in images:
+                shutil.copyfile(args.data / item["photo"], out / name)
+                height, width = cv2.imread(str(out / name)).shape[:2]
+                images[name] = {"file": name, "width": width, "height": height, "origin": item["origin"], "dice": []}
+            images[name]["dice"].append({key: item[key] for key in ("id", "kind", "value", "box", "who", "at")})
+            (out / "crops" / f"{item['id']}.png").write_bytes(examples.crop(item["id"]))
+    (out / "labels.json").write_text(json.dumps({"source": f"dicelens examples of {args.data}",
+                                                  "images": list(images.values())}, indent=1))
+    print(json.dumps({"photos": len(images), "dice": sum(len(i["dice"]) for i in images.values()),
+                      "out": str(out)}))
+    return 0
+
+
+def _entries(path: Path) -> list[dict]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    images = data.get("images") if isinstance(data, dict) else None
+    if not isinstance(images, list):
+        raise UsageError(f'{path}: no "images" list (the datasets\' labels.json schema)')
+    if not images:
+        raise UsageError(f"{path}: no photo to teach")
+    for n, entry in enumerate(images, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) \
+                or not isinstance(entry.get("dice"), list):
+            raise UsageError(f'{path}: image {n} is not {{"file": NAME, "dice": [...]}}')
+    return images
+
+
+def _taught_file(labels: Path, entry: dict) -> TaughtFile:
+    name = entry["file"]
+    photo = labels.parent / name
+    try:
+        image, _ = load_photo(str(photo))
+    except _Unreadable as exc:
+        raise UsageError(f"{labels}: {exc}") from None
+    height, width = image.shape[:2]
+    said = entry.get("width"), entry.get("height")
+    if said != (None, None) and said != (width, height):
+        raise UsageError(f"{labels}: {name} is {width}×{height} pixels, its labels say "
+                         f"{said[0]}×{said[1]}: not the photo they label")
+    dice = []
+    for n, die in enumerate(entry["dice"], 1):
+        if not isinstance(die, dict):
+            raise UsageError(f"{labels}: {name} die {n} is not an object")
+        try:
+            example = adapt.example(die.get("kind"), die.get("value"), die.get("box"), width, height)
+        except adapt.ExampleError as exc:
+            raise UsageError(f"{labels}: {name} die {n}: {exc}") from None
+        sides = die.get("sides")
+        if sides is not None and sides != SIDES[example.kind]:
+            raise UsageError(f"{labels}: {name} die {n}: a {example.kind} has "
+                             f"{SIDES[example.kind]} sides, not {sides!r}")
+        dice.append(example)
+    return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every photo and label, add them, adapt, print; 0 done, 2 bad input (nothing added)."""
+    files = [_taught_file(args.labels, entry) for entry in _entries(args.labels)]
+    output_folder(args.data, "--data")
+    with Examples(args.data) as examples:
+        added = examples.add(files, who=args.who)
+        photos = examples.taught_photos()
+    adaptation = adapt.fit(photos)
+    adaptation.save(args.data)
+    lacking = {kind: [v for v in range(1, SIDES[kind] + 1) if str(v) not in values]
+               for kind, values in adaptation.examples.items()}
+    print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added,
+                      "examples": sum(len(p.dice) for p in photos), "examples_photos": len(photos),
+                      "by_value": adaptation.examples, "lacking": lacking, "used": adaptation.used,
+                      "held_out": adaptation.held_out, "shipped": adaptation.shipped,
+                      "summary": adaptation.summary()}))
+    return 0

@@ -1,0 +1,169 @@
+"""The table's labelled dice (issue 17): every die taught (``dicelens teach``; later a
+correction or a confirmed throw on the page) is an example — its crop, kind, value, the photo
+it is in, who taught it and when — in the data folder's history database, table ``examples``.
+
+The photos are kept beside it, ``examples/<digest>.<suffix>`` (the bytes as given, named by
+their SHA-256, so a photo taught twice is kept once), written and synced before the
+transaction that names them commits; a die taught again (same photo, same box) has its value
+replaced, not doubled. One call of :meth:`Examples.add` is one transaction: all of it or,
+on any error, nothing, and the examples already there are kept as they were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device.history import DATABASE, History
+from device.history_schema import Transaction
+from vision import adapt
+
+FOLDER = "examples"
+CROP_SIDE = 64  # pixels: the crop kept with each example (for the page and for retraining)
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS examples (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    photo TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    box TEXT NOT NULL,
+    crop BLOB NOT NULL,
+    origin TEXT,
+    who TEXT,
+    at TEXT NOT NULL,
+    UNIQUE (photo, box)
+)
+"""
+
+
+@dataclass
+class TaughtFile:
+    """A photo to teach: its bytes, file suffix (".jpg"), decoded image (H×W×3 uint8 BGR),
+    where it came from (shown back) and its dice."""
+
+    data: bytes
+    suffix: str
+    image: np.ndarray
+    origin: str
+    dice: list[adapt.Example]
+
+
+def _crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0) * 1.2
+    half = side / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = CROP_SIDE / max(side, 1.0)
+    matrix = np.array([[scale, 0, CROP_SIDE / 2 - cx * scale], [0, scale, CROP_SIDE / 2 - cy * scale]])
+    crop = cv2.warpAffine(image, matrix, (CROP_SIDE, CROP_SIDE), flags=cv2.INTER_AREA if half > CROP_SIDE / 2
+                          else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.imencode(".png", crop)[1].tobytes()
+
+
+class Examples:
+    """The examples of one data folder (made, with its history database, when missing).
+
+    :raises HistoryDamaged: the folder's database is no sound history (see :class:`History`).
+    """
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+        History(self.folder).close()  # the history's own tables and checks come first
+        self.photos = self.folder / FOLDER
+        self.photos.mkdir(exist_ok=True)
+        self._db = sqlite3.connect(self.folder / DATABASE, isolation_level=None, timeout=10)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(SCHEMA)
+
+    def add(self, files: Sequence[TaughtFile], who: str | None = None, at: datetime | None = None) -> int:
+        """Add every die of ``files`` in one transaction; returns how many were new (a die
+        taught before has its kind and value replaced).
+
+        :raises sqlite3.Error, OSError: nothing was added (the photos this call wrote are removed).
+        """
+        when = (at or datetime.now(UTC)).isoformat(timespec="seconds")
+        written: list[Path] = []
+        try:
+            names = []
+            for file in files:
+                name = hashlib.sha256(file.data).hexdigest()[:32] + file.suffix.lower()
+                names.append(name)
+                path = self.photos / name
+                if not path.exists():
+                    self._write(path, file.data)
+                    written.append(path)
+            before = self.count()
+            with Transaction(self._db):
+                for name, file in zip(names, files, strict=True):
+                    for die in file.dice:
+                        self._db.execute(
+                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
+                            "kind = excluded.kind, value = excluded.value, who = excluded.who, at = excluded.at",
+                            (name, die.kind, die.value, json.dumps([round(v, 1) for v in die.box]),
+                             _crop_png(file.image, die.box), file.origin, who, when))
+            return self.count() - before
+        except BaseException:
+            for path in written:
+                path.unlink(missing_ok=True)
+            raise
+
+    def _write(self, path: Path, data: bytes) -> None:
+        temporary = path.with_name(path.name + ".tmp")
+        with temporary.open("wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        temporary.replace(path)
+
+    def count(self) -> int:
+        """How many dice are taught."""
+        return int(self._db.execute("SELECT count(*) FROM examples").fetchone()[0])
+
+    def taught_photos(self) -> list[adapt.TaughtPhoto]:
+        """Every photo with its examples, as :func:`vision.adapt.fit` learns from them (a photo
+        whose file is gone or no longer decodes is left out)."""
+        by_photo: dict[str, list[adapt.Example]] = {}
+        for row in self._db.execute("SELECT photo, kind, value, box FROM examples ORDER BY id"):
+            by_photo.setdefault(row["photo"], []).append(
+                adapt.Example(row["kind"], int(row["value"]), tuple(json.loads(row["box"]))))
+        out = []
+        for name, dice in by_photo.items():
+            image = cv2.imread(str(self.photos / name), cv2.IMREAD_COLOR)
+            if image is not None:
+                out.append(adapt.TaughtPhoto(image, dice))
+        return out
+
+    def export(self) -> list[dict]:
+        """Every example as JSON: id, photo (file under ``examples/``), kind, value, box
+        ([x0, y0, x1, y1] photo pixels), origin, who, at (ISO 8601 UTC)."""
+        return [{"id": row["id"], "photo": f"{FOLDER}/{row['photo']}", "kind": row["kind"], "value": row["value"],
+                 "box": json.loads(row["box"]), "origin": row["origin"], "who": row["who"], "at": row["at"]}
+                for row in self._db.execute("SELECT id, photo, kind, value, box, origin, who, at FROM examples "
+                                            "ORDER BY id")]
+
+    def crop(self, example_id: int) -> bytes:
+        """The PNG crop kept with one example (:data:`CROP_SIDE` pixels square)."""
+        row = self._db.execute("SELECT crop FROM examples WHERE id = ?", (example_id,)).fetchone()
+        if row is None:
+            raise KeyError(example_id)
+        return bytes(row[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Examples:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

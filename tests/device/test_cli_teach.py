@@ -1,0 +1,212 @@
+"""``dicelens teach LABELS.json --data DIR`` and ``dicelens read --data DIR``: the table's own
+dice taught from the committed sample (tests/data), kept across runs, refused in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from device import examples as examples_module
+from device.cli import main
+from device.examples import Examples
+from vision import adapt
+
+from .cli_run import dicelens
+
+pytestmark = pytest.mark.slow  # each test fits a layer over real photos
+
+BYLER = "real-dice/byler-tray-d6"
+
+
+def _labels(tmp_path, real_photos, source=BYLER, count=4, name="labels.json", change=None):
+    """A labels.json of the sample's first ``count`` photos of ``source`` (their files by full
+    path), each entry passed through ``change`` first."""
+    folder = real_photos.folder(source)
+    entries = [dict(entry, file=str(folder / entry["file"])) for entry in list(real_photos.labels(source).values())[:count]]
+    if change:
+        entries = [change(json.loads(json.dumps(e))) for e in entries]
+    path = tmp_path / name
+    path.write_text(json.dumps({"source": "test", "images": entries}))
+    return path
+
+
+def _teach(labels, data, capsys):
+    status = main(["teach", str(labels), "--data", str(data), "--who", "Ana"])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_teach_keeps_every_die_and_says_what_it_learned(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    status, out, err = _teach(_labels(tmp_path, real_photos), data, capsys)
+    assert status == 0, err
+    dice = sum(len(e["dice"]) for e in list(real_photos.labels(BYLER).values())[:4])
+    said = json.loads(out)
+    assert (said["taught"], said["photos"], said["new"], said["examples"]) == (dice, 4, dice, dice)
+    assert sum(said["by_value"]["d6-pips"].values()) == dice and set(said["lacking"]) == {"d6-pips"}
+    assert said["held_out"]["dice"] == said["shipped"]["dice"] == dice
+    assert "read right " in said["summary"] and " % without" in said["summary"]  # with and without
+    saved = adapt.load(data)
+    assert saved is not None and saved.family == "pips" and saved.photos == 4
+    with Examples(data) as examples:  # a new connection: what a restart sees
+        kept = examples.export()
+    assert len(kept) == dice
+    assert {e["who"] for e in kept} == {"Ana"}
+    assert all(e["kind"] == "d6-pips" and 1 <= e["value"] <= 6 and e["at"] for e in kept)
+    assert all((data / e["photo"]).is_file() for e in kept)
+
+
+def test_teaching_again_adds_no_die_twice_and_a_new_value_replaces_the_old(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    labels = _labels(tmp_path, real_photos, count=2)
+    assert _teach(labels, data, capsys)[0] == 0
+    with Examples(data) as examples:
+        before = examples.export()
+
+    def relabelled(entry):
+        entry["dice"][0]["value"] = 7 - entry["dice"][0]["value"]
+        return entry
+
+    status, out, _ = _teach(_labels(tmp_path, real_photos, count=2, name="fixed.json", change=relabelled), data, capsys)
+    assert status == 0 and json.loads(out)["new"] == 0
+    with Examples(data) as examples:
+        after = examples.export()
+    assert len(after) == len(before)
+    changed = [(b["value"], a["value"]) for b, a in zip(before, after, strict=True) if b["value"] != a["value"]]
+    assert len(changed) == 2 and all(old + new == 7 for old, new in changed)
+
+
+def _refused(tmp_path, real_photos, capsys, labels, *words):
+    """Teach good labels, then ``labels``: refused in one line naming ``words``, status 2,
+    the examples and the adaptation as they were."""
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=2, name="good.json"), data, capsys)[0] == 0
+    saved = (data / adapt.FILE).read_bytes()
+    with Examples(data) as examples:
+        before = examples.export()
+    status, out, err = _teach(labels, data, capsys)
+    assert status == 2
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("dicelens: ")
+    for word in words:
+        assert word in err
+    with Examples(data) as examples:
+        assert examples.export() == before
+    assert (data / adapt.FILE).read_bytes() == saved
+    return err
+
+
+def test_labels_that_are_not_json_are_refused(tmp_path, real_photos, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"images": [')
+    _refused(tmp_path, real_photos, capsys, bad, "bad.json", "not JSON")
+
+
+def test_labels_not_of_the_schema_are_refused(tmp_path, real_photos, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"photos": []}')
+    _refused(tmp_path, real_photos, capsys, bad, '"images"')
+    bad.write_text('{"images": [{"file": "x.jpg"}]}')
+    _refused(tmp_path, real_photos, capsys, bad, "image 1")
+
+
+def test_a_missing_photo_is_refused_before_anything_is_added(tmp_path, real_photos, capsys):
+    def gone(entry):
+        entry["file"] = str(tmp_path / "gone.jpg")
+        return entry
+    labels = _labels(tmp_path, real_photos, count=3, name="gone.json",
+                     change=lambda e: gone(e) if e["file"].endswith(list(real_photos.labels(BYLER))[2]) else e)
+    _refused(tmp_path, real_photos, capsys, labels, "gone.jpg", "no such file")
+
+
+def test_a_photo_that_is_not_the_one_labelled_is_refused(tmp_path, real_photos, capsys):
+    def swapped(entry):
+        entry["width"], entry["height"] = entry["height"] + 10, entry["width"]
+        return entry
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="size.json", change=swapped),
+             "its labels say", "not the photo")
+
+    def outside(entry):
+        entry["dice"][0]["box"] = [600, 600, 900, 900]
+        return entry
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="box.json", change=outside),
+             "die 1", "not inside")
+
+
+def test_an_unknown_kind_or_a_value_not_on_the_die_is_refused(tmp_path, real_photos, capsys):
+    def kind(entry):
+        entry["dice"][-1]["kind"] = "d7"
+        return entry
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="kind.json", change=kind),
+             "unknown kind 'd7'")
+
+    def value(entry):
+        entry["dice"][0]["value"] = 9
+        return entry
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="value.json", change=value),
+             "value 9 is not a face of a d6-pips")
+
+
+def test_a_save_that_fails_midway_keeps_what_was_taught(tmp_path, real_photos, capsys, monkeypatch):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=1, name="one.json"), data, capsys)[0] == 0
+    with Examples(data) as examples:
+        before = examples.export()
+    photos_before = sorted(p.name for p in (data / examples_module.FOLDER).iterdir())
+    calls = []
+
+    def crop(image, box):
+        calls.append(box)
+        if len(calls) == 12:
+            raise OSError(28, "No space left on device")
+        return b"png"
+
+    monkeypatch.setattr(examples_module, "_crop_png", crop)
+    with pytest.raises(OSError):
+        _teach(_labels(tmp_path, real_photos, count=4), data, capsys)
+    with Examples(data) as examples:
+        assert examples.export() == before
+    assert sorted(p.name for p in (data / examples_module.FOLDER).iterdir()) == photos_before
+
+
+def test_read_with_the_folders_adaptation(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
+    photo = real_photos.photos(BYLER)[5]
+    done = dicelens("read", "--data", str(data), str(photo))
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    import cv2
+    expected = adapt.read(cv2.imread(str(photo)), adapt.load(data))
+    assert [d["box"] for d in line["dice"]] == [d.to_dict()["box"] for d in expected.dice]
+    assert [d["value"] for d in line["dice"]] == [d.value for d in expected.dice]
+
+
+def test_read_data_without_an_adaptation_is_refused(tmp_path, real_photos):
+    photo = real_photos.photos(BYLER)[0]
+    done = dicelens("read", "--data", str(tmp_path), str(photo))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"dicelens: --data: {tmp_path} holds no adaptation; make one with dicelens teach LABELS.json --data DIR\n"
+    (tmp_path / adapt.FILE).write_text("{not json")
+    done = dicelens("read", "--data", str(tmp_path), str(photo))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "not a dicelens adaptation" in done.stderr
+    shutil.rmtree(tmp_path)
+    done = dicelens("read", "--data", str(tmp_path), str(photo))
+    assert done.returncode == 2 and done.stderr == f"dicelens: --data: {tmp_path} is not a folder\n"
+
+
+def test_exported_examples_teach_another_folder_the_same_dice(tmp_path, real_photos, capsys):
+    data, out, again = tmp_path / "data", tmp_path / "out", tmp_path / "again"
+    assert _teach(_labels(tmp_path, real_photos, count=2), data, capsys)[0] == 0
+    assert main(["export-examples", "--data", str(data), str(out)]) == 0
+    with Examples(data) as examples:
+        kept = examples.export()
+    assert json.loads(capsys.readouterr().out) == {"photos": 2, "dice": len(kept), "out": str(out)}
+    assert sorted(p.name for p in (out / "crops").iterdir()) == sorted(f"{e['id']}.png" for e in kept)
+    assert _teach(out / "labels.json", again, capsys)[0] == 0
+    with Examples(again) as examples:
+        taught = examples.export()
+    assert [(e["kind"], e["value"], e["box"]) for e in taught] == [(e["kind"], e["value"], e["box"]) for e in kept]
+    assert main(["export-examples", "--data", str(tmp_path / "none"), str(out)]) == 2
+    assert capsys.readouterr().err == f"dicelens: --data: {tmp_path / 'none'} is not a folder\n"
