@@ -181,6 +181,15 @@ def test_read_with_the_folders_adaptation(tmp_path, real_photos, capsys):
     expected = adapt.read(cv2.imread(str(photo)), adapt.load(data))
     assert [d["box"] for d in line["dice"]] == [d.to_dict()["box"] for d in expected.dice]
     assert [d["value"] for d in line["dice"]] == [d.value for d in expected.dice]
+    assert {(d["kind"], d["face"]) for d in line["dice"]} == {("d6-pips", None)}  # as every reading names them
+
+
+def test_kinds_cannot_narrow_an_adaptation(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
+    done = dicelens("read", "--data", str(data), "--kinds", "d20", str(real_photos.photos(BYLER)[5]))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "dicelens: --kinds and --data: an adaptation reads the kinds it was taught\n"
 
 
 def test_read_data_without_an_adaptation_is_refused(tmp_path, real_photos):
