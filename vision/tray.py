@@ -278,6 +278,8 @@ class PipReader:
 
     def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
+        if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
+            return []
         maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
@@ -321,7 +323,7 @@ class PipReader:
         bgr = as_bgr(image)
         height, width = bgr.shape[:2]
         dice: list[DieReading] = []
-        if min(height, width) >= MIN_SIDE and bgr.max() > 0:
+        if min(height, width) >= MIN_SIDE:
             looks = _Looks(self, bgr)
             found = self._detect(bgr, HEAT_MIN, looks)
             dice = [d for d in looks.read(found) if d is not None]
