@@ -15,6 +15,9 @@ from numpy.typing import NDArray
 
 SURE_SAMPLE = 4  # strongest candidates whose sureness is a pass's
 SIZE_SAMPLE = 8  # strongest candidates whose median side is the dice's size
+#: a pyramid's last step shrinking less than this is linear when asked (:class:`Pyramid`): little
+#: to alias. 640 px photos shrunk to 384 (0.6) linearly read one die of 227 fewer (vision_scale.py)
+LINEAR_STEP = 0.75
 
 
 class Pyramid:
@@ -23,9 +26,8 @@ class Pyramid:
     large as it needs, so a 12-megapixel frame is read in full once (shrinking it to 960 px
     straight from full size takes 33 ms on one core here, its half 8 ms).
 
-    :param linear: the last step, from a level to less than twice smaller, is linear, not
-        ``INTER_AREA`` (from 1152 to 960 px: 0.3 ms, not 4 ms; the pip reader's figures
-        are unchanged, ``benchmarks/vision_scale.py``)."""
+    :param linear: the last step, from a level to at most :data:`LINEAR_STEP` of its side, is
+        linear, not ``INTER_AREA`` (from 1152 to 960 px: 0.3 ms, not 4 ms)."""
 
     def __init__(self, image: NDArray[Any], linear: bool = False) -> None:
         self.levels = [image]
@@ -45,7 +47,7 @@ class Pyramid:
         source = self.levels[level]
         if source.shape[1::-1] == size:
             return source
-        area = scale < 1 and not self.linear
+        area = scale < 1 and not (self.linear and size[0] >= LINEAR_STEP * source.shape[1])
         return cv2.resize(source, size, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
 
 
