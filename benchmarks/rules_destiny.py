@@ -8,9 +8,11 @@ import json
 import random
 import time
 
-from rules.destiny import AttackSpec, resolve_attack
+from rules.destiny import resolve_attack
 from rules.destiny_odds import attack_odds
-from rules.encounter import Encounter, Participant
+from rules.destiny_spec import AttackSpec
+from rules.encounter import Encounter
+from rules.participant import Participant
 from rules.virtual import roll_attack
 
 

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from device.cli import UsageError, add_choice_of, whole_number
 from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
-from rules.destiny import WEAPONS, AttackSpec, DestinyOptions, Side, initiative_order, resolve_attack
+from rules.destiny import resolve_attack
 from rules.destiny_odds import attack_odds
+from rules.destiny_spec import WEAPONS, AttackSpec, DestinyOptions, Side
 from rules.errors import InvalidRoll
+from rules.initiative import initiative_order
 from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, normalise_natural, resolve_pool
 from rules.pool_odds import pool_odds
 

@@ -46,7 +46,7 @@ default::
     rule_of_one = true
     target_number = 6
 
-    [combat]                # saved heroes and bestiary of the combat page: see device/combat.py
+    [combat]                # saved heroes and bestiary of the combat page: see device/combat/roster.py
 
     [[presets]]             # more presets (or replace a built-in by name)
     name = "3d6+1"
@@ -148,7 +148,7 @@ class Config:
     hotspot: HotspotConfig = field(default_factory=HotspotConfig)
     house_rules: PoolOptions = field(default_factory=PoolOptions)
     presets: tuple[Preset, ...] = field(default_factory=lambda: tuple(build_presets()))
-    combat: Roster = field(default_factory=Roster)  # [combat]: saved heroes, bestiary (device/combat.py)
+    combat: Roster = field(default_factory=Roster)  # [combat]: saved heroes, bestiary (device/combat/roster.py)
 
 
 def check_camera_source(source: object, key: str = "camera.source") -> str:

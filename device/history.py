@@ -41,6 +41,7 @@ from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound, SaveFailed
 from device.history_schema import SCHEMA, Transaction, check_database, load_roll, write_row
+from device.roll.record import Roll
 from rules.phrase import Phrase
 
 log = logging.getLogger(__name__)
@@ -122,12 +123,12 @@ class History:
 
     # --- writing -----------------------------------------------------------
     @_saving
-    def save(self, roll: dict, *, photo: bytes | None = None,
+    def save(self, roll: Roll | dict, *, photo: bytes | None = None,
              annotated: bytes | None = None) -> dict:
         """Insert or update one roll in one transaction; returns it as stored.
 
-        :param roll: a roll dict (CONTRACTS.md) plus ``"spec"``; no ``"id"`` (or
-            ``None``) inserts a new row.
+        :param roll: a :class:`~device.roll.record.Roll` (the controller's) or its dict
+            (README's API section) plus ``"spec"``; no ``"id"`` (or ``None``) inserts a new row.
         :param photo: the frame as JPEG bytes, with ``annotated`` the frame with the
             readings drawn; replaces the roll's earlier photos.
         :returns: the roll dict as :meth:`roll` gives it (``id``, ``seq``, ``photo``).
@@ -139,7 +140,7 @@ class History:
                 stem = f"{uuid.uuid4().hex}"
                 self._write_photo(stem, ".jpg", photo)
                 self._write_photo(stem, ".annotated.jpg", annotated if annotated is not None else photo)
-            roll_id = self._save_row(roll, stem)
+            roll_id = self._save_row(roll.to_dict() if isinstance(roll, Roll) else roll, stem)
         except BaseException:
             if stem is not None:  # no row names these photos: they would only take space
                 self._delete_photo(stem)

@@ -3,6 +3,10 @@ a roll's row written and read back, and the transaction every write runs in.
 
 :class:`device.history.History` holds the connection, the lock and the photos; this module
 only speaks SQL to the connection it is given.
+
+A roll's ``note`` is kept as a :class:`rules.phrase.Phrase` (its ``to_dict`` as JSON in the
+``note`` column), so the page words it again in each phone's language; a note that is
+plain text (a row written before notes were phrases) is read back as it is.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound
+from rules.phrase import Phrase
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rolls (
@@ -114,7 +119,7 @@ def write_row(db: sqlite3.Connection, row: dict) -> int:
         "complete": int(bool(row.get("complete"))), "total": row.get("total"),
         "successes": row.get("successes"), "outcome": row.get("outcome"),
         "perfect": int(bool(row.get("perfect"))), "botch": int(bool(row.get("botch"))),
-        "note": row.get("note"), "photo": row["photo_stem"],
+        "note": _note_column(row.get("note")), "photo": row["photo_stem"],
         "spec": json.dumps(row["spec"]), "result": json.dumps(row.get("result")),
         "dice": json.dumps(row.get("dice") or []), "readings": json.dumps(row.get("readings") or []),
     }
@@ -129,6 +134,7 @@ def write_row(db: sqlite3.Connection, row: dict) -> int:
     db.execute(f"UPDATE rolls SET {sets} WHERE id = ?", (*values.values(), row["id"]))
     return row["id"]
 
+
 def load_roll(db: sqlite3.Connection, roll_id: int) -> dict:
     """The roll dict (CONTRACTS.md) of one row, its corrections with it. :raises RollNotFound:"""
     row = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM rolls WHERE id = ?", (roll_id,)).fetchone()
@@ -140,12 +146,28 @@ def load_roll(db: sqlite3.Connection, roll_id: int) -> dict:
     for key in ("complete", "perfect", "botch"):
         roll[key] = bool(roll[key])
     roll["photo"] = bool(roll["photo"])
+    roll["note"] = _note_of(roll["note"])
     roll["corrections"] = [
         {"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
          "who": c["who"], "at": c["at"]}
         for c in db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position",
                                   (roll_id,))]
     return roll
+
+
+def _note_column(note: str | None) -> str | None:
+    """A note as its column keeps it: a :class:`Phrase` as its dict in JSON, other text as it is."""
+    return json.dumps(note.to_dict()) if isinstance(note, Phrase) else note
+
+
+def _note_of(column: str | None) -> str | None:
+    """A note column read back: the :class:`Phrase` it keeps, or its plain text (an older row's)."""
+    if column is None or not column.startswith("{"):  # no plain English note begins with "{"
+        return column
+    try:
+        return Phrase.from_dict(json.loads(column))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return column  # a plain note after all
 
 
 class Transaction:

@@ -12,8 +12,9 @@ from typing import Any
 
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
 from rules.d6_odds import odds_d6
-from rules.destiny import AttackOutcome, AttackSpec, resolve_attack
+from rules.destiny import AttackOutcome, resolve_attack
 from rules.destiny_odds import attack_odds
+from rules.destiny_spec import AttackSpec
 from rules.errors import InvalidRoll
 from rules.pool import PoolOutcome, PoolSpec, resolve_pool
 from rules.pool_odds import pool_odds

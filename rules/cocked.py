@@ -2,7 +2,7 @@
 
 Whatever the policy, no die is read from the pips of two faces (T-1): the readers report a
 cocked die with no value. The policy decides what the prompt asks for then, on a roll
-(``device/controller.py``) and on a fight's tray step (``device/combat.py``) alike:
+(``device/controller.py``) and on a fight's tray step (``device/combat/tray.py``) alike:
 
 * ``rethrow_die`` (the default): throw that die again.
 * ``rethrow_set``: the cocked die voids the whole throw of its step: all of that step's

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
+from rules.phrase import Phrase
 
 Kind = Literal["D6", "D3", "D2"]
 Role = Literal["principal", "secondary", "extra"]
@@ -25,9 +26,11 @@ MAX_DICE = 100
 PERFECT_FACE = 6
 EXTRA_KIND = "D3"
 
-PERFECT_REASON = "perfect roll: roll the principal die again (counts as D3)"
-CHAIN_REASON = "the extra die showed 6: roll the principal die again (counts as D3)"
-PRINCIPAL_REASON = "no die stands out as the principal die: say which one it is"
+# What an outcome waits for (``Needs.reason``) and its notes are Phrases: the page words them
+# in each phone's language (a note is kept with the roll).
+PERFECT_REASON = Phrase("perfect roll: roll the principal die again (counts as D3)")
+CHAIN_REASON = Phrase("the extra die showed 6: roll the principal die again (counts as D3)")
+PRINCIPAL_REASON = Phrase("no die stands out as the principal die: say which one it is")
 #: ``Needs.kind`` of an outcome that waits to be told the principal die (RULES D6-2a): no die is thrown.
 PRINCIPAL_KIND = "principal"
 
@@ -148,7 +151,7 @@ class D6Outcome:
     :param perfect: the principal die shows a natural 6 (RULES D6-3).
     :param total: the result (RULES D6-5), ``None`` while dice are missing.
     :param needs: what must still be thrown, ``None`` when complete.
-    :param note: a plain sentence when the chain was stopped by a bound (RULES T-4).
+    :param note: a sentence (a :class:`~rules.phrase.Phrase`) when the chain was stopped by a bound (RULES T-4).
     """
 
     spec: D6Spec
@@ -239,7 +242,7 @@ def resolve_d6(
         if extra:
             raise InvalidRoll("extra dice given before the principal die is known")
         breakdown = [D6Die(n, counted_value(n, spec.kind), None) for n in dice]
-        needs = (Needs(count=missing, sides=6, kind=spec.kind, reason=f"{_dice(missing)} still missing") if missing
+        needs = (Needs(count=missing, sides=6, kind=spec.kind, reason=_still_missing(missing)) if missing
                  else Needs(count=0, sides=6, kind=PRINCIPAL_KIND, reason=PRINCIPAL_REASON))
         return D6Outcome(spec, tuple(breakdown), False, None, needs)
 
@@ -252,7 +255,7 @@ def resolve_d6(
     if missing:
         if extra:
             raise InvalidRoll(f"extra dice given before the first throw is complete ({_dice(missing)} still missing)")
-        reason = f"{_dice(missing)} still missing"
+        reason = _still_missing(missing)
         needs = Needs(count=missing, sides=6, kind=spec.kind, reason=reason)
         return D6Outcome(spec, tuple(breakdown), perfect, None, needs)
 
@@ -268,7 +271,9 @@ def resolve_d6(
 
     note = None
     if chain_open and max_links is not None and len(extra) == max_links:
-        note = f"chain stopped after {_dice(max_links, 'extra ')}: the last 6 counts 3 and asks for no more"
+        note = (Phrase("chain stopped after 1 extra die: the last 6 counts 3 and asks for no more") if max_links == 1
+                else Phrase("chain stopped after {n} extra dice: the last 6 counts 3 and asks for no more",
+                            n=max_links))
         chain_open = False
     if chain_open:
         reason = CHAIN_REASON if extra else PERFECT_REASON
@@ -284,6 +289,10 @@ def _unasked_extra(position: int) -> str:
     if position == 1:
         return "extra dice given but there is no perfect roll (the principal die is not a 6)"
     return f"extra die {position} given but extra die {position - 1} is not a 6, so the chain had ended"
+
+
+def _still_missing(count: int) -> Phrase:
+    return Phrase("1 die still missing") if count == 1 else Phrase("{n} dice still missing", n=count)
 
 
 def _dice(count: int, adjective: str = "") -> str:

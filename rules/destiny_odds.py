@@ -9,7 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rules.destiny import DESTINY_SIDES, AttackSpec, damage_parts
+from rules.destiny import DESTINY_SIDES, damage_parts
+from rules.destiny_spec import AttackSpec
 
 
 def attack_odds(spec: AttackSpec) -> dict[str, Any]:

@@ -9,6 +9,9 @@ templates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class Phrase(str):
     """``template.format(**values)``, keeping ``template`` and ``values``.
@@ -30,3 +33,22 @@ class Phrase(str):
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:
         # copy and pickle rebuild it from its template, not from its text (which may hold braces)
         return (self.template,), dict(self.values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"template", "values"}``, each value that is a :class:`Phrase` as its dict too:
+        what a store keeps to word the phrase again in another language (JSON-ready when
+        the values are)."""
+        return {"template": self.template,
+                "values": {key: value.to_dict() if isinstance(value, Phrase) else value
+                           for key, value in self.values.items()}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Phrase:
+        """The phrase of a :meth:`to_dict`. :raises KeyError, TypeError: not such a dict."""
+        values = {key: cls.from_dict(value) if _is_phrase_dict(value) else value
+                  for key, value in dict(data["values"]).items()}
+        return cls(str(data["template"]), **values)
+
+
+def _is_phrase_dict(value: object) -> bool:
+    return isinstance(value, dict) and set(value) == {"template", "values"}

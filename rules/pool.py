@@ -7,12 +7,13 @@ seen so far and answers either the final result or the dice it still needs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
+from rules.phrase import Phrase
 
 # RULES P-6: difficulty is the number of net successes needed.
 DIFFICULTY_NAMES = {1: "Padrão", 2: "Difícil", 3: "Desafiante", 4: "Realmente Impossível", 5: "Lendário"}
@@ -66,6 +67,17 @@ class PoolOptions:
         """``{"rule_of_ten", "rule_of_one", "target_number"}``."""
         return {"rule_of_ten": self.rule_of_ten, "rule_of_one": self.rule_of_one,
                 "target_number": self.target_number}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PoolOptions:
+        """The inverse of :meth:`to_dict` (missing keys take defaults).
+
+        :raises InvalidRoll: for unknown keys or invalid values.
+        """
+        unknown = sorted(set(data) - {"rule_of_ten", "rule_of_one", "target_number"})
+        if unknown:
+            raise InvalidRoll(f"unknown pool options: {', '.join(unknown)}")
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -277,17 +289,16 @@ def normalise_natural(value: object) -> int:
     return value or SIDES
 
 
-def _more_dice(count: int) -> str:
-    return "1 more die" if count == 1 else f"{count} more dice"
-
-
 def _reroll_needs(missing: int) -> Needs:
-    return Needs(count=missing, sides=SIDES, kind="d10", reason=f"reroll your 10s: {_more_dice(missing)}")
+    reason = (Phrase("reroll your 10s: 1 more die") if missing == 1 else
+              Phrase("reroll your 10s: {n} more dice", n=missing))  # a Phrase: the page words it
+    return Needs(count=missing, sides=SIDES, kind="d10", reason=reason)
 
 
 def _missing_needs(missing: int) -> Needs:
-    return Needs(count=missing, sides=SIDES, kind="d10",
-                 reason=f"first roll incomplete: throw {_more_dice(missing)}")
+    reason = (Phrase("first roll incomplete: throw 1 more die") if missing == 1 else
+              Phrase("first roll incomplete: throw {n} more dice", n=missing))
+    return Needs(count=missing, sides=SIDES, kind="d10", reason=reason)
 
 
 def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = ()) -> PoolOutcome:

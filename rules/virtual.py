@@ -10,7 +10,8 @@ from __future__ import annotations
 import random as _random
 
 from rules.d6 import D6Outcome, D6Spec, resolve_d6
-from rules.destiny import AttackOutcome, AttackSpec, resolve_attack
+from rules.destiny import AttackOutcome, resolve_attack
+from rules.destiny_spec import AttackSpec
 from rules.pool import SIDES, PoolOutcome, PoolSpec, resolve_pool
 
 

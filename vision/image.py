@@ -1,8 +1,10 @@
-"""What every reader accepts as a photo, and reading photo files no larger than is safe."""
+"""What every reader accepts as a photo, reading photo files no larger than is safe, and
+a frame shrunk and encoded as JPEG for a phone."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -13,6 +15,7 @@ from PIL import Image
 from vision.errors import InvalidImage, VisionError
 
 MIN_SIDE = 16  # pixels: a smaller photo cannot show a readable die
+JPEG_QUALITY = 85  # of the pictures sent to a phone: sharp enough to tell the dice apart
 
 # OpenCV's own log: in cv2.utils.logging from OpenCV 5, at cv2's top level in OpenCV 4
 # (4.11 on Python 3.11, see constraints.txt); level 0 is LOG_LEVEL_SILENT in both.
@@ -43,6 +46,30 @@ def as_bgr(image: object) -> NDArray[Any]:
     if image.ndim == 3 and image.shape[2] == 4:
         return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     raise InvalidImage(f"not an image: expected H×W×3 pixels, got shape {image.shape}")
+
+
+def jpeg(image: NDArray[Any], max_side: int | None = None, *,
+         draw: Callable[[NDArray[Any], float], None] | None = None, quality: int = JPEG_QUALITY) -> bytes:
+    """``image`` (H×W×3 uint8 BGR) as JPEG bytes: shrunk (never enlarged) so that its long
+    side is ``max_side`` pixels at most, then drawn on by ``draw(picture, scale)`` (``scale``:
+    the picture's pixels per pixel of ``image``; ``image`` itself is never drawn on).
+
+    :raises InvalidImage: ``image`` is not a uint8 image array.
+    :raises ValueError: the picture could not be encoded.
+    """
+    bgr = as_bgr(image)
+    height, width = bgr.shape[:2]
+    scale = 1.0 if max_side is None else min(1.0, max_side / max(width, height))
+    picture = bgr
+    if scale < 1:
+        picture = cv2.resize(bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    if draw is not None:
+        picture = picture.copy() if picture is image else picture
+        draw(picture, scale)
+    ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("the picture could not be encoded as JPEG")
+    return bytes(encoded.tobytes())
 
 
 #: Pixels a photo file may have to be decoded (50 megapixels): a tray photo has a few;

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.image import as_bgr
+from vision.image import jpeg
 
 SMALLEST = 17  # pixels: a die's side below this in the frame is too small to read
 LARGEST_SHARE = 80 / 384  # of the frame's long side: a die larger than this is too large
@@ -49,20 +49,14 @@ def picture(image: NDArray[Any], reading: dict[str, Any], measured: dict[str, An
     :raises InvalidImage: ``image`` is not a uint8 image array.
     :raises ValueError: the picture could not be encoded.
     """
-    bgr = as_bgr(image)
-    height, width = bgr.shape[:2]
-    scale = min(1.0, PICTURE_SIDE / max(width, height))
-    out = cv2.resize(bgr, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else bgr.copy()
-    thick = max(3, round(max(out.shape[:2]) / 320))
-    if measured.get("region"):
-        x0, y0, x1, y1 = (round(v * scale) for v in measured["region"])
-        pad = 2 * thick
-        cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 + pad, y1 + pad), _REGION, thick)
-    for die in (reading or {}).get("dice", []):
-        x0, y0, x1, y1 = (round(v * scale) for v in die["box"])
-        cv2.rectangle(out, (x0, y0), (x1, y1), _BOX, thick)
-    ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
-        raise ValueError("the setup picture could not be encoded")
-    return jpeg.tobytes()
+    def boxes(out: NDArray[Any], scale: float) -> None:
+        thick = max(3, round(max(out.shape[:2]) / 320))
+        if measured.get("region"):
+            x0, y0, x1, y1 = (round(v * scale) for v in measured["region"])
+            pad = 2 * thick
+            cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 + pad, y1 + pad), _REGION, thick)
+        for die in (reading or {}).get("dice", []):
+            x0, y0, x1, y1 = (round(v * scale) for v in die["box"])
+            cv2.rectangle(out, (x0, y0), (x1, y1), _BOX, thick)
+
+    return jpeg(image, PICTURE_SIDE, draw=boxes)

@@ -38,6 +38,7 @@ every POST must be same-origin.
                                          int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
                                          404 no frame yet (the controller's ``setup_view``)
 ``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
+                                         "preset_labels": {name: {"text", "made"}} (messages.preset_labels),
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
@@ -82,7 +83,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_state, translated
+from .messages import needs_text, preset_labels, reason, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -190,7 +191,7 @@ def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int |
     with refusals():
         page = ctl.rolls(limit=limit, offset=offset, **filters)
         more = len(page) == limit and bool(ctl.rolls(limit=1, offset=offset + limit, **filters))
-    return page, offset + limit if more else None
+    return [shown_roll(roll) for roll in page], offset + limit if more else None
 
 
 @bp.get("/rolls")
@@ -203,7 +204,7 @@ def rolls():
 
 @bp.get("/rolls/<int:roll_id>")
 def roll(roll_id: int):
-    return jsonify(_roll_or_404(roll_id))
+    return jsonify(shown_roll(_roll_or_404(roll_id)))
 
 
 def _die_index(roll: dict, index: int) -> int:
@@ -236,7 +237,8 @@ def correct_die(roll_id: int, index: int):
     with refusals(not_found=_("no roll %(id)d", id=roll_id)):
         try:
             extra = {"more": more} if more else {}
-            return jsonify(controller().correct(roll_id, index, value=value, cocked=cocked, who=who, **extra))
+            return jsonify(shown_roll(controller().correct(roll_id, index, value=value, cocked=cocked, who=who,
+                                                           **extra)))
         except ValueError as exc:
             needs = getattr(exc, "needs", None)
             if not isinstance(needs, dict):
@@ -255,7 +257,7 @@ def set_principal(roll_id: int):
     index = _die_index(roll, index)
     who = name_text(body.get("who"), "who")
     with refusals(not_found=_("no roll %(id)d", id=roll_id)):
-        return jsonify(controller().set_principal(roll_id, index, who=who))
+        return jsonify(shown_roll(controller().set_principal(roll_id, index, who=who)))
 
 
 @bp.get("/rolls/<int:roll_id>/photo")
@@ -340,10 +342,12 @@ def camera_setup():
 # --- settings and PIN ---------------------------------------------------------------
 
 def public_settings() -> dict:
-    """The controller's settings without the PIN hash, plus ``pin_set`` and ``authorized``."""
+    """The controller's settings without the PIN hash, plus ``pin_set``, ``authorized`` and
+    the presets' labels as the page shows them (``preset_labels``)."""
     settings = dict(controller().settings())
     pin_set = bool(settings.pop("pin", None))
-    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized()}
+    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized(),
+            "preset_labels": preset_labels(settings["presets"])}
 
 
 def _check_preset_numbers(value: object, depth: int = 0) -> None:

@@ -1,7 +1,7 @@
 """The combat page and its JSON API (blueprint ``combat``): a Destiny Dice fight (RULES.md §3)
 run from every phone at the table.
 
-The fight itself is the device's combat session (``device/combat.py``), handed to the
+The fight itself is the device's combat session (``device/combat/``), handed to the
 app with :func:`attach` and kept in ``app.extensions["dicelens.combat"]``; without one
 every route answers 404. Every answer of a POST is the whole state (as ``GET
 /api/combat``); failures are ``{"error": reason}``: 400 malformed input or a step the
@@ -166,7 +166,8 @@ def add_enemy():
     if initiatives is not None:
         if not isinstance(initiatives, list) or len(initiatives) != count:
             raise BadRequest(_("initiatives must be a list of one value per enemy"))
-        initiatives = [whole_number(v, "initiatives", 0, 12) for v in initiatives]  # a d10's 0 (RULES P-1)
+        # a d10's 0 (RULES P-1)
+        initiatives = [whole_number(v, "initiatives", 0, check.highest_face()) for v in initiatives]
     return _step(session().add_enemy, sheet, count, initiatives)
 
 
@@ -208,7 +209,8 @@ def initiative():
         raise BadRequest(_("values must be an object of fighter name: Mind die"))
     checked = {}
     for name, value in values.items():
-        checked[_fighter({"name": name})] = whole_number(value, "values", 0, 12)  # a d10's 0 (RULES P-1)
+        # a d10's 0 (RULES P-1)
+        checked[_fighter({"name": name})] = whole_number(value, "values", 0, check.highest_face())
     return _step(session().roll_initiative, checked)
 
 
@@ -237,7 +239,7 @@ def next_turn():
 def poison():
     body = json_body()
     only_keys(body, {"value"})
-    return _step(session().poison_roll, whole_number(body.get("value"), "value", 0, 12))  # a d10's 0
+    return _step(session().poison_roll, whole_number(body.get("value"), "value", 0, check.highest_face()))  # a d10's 0
 
 
 @bp.post("/api/combat/attack")

@@ -6,16 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from rules import destiny
+from rules import destiny_spec
 
 from .errors import BadRequest
 from .inputs import name_text, only_keys, whole_number
 
 MAX_NUMBER = 100        # PV, damage, bonuses: no sheet of the seed comes near
 SHEET_KEYS = {"name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy"}
-WEAPONS = (*destiny.WEAPONS, destiny.UNARMED)  # RULES DD-8
+WEAPONS = (*destiny_spec.WEAPONS, destiny_spec.UNARMED)  # RULES DD-8
+
+
+def highest_face() -> int:
+    """The highest face of a sheet's dice (``rules.destiny_spec.CHARACTERISTIC_SIDES``): of a
+    Mind die's initiative, a poison die."""
+    return max(destiny_spec.CHARACTERISTIC_SIDES)
 
 
 def number(body: dict, key: str, low: int, high: int, default: int | None = None) -> int | None:
@@ -32,8 +40,10 @@ def flag(body: dict, key: str) -> bool | None:
 
 
 def die(value: Any, key: str) -> int:
-    if value not in destiny.CHARACTERISTIC_SIDES or isinstance(value, bool):
-        raise BadRequest(_("%(name)s must be a die: 4, 6, 8, 10 or 12", name=key))
+    sides = destiny_spec.CHARACTERISTIC_SIDES
+    if value not in sides or isinstance(value, bool):
+        listed = format_list([str(n) for n in sides], style="or", locale=get_locale() or "en")
+        raise BadRequest(_("%(name)s must be a die: %(sides)s", name=key, sides=listed))
     return value
 
 
@@ -64,7 +74,7 @@ def sheet(value: Any) -> dict:
 
 
 def initiative(body: dict) -> int | None:
-    return number(body, "initiative", 0, 12)  # a d10's 0 (RULES P-1)
+    return number(body, "initiative", 0, highest_face())  # a d10's 0 (RULES P-1)
 
 
 def face(value: Any, sides: int) -> int:

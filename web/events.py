@@ -53,7 +53,7 @@ from flask_babel import gettext as _
 from .controller import Controller
 from .errors import BadRequest
 from .inputs import MAX_ID
-from .messages import in_request_language, shown_state
+from .messages import in_request_language, shown_roll, shown_state
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -120,7 +120,8 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
-def _catch_up(controller: Controller, seq: int) -> Generator[str, None, int]:
+def _catch_up(controller: Controller, seq: int,
+              shown_roll: Callable[[dict], dict] = lambda roll: roll) -> Generator[str, None, int]:
     """Roll events for every roll with a seq above ``seq``; returns the highest seq sent.
 
     ``rolls_since`` may answer in batches (the history's is 500 rolls), so it is
@@ -131,7 +132,7 @@ def _catch_up(controller: Controller, seq: int) -> Generator[str, None, int]:
         if not batch:
             return seq
         for roll in batch:
-            yield format_event("roll", roll, roll["seq"])
+            yield format_event("roll", shown_roll(roll), roll["seq"])
         seq = max(roll["seq"] for roll in batch)
 
 
@@ -160,7 +161,8 @@ def _coalesced(first, subscription) -> list:
 def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_ms: int,
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
            clock: Callable[[], float] = time.monotonic,
-           shown: Callable[[dict], dict] = lambda state: state) -> Iterator[str]:
+           shown: Callable[[dict], dict] = lambda state: state,
+           shown_roll: Callable[[dict], dict] = lambda roll: roll) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
     :param last_id: the seq the client has seen up to, or None for a fresh client.
@@ -169,7 +171,8 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
     :param gone: whether the client went away (asked every :data:`TICK_SECONDS`).
     :param lifetime: seconds after which the stream ends (the browser reconnects).
     :param shown: the controller's state → the state sent (the page's words added, in this
-        phone's language: ``web.messages.shown_state``).
+        phone's language: ``web.messages.shown_state``); ``shown_roll``, a roll → the roll
+        sent (its note in this phone's language: ``web.messages.shown_roll``).
     """
     # Subscribe before reading state and history: nothing published in between is lost,
     # and what was already sent is recognised by its seq and skipped.
@@ -186,7 +189,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
             reload = last_id is not None and last_id > newest
             last_id = newest if last_id is None or reload else last_id
         yield format_event("reload" if reload else "state", shown(state), last_id)
-        sent = yield from _catch_up(controller, last_id)
+        sent = yield from _catch_up(controller, last_id, shown_roll)
         dropped = getattr(subscription, "dropped", 0)
         started = written = clock()
         while not gone() and clock() - started < lifetime:
@@ -196,7 +199,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
             if getattr(subscription, "dropped", 0) != dropped:
                 # The queue overflowed while this client was slow: fetch the rolls it lost.
                 dropped = getattr(subscription, "dropped", 0)
-                sent = yield from _catch_up(controller, sent)
+                sent = yield from _catch_up(controller, sent, shown_roll)
             if event is None:
                 if clock() - written < heartbeat:  # a tick, not yet a heartbeat
                     continue
@@ -207,7 +210,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
                 if item.kind == "roll":
                     # Rolls up to ``sent`` went out already (with the state or a catch-up).
                     if item.seq is not None and item.seq > sent:
-                        yield format_event("roll", item.data, item.seq)
+                        yield format_event("roll", shown_roll(item.data), item.seq)
                         sent = item.seq
                 else:
                     yield format_event(item.kind, shown(item.data) if item.kind == "state" else item.data)
@@ -236,6 +239,7 @@ def events():
             gone=disconnected,
             lifetime=float(config["STREAM_SECONDS"]),
             shown=in_request_language(shown_state),  # the page's words, in this phone's language
+            shown_roll=in_request_language(shown_roll),
         ),
         counter.release,
     )

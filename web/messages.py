@@ -14,7 +14,10 @@ from collections.abc import Callable
 from flask import current_app
 from flask_babel import force_locale, get_locale, gettext
 
+import rules
+from rules.d6 import D6Spec
 from rules.phrase import Phrase
+from rules.pool import PoolSpec
 
 
 def translated(message: object) -> str:
@@ -71,6 +74,30 @@ def label_text(label: str | None) -> str:
             part = gettext(_LABEL_WORDS[word]).format(n=value)
         parts.append(part)
     return " · ".join(parts)
+
+
+#: A preset's system → its rules spec, whose label (``rules.describe``) a preset may carry.
+_SPECS: dict[str, type[D6Spec] | type[PoolSpec]] = {"d6": D6Spec, "pool": PoolSpec}
+
+
+def _made_label(preset: dict) -> str | None:
+    """The label the rules make of the preset's spec (``rules.describe``); None for a free
+    roll (no spec) or a spec that cannot be read."""
+    spec = _SPECS.get(preset.get("system", ""))
+    try:
+        return None if spec is None else rules.describe(spec.from_dict(preset["spec"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def preset_labels(presets: list[dict]) -> dict[str, dict]:
+    """What the settings page shows of each preset's label: name → ``{"text": the label in
+    the request's language (:func:`label_text`), "made": whether it is the label the rules
+    make of the preset's spec}``. A label the rules made is made anew when its spec is
+    edited (the page clears it, the device makes it); one a table wrote stays."""
+    return {preset["name"]: {"text": label_text(preset.get("label")),
+                             "made": preset.get("label") is not None and preset.get("label") == _made_label(preset)}
+            for preset in presets}
 
 
 def shown_presets(presets: list[dict]) -> list[dict]:
@@ -150,8 +177,30 @@ def prompt_asks(state: dict) -> str | None:
 
 def shown_state(state: dict) -> dict:
     """The controller's state with the page's words added: ``prompt_text``
-    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`)."""
-    return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state)}
+    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), and its latest roll
+    as :func:`shown_roll`."""
+    latest = state.get("latest_roll")
+    return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
+            **({"latest_roll": shown_roll(latest)} if latest else {})}
+
+
+# --- a roll's note, as the page words it ------------------------------------------------
+def note_text(note: str | None) -> str | None:
+    """A roll's note in the request's language: a :class:`Phrase` the device or the rules
+    made ("abandoned: …", "it still waits for dice: …", RULES T-3, T-4, P-3) translated, its
+    phrase values too and a preset's ``label`` as :func:`label_text`; a plain note (a row
+    kept before notes were phrases) as it is."""
+    if not isinstance(note, Phrase):
+        return note
+    values = {key: note_text(value) if isinstance(value, Phrase) else label_text(str(value)) if key == "label"
+              else value for key, value in note.values.items()}
+    return gettext(note.template).format(**values)
+
+
+def shown_roll(roll: dict) -> dict:
+    """A roll as the page gets it (the API, the event stream, the history page): its ``note``
+    in the request's language (:func:`note_text`); the same roll when it has no note."""
+    return {**roll, "note": note_text(roll["note"])} if roll.get("note") else roll
 
 
 def _asked(state: dict, problem: dict | None) -> str:

@@ -20,8 +20,9 @@ route         template         context
 ``/settings`` settings.html    ``settings`` (as GET /api/settings, without the PIN),
                                ``presets``
 ``/combat``   combat.html      ``combat`` (GET /api/combat), ``combat_api`` (its URLs:
-                               ``state``, ``events``, ``base``, ``login``); 404 without a
-                               fight (:func:`web.combat.attach`)
+                               ``state``, ``events``, ``base``, ``login``),
+                               ``characteristic_sides`` (a sheet's dice, RULES §3); 404
+                               without a fight (:func:`web.combat.attach`)
 ============  ===============  ==========================================================
 
 The history page takes ``?limit=&offset=&player=&preset=`` like ``GET /api/rolls``.
@@ -37,6 +38,8 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
+
+from rules import destiny_spec
 
 from . import combat
 from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
@@ -106,4 +109,5 @@ def combat_page():
     state = shown_fight(combat.session().state())
     urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
             "base": url_for("combat.state"), "login": url_for("api.login")}
-    return render_template("combat.html", combat=state, combat_api=urls)
+    return render_template("combat.html", combat=state, combat_api=urls,
+                           characteristic_sides=destiny_spec.CHARACTERISTIC_SIDES)

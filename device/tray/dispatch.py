@@ -19,16 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import cv2
 import numpy as np
 
 from device.tray.match import Match, Wanted, match
 from device.tray.problems import Problem
+from vision.image import jpeg
 from vision.reading import DieReading, TrayReading
 
 log = logging.getLogger(__name__)
 
-JPEG_QUALITY = 85
 #: The longest side of the latest frame sent to a phone, pixels (a full Pi frame would be megabytes).
 FRAME_MAX_SIDE = 1280
 
@@ -152,12 +151,7 @@ class TrayDispatcher:
             self._seen = list(dice)
 
     def _encode(self, frame: np.ndarray, reading: TrayReading) -> tuple[bytes, bytes]:
-        params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-        ok, photo = cv2.imencode(".jpg", frame, params)
-        ok2, annotated = cv2.imencode(".jpg", self._annotate(frame, reading), params)
-        if not (ok and ok2):
-            raise ValueError("could not encode the frame as JPEG")
-        return photo.tobytes(), annotated.tobytes()
+        return jpeg(frame), jpeg(self._annotate(frame, reading))
 
 
 def frame_jpeg(image: np.ndarray, reading: dict[str, Any] | None,
@@ -168,10 +162,4 @@ def frame_jpeg(image: np.ndarray, reading: dict[str, Any] | None,
     :raises ValueError: when it cannot be encoded.
     """
     height, width = image.shape[:2]
-    scale = max_side / max(width, height)
-    if scale < 1:
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    if not ok:
-        raise ValueError("the latest frame could not be encoded")
-    return jpeg.tobytes(), {"width": width, "height": height, "reading": reading}
+    return jpeg(image, max_side), {"width": width, "height": height, "reading": reading}

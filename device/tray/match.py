@@ -1,7 +1,7 @@
 """Which dice of one settled tray a waiting step takes, or what is wrong (RULES T-1, T-2, T-3, T-5).
 
-One pure function, :func:`match`, shared by the roll (``device/controller.py``) and the
-fight (``device/combat.py``): no threads, no I/O. A step says what it wants as a
+One pure function, :func:`match`, shared by the roll (``device/roll/frames.py``) and the
+fight (``device/combat/tray.py``): no threads, no I/O. A step says what it wants as a
 :class:`Wanted`: a count of dice (a roll: RULES D6-4, P-3 say how many) or dice by their
 sides (a fight step: a d8 and the Destiny d20, RULES DD-1, DD-4, DD-8).
 """

@@ -1,6 +1,6 @@
 """The combat page in headless Chromium at phone size: a short fight seen on two phones at once.
 
-The web app runs with the real combat session (device/combat.py) in a temporary
+The web app runs with the real combat session (device/combat/) in a temporary
 data folder; the roll controller is the browser tests' fake, which this page does
 not use. Dice read from the tray come from a fake numbered reader.
 """

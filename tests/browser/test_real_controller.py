@@ -3,6 +3,7 @@ the page renders are the ones `dicelens serve` makes, not the fake's."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -325,3 +326,37 @@ def test_a_throw_while_the_principal_die_is_asked_for_is_told(phone, controller,
     expect(page.locator("#prompt")).to_have_text(prompt)
     expect(page.locator("#big-unit")).to_have_text(unit)
     expect(page.locator("#pick-principal")).to_be_visible()
+
+
+def _edit_rule(row, change):
+    """The row's rule settings (JSON) edited as a user does: typed, then the field left."""
+    field = row.locator(".p-spec")
+    data = json.loads(field.input_value())
+    change(data["spec"])
+    field.fill(json.dumps(data))
+    field.press("Tab")
+
+
+@pytest.mark.parametrize(("lang", "random", "saved"), [
+    ("en", "random 3D6", "Saved"),
+    ("pt_BR", "3D6 aleatório", "Salvo"),
+    ("es", "3D6 aleatorio", "Guardado"),
+])
+def test_a_label_the_rules_made_follows_its_rule_edited_as_json(phone, controller, lang, random, saved):
+    """Whatever edits a rule (its JSON here, the pool's steppers above), the label the rules
+    made of it is made anew; one the table wrote stays. The page knows which is which from
+    the server (preset_labels), in every language, not by reading the label."""
+    page = phone(f"/settings?lang={lang}")
+    rows = page.locator("#preset-editor .preset-row")
+    expect(rows).to_have_count(7)
+    for n in (2, 5):                                    # "2D6", "random 2D6": the rules' labels
+        _edit_rule(rows.nth(n), lambda spec: spec.update(count=3))
+        expect(rows.nth(n).locator(".p-label")).to_have_value("")
+    rows.nth(6).locator(".p-label").fill("Casa")        # the pool's label, written by the table
+    _edit_rule(rows.nth(6), lambda spec: spec.update(size=6))
+    expect(rows.nth(6).locator(".p-label")).to_have_value("Casa")
+    page.locator("#preset-save").click()
+    expect(page.locator("#toast")).to_have_text(saved)
+    assert [p["label"] for p in controller.presets()][2:] == ["3D6", "1D3", "1D2", "random 3D6", "Casa"]
+    page.goto(f"/?lang={lang}")
+    expect(page.locator("#presets")).to_contain_text(random)

@@ -90,7 +90,7 @@ def test_the_config_key_and_its_default(history, reader, clock):
         config_from_dict({"cocked_dice": "tilt"})
 
 
-# --- a fight's tray steps (device/combat.py through device/tray/) -------------------------
+# --- a fight's tray steps (device/combat/ through device/tray/) -------------------------
 
 def _fight(tmp_path, reader, clock, policy):
     session = CombatSession(tmp_path / "fight", numbered_reader=reader.numbered, clock=clock,

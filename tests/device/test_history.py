@@ -9,6 +9,7 @@ import pytest
 
 from device.errors import RollNotFound, SaveFailed
 from device.history import DATABASE, History
+from rules.phrase import Phrase
 
 
 def make_roll(preset="2d6", roller="ana", total=7, **extra) -> dict:
@@ -132,3 +133,17 @@ def test_a_save_after_close_fails_as_a_save_and_changes_nothing(tmp_path):
     assert history.check() == "the history database is closed"
     with History(tmp_path) as again:
         assert again.rolls() == []
+
+
+def test_a_note_is_kept_as_its_phrase_and_an_older_plain_note_as_it_is(history, tmp_path):
+    """A roll's note is kept as its template and values (the page words it in each phone's
+    language, #18); a note kept as plain English (an older row) comes back as that text."""
+    note = Phrase("abandoned: {why}", why=Phrase("its preset {preset} is no more", preset="2d6"))
+    saved = history.save(make_roll(note=note))
+    with History(tmp_path) as reopened:
+        kept = reopened.roll(saved["id"])["note"]
+    assert isinstance(kept, Phrase) and kept == "abandoned: its preset 2d6 is no more"
+    assert kept.template == "abandoned: {why}" and kept.values["why"].template == "its preset {preset} is no more"
+    plain = history.save(make_roll(note="abandoned: {this} was armed"))  # braces: not read as a phrase
+    assert history.roll(plain["id"])["note"] == "abandoned: {this} was armed"
+    assert not isinstance(history.roll(plain["id"])["note"], Phrase)

@@ -5,15 +5,10 @@ from fractions import Fraction
 import pytest
 
 import rules
-from rules.destiny import (
-    AttackSpec,
-    DestinyOptions,
-    InitiativeEntry,
-    damage_parts,
-    initiative_order,
-    resolve_attack,
-)
+from rules.destiny import damage_parts, resolve_attack
+from rules.destiny_spec import AttackSpec, DestinyOptions
 from rules.errors import InvalidRoll
+from rules.initiative import InitiativeEntry, initiative_order
 
 BRANN = AttackSpec(attacker_die=8, defence_die=6, weapon="medium", armour=1,
                    attacker_name="Brann", defender_name="Saqueador")

@@ -8,8 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from rules.destiny import AttackSpec, DestinyOptions, resolve_attack
+from rules.destiny import resolve_attack
 from rules.destiny_odds import attack_odds
+from rules.destiny_spec import AttackSpec, DestinyOptions
 from rules.virtual import roll_attack
 
 pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples

@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.destiny import CHARACTERISTIC_SIDES, EFFECTS, AttackSpec, DestinyOptions, initiative_order, resolve_attack
+from rules.destiny import EFFECTS, resolve_attack
+from rules.destiny_spec import CHARACTERISTIC_SIDES, AttackSpec, DestinyOptions
+from rules.initiative import initiative_order
 
 pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 

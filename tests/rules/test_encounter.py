@@ -4,9 +4,11 @@ import json
 
 import pytest
 
-from rules.destiny import DestinyOptions, resolve_attack
-from rules.encounter import Condition, Encounter, Participant
+from rules.destiny import resolve_attack
+from rules.destiny_spec import DestinyOptions
+from rules.encounter import Encounter
 from rules.errors import InvalidRoll, InvalidStep
+from rules.participant import Condition, Participant
 
 
 def hero(name, **changes):

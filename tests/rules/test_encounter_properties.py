@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.destiny import resolve_attack
-from rules.encounter import Condition, Encounter, Participant
+from rules.encounter import Encounter
 from rules.errors import InvalidRoll, InvalidStep
+from rules.participant import Condition, Participant
 
 pytestmark = pytest.mark.slow  # every test here runs a subprocess, a server or many examples
 

@@ -348,3 +348,14 @@ def test_more_values_than_the_pool_are_refused_before_they_are_read():
         resolve_pool(PoolSpec(3), [1, 2, 3, 4, "x"])
     with pytest.raises(InvalidRoll, match="4 reroll dice for a pool of 3"):
         resolve_pool(PoolSpec(3), [10, 10, 10], [1, 2, 3, "x"])
+
+
+@pytest.mark.parametrize("options", [PoolOptions(), PoolOptions(rule_of_ten=False, rule_of_one=False, target_number=8)])
+def test_pool_options_come_back_from_their_dict(options):
+    assert PoolOptions.from_dict(options.to_dict()) == options
+    assert PoolOptions.from_dict({}) == PoolOptions()
+
+
+def test_pool_options_from_a_dict_with_an_unknown_key_are_refused():
+    with pytest.raises(InvalidRoll, match="unknown pool options: rule_of_two"):
+        PoolOptions.from_dict({"rule_of_two": True})

@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.fakes.controller import PRESETS
+
 
 def test_state_has_the_contract_keys(client):
     state = client.get("/api/state").get_json()
@@ -211,6 +213,23 @@ def test_camera_setup_measures_the_dice_of_the_latest_frame(client, controller):
     assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (959, 1280)
     es = client.get("/api/setup", headers={"Accept-Language": "es"}).get_json()
     assert es["advice"] == "baja la cámara o acerca el zoom: los dados miden 10 px, la lectura necesita 17 px o más"
+
+
+@pytest.mark.parametrize(("language", "pool"), [
+    ("en", "pool 5 · difficulty 2"), ("pt-BR", "parada 5 · dificuldade 2"), ("es", "reserva 5 · dificultad 2")])
+def test_settings_say_which_preset_labels_the_rules_made(client, controller, language, pool):
+    """The settings page is told each label in its language and whether the rules made it
+    of the preset's rule (it then follows an edit of the rule), not left to read the label."""
+    presets = controller.settings()["presets"]
+    presets[1]["label"] = "Dano leve"           # written by the table
+    presets[2]["spec"]["size"] = 6              # the label no longer says the rule
+    controller.update_settings(presets=presets)
+    labels = client.get("/api/settings", headers={"Accept-Language": language}).get_json()["preset_labels"]
+    assert labels == {"2d6": {"text": "2D6", "made": True}, "1d3+1": {"text": "Dano leve", "made": False},
+                      "pool5": {"text": pool, "made": False}}
+    controller.update_settings(presets=PRESETS)
+    assert client.get("/api/settings").get_json()["preset_labels"]["pool5"] == {"text": "pool 5 · difficulty 2",
+                                                                                "made": True}
 
 
 def test_settings_hide_the_pin(client, controller):

@@ -4,11 +4,11 @@ import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { number, percent, when } from "./format.js";
 import { t } from "./i18n.js";
-import { keys } from "./keypad.js";
+import { diceEntry } from "./live_entry.js";
+import { announce, follow, keepInSight } from "./live_follow.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
-import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary, sidesOf } from "./roll.js";
+import { announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary } from "./roll.js";
 import { eventStream } from "./stream.js";
-import { toast } from "./toast.js";
 
 const store = {
   state: null,
@@ -16,9 +16,6 @@ const store = {
   rolls: new Map(),   // id → roll, the freshest seq wins
   shownId: null,      // a roll the player tapped in the recent list; null = newest
 };
-let keypadSides = 6;
-let keypadValues = [];
-let fixing = null;
 
 const playerInput = $("#player");
 playerInput.value = player() || "";
@@ -71,49 +68,6 @@ function receive(roll, tell) {
   }
   render();
   if (arrived) keepInSight(roll.complete);
-}
-
-// --- the result in sight ----------------------------------------------------
-// On a phone the presets sit below the result card: after this phone armed,
-// threw or sent dice, the result (or the prompt asking for more dice) is
-// scrolled into sight when it arrives. A roll from elsewhere is too, unless
-// the player is reading the recent rolls. Scrolling by hand stops the following.
-let following = false;
-const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
-const stopFollowing = () => { following = false; };
-window.addEventListener("wheel", stopFollowing, { passive: true });
-window.addEventListener("touchmove", stopFollowing, { passive: true });
-window.addEventListener("keydown", (event) => {
-  if (SCROLL_KEYS.has(event.key) && !event.target.closest("input, select, textarea, button, dialog")) stopFollowing();
-});
-
-/** Wholly between the sticky header and the action bar. */
-function inSight(node) {
-  const box = node.getBoundingClientRect();
-  return box.top >= $(".top").getBoundingClientRect().bottom &&
-    box.bottom <= $(".actions").getBoundingClientRect().top;
-}
-
-function keepInSight(done) {
-  const reading = $("#recent").getBoundingClientRect().top < $(".actions").getBoundingClientRect().top;
-  if (following || !reading) {
-    const wanted = [$("#big")].concat($("#prompt").hidden ? [] : [$("#prompt")]);
-    if (!wanted.every(inSight)) {
-      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      $("#current").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
-    }
-  }
-  if (done) following = false;
-}
-
-let announcing = null;
-function announce(text) {
-  // Re-setting the same text would be silent; clear first so readers speak it. Events
-  // that come at once (a phone waking with a minute of them) say only the newest.
-  const box = $("#announce");
-  box.textContent = "";
-  clearTimeout(announcing);
-  announcing = setTimeout(() => { box.textContent = text; }, 50);
 }
 
 function presetOf(name) {
@@ -169,11 +123,7 @@ function renderState() {
   }
   renderOdds(state.odds, state.preset);
   if (asks) keepInSight(false);
-  // A keypad opened before the armed state arrived shows the die it asks for now.
-  if ($("#keypad-dialog").open && keypadValues.length === 0) {
-    keypadSides = sidesWanted(state);
-    renderKeypad();
-  }
+  entry.stateChanged(state);
 }
 
 /** The roll the player tapped in the recent list, unless it is the newest. */
@@ -304,7 +254,7 @@ function renderDice(roll) {
     return el("li", {}, el("button", {
       type: "button", class: "die", "aria-label": label,
       dataset: { index: String(index), role: tags[0] || "", color: die.color || "" },
-      onclick: () => openFix(roll, die, index),
+      onclick: () => entry.openFix(roll, die, index),
     }, [
       el("span", { class: "face", text: unread ? "?" : String(die.natural) }),
       counted,
@@ -348,127 +298,18 @@ function answered(state) {
   renderState();
 }
 
+const entry = diceEntry({ store, presetOf, receive, answered, shownRoll });
+
 async function arm(name) {
-  following = true;
+  follow();
   answered(await act(api.post(API.arm, { preset: name, roller: player() })));
 }
 
-// --- keypad for dice by hand ---------------------------------------------
-// A d10 shows 0 for ten (RULES P-1): its keypad reads 1–9 then 0.
-const keypadButtons = (sides, onPick) => keys(sides, onPick, { zeroForTen: true });
-
-function expectedCount() {
-  const state = store.state || {};
-  if (state.needs) return state.needs.count;
-  const preset = presetOf(state.preset);
-  return preset && preset.count ? preset.count : null;
-}
-
-function renderKeypad() {
-  const pad = $("#keypad");
-  pad.dataset.sides = keypadSides;
-  // Only the kind of die the armed roll takes is offered.
-  for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
-    chip.hidden = Number(chip.dataset.sides) !== sidesWanted(store.state || {});
-  }
-  setChildren(pad, keypadButtons(keypadSides, (value) => { keypadValues.push(value); renderKeypad(); }));
-  for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
-    chip.setAttribute("aria-checked", String(Number(chip.dataset.sides) === keypadSides));
-  }
-  setChildren($("#keypad-values"), keypadValues.map((value, i) => el("li", {}, el("button", {
-    type: "button", class: "chip", text: String(value), "aria-label": t("Remove") + " " + value,
-    onclick: () => { keypadValues.splice(i, 1); renderKeypad(); },
-  }))));
-  const count = expectedCount();
-  // the roll takes this many dice: a further tap would only be refused
-  const full = Boolean(count) && keypadValues.length >= count;
-  for (const key of pad.querySelectorAll(".key")) key.disabled = full;
-  const hints = [];
-  if (count) hints.push(count === 1 ? t("Enter one die") : t("Enter {n} dice", { n: count }));
-  if (keypadSides === 10) hints.push(t("0 = 10"));
-  $("#keypad-hint").textContent = hints.join(" · ");
-  // Send once the roll's dice are all there (any number when it takes any).
-  $("#keypad-send").disabled = count ? keypadValues.length !== count : keypadValues.length === 0;
-}
-
-function sidesWanted(state) {
-  const preset = presetOf(state.preset);
-  return (state.needs && state.needs.sides) || (preset && preset.sides) || 6;
-}
-
-function openKeypad() {
-  keypadSides = sidesWanted(store.state || {});
-  keypadValues = [];
-  renderKeypad();
-  $("#keypad-dialog").showModal();
-}
-
-for (const chip of document.querySelectorAll("#keypad-dialog [data-sides]")) {
-  chip.addEventListener("click", () => { keypadSides = Number(chip.dataset.sides); keypadValues = []; renderKeypad(); });
-}
-$("#hand-open").addEventListener("click", openKeypad);
-$("#keypad-clear").addEventListener("click", () => { keypadValues = []; renderKeypad(); });
-$("#keypad-send").addEventListener("click", async () => {
-  following = true;
-  const state = await act(api.post(API.dice, { values: keypadValues, roller: player() }));
-  if (state) {
-    $("#keypad-dialog").close();
-    answered(state);
-  }
-});
+// --- the throw and the photo ------------------------------------------------
 $("#throw").addEventListener("click", async () => {
-  following = true;
+  follow();
   answered(await act(api.post(API.throw)));
 });
-
-// --- corrections -----------------------------------------------------------
-function openFix(roll, die, index) {
-  const dieIndex = die.index !== undefined ? die.index : index;
-  const askPrincipal = !$("#pick-principal").hidden;
-  if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
-  fixing = { roll, index: dieIndex, more: [] };
-  const read = die.natural === null || die.natural === undefined
-    ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
-  $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
-  $("#fix-hint").textContent = t("Set the value");
-  $("#fix-cocked").hidden = false;
-  setChildren($("#fix-keypad"), keypadButtons(sidesOf(roll), (value) => fix({ value })));
-  $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
-    die.principal || die.role === "principal" || die.role === "extra";
-  $("#fix-dialog").showModal();
-}
-
-async function fix(change) {
-  const { roll, index, more } = fixing;
-  const body = Object.assign({ who: player() }, change, more.length ? { more } : {});
-  try {
-    const updated = await api.post(API.rolls + "/" + roll.id + "/dice/" + index, body);
-    $("#fix-dialog").close();
-    receive(updated, true);
-  } catch (err) {
-    if (err.needs) askMore(change, err.needs);
-    else toast(t("Error: {reason}", { reason: err.message }));
-  }
-}
-
-/** A finished roll the correction leaves waiting for dice (an extra die corrected to 6
- *  asks for the next, RULES D6-4): its next dice are entered here and sent with it. */
-function askMore(change, needs) {
-  const wanted = fixing.more.length + needs.count;
-  $("#fix-title").textContent = needs.text;
-  $("#fix-hint").textContent = t("This correction needs more dice: enter them.");
-  $("#fix-cocked").hidden = true;
-  $("#fix-principal").hidden = true;
-  setChildren($("#fix-keypad"), keypadButtons(needs.sides === 10 ? 10 : 6, (value) => {
-    fixing.more.push(value);
-    if (fixing.more.length >= wanted) fix(change);
-  }));
-}
-
-async function setPrincipal(roll, index) {
-  const updated = await act(api.post(API.rolls + "/" + roll.id + "/principal", { index, who: player() }));
-  if (updated) { $("#fix-dialog").close(); receive(updated, true); }
-}
 
 $("#photo-open").addEventListener("click", () => {
   const full = $("#photo-full");
@@ -476,20 +317,6 @@ $("#photo-open").addEventListener("click", () => {
   full.alt = $("#photo").alt;
   $("#photo-dialog").showModal();
 });
-
-$("#fix-cocked").addEventListener("click", () => fix({ cocked: true }));
-// RULES T-5 accept_leaning: the keypad for the one die that leans, its top face entered by hand
-$("#lean-open").addEventListener("click", () => {
-  const roll = shownRoll();
-  const index = Number($("#lean-open").dataset.index);
-  if (!roll || !roll.dice[index]) return;
-  openFix(roll, roll.dice[index], index);
-  $("#fix-title").textContent = t("Die {n} leans: enter its top face.", { n: index + 1 });
-  $("#fix-hint").textContent = t("Its top face, as the table sees it");
-  $("#fix-cocked").hidden = true;
-  $("#fix-principal").hidden = true;
-});
-$("#fix-principal").addEventListener("click", () => setPrincipal(fixing.roll, fixing.index));
 
 // --- live updates ------------------------------------------------------------
 function onState(state) {

@@ -8,24 +8,6 @@ const SEED_WORDS = {
   botch: "Falha Crítica",
 };
 
-/** A label the rules made ("pool 5 · difficulty 2", "random 2D6", "Free roll") in the page's
- *  language, part by part, for the settings page's label field (the live page's labels come
- *  worded by the server: label_text); a label a table wrote itself stays as it is. */
-export function labelText(label) {
-  const words = [
-    [/^pool (\d+)$/, "pool {n}"], [/^difficulty (\d+)$/, "difficulty {n}"],
-    [/^target (\d+)$/, "target {n}"], [/^random (\w+)$/, "random {n}"],
-    [/^(no rule of ten|no rule of one|Free roll)$/, null],
-  ];
-  return String(label || "").split(" · ").map((part) => {
-    for (const [pattern, text] of words) {
-      const match = pattern.exec(part);
-      if (match) return text ? t(text, { n: match[1] }) : t(part);
-    }
-    return part;
-  }).join(" · ");
-}
-
 /** Sides of the physical dice of a roll: d10 for a pool, d6 for a D6 test or a free roll. */
 export function sidesOf(roll) {
   return roll.system === "pool" ? 10 : 6;

@@ -3,7 +3,6 @@
 import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { t } from "./i18n.js";
-import { labelText } from "./roll.js";
 import { cameraPill } from "./page.js";
 import { showSetup } from "./setup.js";
 import { toast } from "./toast.js";
@@ -21,7 +20,7 @@ function showSettings(settings) {
   $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
   $("#pin-clear").disabled = !settings.pin_set;
   const list = $("#preset-editor");
-  setChildren(list, (settings.presets || []).map(presetRow));
+  setChildren(list, (settings.presets || []).map((preset) => presetRow(preset, (settings.preset_labels || {})[preset.name])));
   for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
     choice.checked = choice.value === settings.cocked_dice;
   }
@@ -46,7 +45,8 @@ $("#house-form").addEventListener("submit", async (event) => {
   if (settings) { showSettings(settings); toast(t("Saved")); }
 });
 
-function presetRow(preset) {
+/** shown: the label as the server words it, {text, made} (web/messages.py preset_labels). */
+function presetRow(preset, shown = { text: preset.label || "", made: false }) {
   const row = $("#preset-row").content.firstElementChild.cloneNode(true);
   const rest = Object.assign({}, preset);
   delete rest.name;
@@ -55,16 +55,24 @@ function presetRow(preset) {
   // A label the rules made ("pool 5 · difficulty 1") in the page's language, as the live page
   // shows it; kept as it is stored unless it is edited.
   row.dataset.label = preset.label || "";
-  $(".p-label", row).value = labelText(preset.label || "");
+  row.dataset.labelText = shown.text;
+  row.dataset.made = String(shown.made);
+  $(".p-label", row).value = shown.text;
   $(".p-spec", row).value = JSON.stringify(rest);
+  $(".p-spec", row).addEventListener("change", () => remakeLabel(row));
   $(".p-remove", row).addEventListener("click", () => row.remove());
   if (preset.system === "pool") poolSteppers(row, preset);
   return row;
 }
 
+/** A rule edited (its JSON, a stepper): a label the rules made of it and not edited is
+ *  dropped, so that the server makes the new one ("pool 5 · difficulty 2" → "pool 6 · …"). */
+function remakeLabel(row) {
+  if (row.dataset.made === "true" && $(".p-label", row).value === row.dataset.labelText) $(".p-label", row).value = "";
+}
+
 /** The pool's dice, difficulty, penalty and bonus as steppers; each change is written into
- *  the row's JSON. A label the rules made ("pool 5 · difficulty 2") is dropped then, so that
- *  the server makes the new one. */
+ *  the row's JSON. */
 function poolSteppers(row, preset) {
   const box = $(".p-pool", row);
   box.hidden = false;
@@ -80,9 +88,7 @@ function poolSteppers(row, preset) {
       input.value = Math.min(100, Math.max(low, value));
       rest.spec = Object.assign({}, rest.spec, { [key]: Number(input.value) });
       $(".p-spec", row).value = JSON.stringify(rest);
-      if (/^pool \d+ · difficulty \d+/.test(preset.label || "") && $(".p-label", row).value === labelText(preset.label || "")) {
-        $(".p-label", row).value = "";
-      }
+      remakeLabel(row);
     };
     input.addEventListener("change", () => write(/^[0-9]+$/.test(input.value) ? Number(input.value) : low));
     for (const button of stepper.querySelectorAll(".step")) {
@@ -137,7 +143,7 @@ $("#preset-save").addEventListener("click", async () => {
       return;
     }
     const typed = $(".p-label", row).value.trim();
-    const label = typed && typed === labelText(row.dataset.label).trim() ? row.dataset.label : typed;
+    const label = typed && typed === row.dataset.labelText.trim() ? row.dataset.label : typed;
     Object.assign(rest, { name: $(".p-name", row).value.trim(), label });
     if (!label) delete rest.label;   // the rules make one (an empty label is refused)
     presets.push(rest);

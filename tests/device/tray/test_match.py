@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from device.controller import throw_problem
+from device.roll.record import Die
 from device.tray.match import Match, Wanted, match
 from device.tray.problems import Problem
 from tests.device.controller_fakes import die, numbered
@@ -130,7 +131,7 @@ def test_a_tray_that_fills_the_step_gives_its_dice(dice, wanted, before, values)
 
 
 def roll_die(index, natural, color, unreadable=None, principal=False):
-    return {"index": index, "natural": natural, "color": color, "unreadable": unreadable, "principal": principal}
+    return Die(natural, "camera", index=index, color=color, unreadable=unreadable, principal=principal)
 
 
 THROWS = [

@@ -1,0 +1,185 @@
+"""The roll's settings: the presets, the principal die's colour, the PIN, the house rules
+(RULES P-5b) and the cocked-die policy (RULES T-5), kept in the history database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import cast
+
+import rules
+from device.errors import DeviceError, SaveFailed
+from device.presets import Preset, PresetError, preset_from_table
+from device.roll.core import TAKING, RollCore
+from device.roll.record import Void
+from rules import cocked as cocked_policy
+from rules.errors import InvalidRoll
+from rules.phrase import Phrase
+from rules.pool import PoolOptions, PoolSpec
+
+
+class SettingLocked(DeviceError, RuntimeError):
+    """A setting the config file decides (the PIN) was changed from the page."""
+
+
+class RollSettings(RollCore):
+    """The settings page's side of the controller."""
+
+    _pin: str | None
+    _config_pin: str | None
+    _pin_from_page: bool
+
+    def presets(self) -> list[dict]:
+        with self._lock:
+            return [preset.to_dict() for preset in self._presets]
+
+
+    def settings(self) -> dict:
+        """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
+        stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``,
+        RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
+        with self._lock:
+            return {"principal_color": self._principal_color, "presets": self.presets(),
+                    "pin": self._pin, "house_rules": self._house_rules.to_dict(),
+                    "cocked_dice": self._cocked_dice}
+
+    def update_settings(self, **changes) -> dict:
+        """Change and keep (in the history database) ``principal_color``, ``presets``, ``pin``,
+        ``house_rules`` or ``cocked_dice`` (RULES T-5: from the next throw read on).
+
+        ``presets`` is the whole list, each as :meth:`presets` gives them or as a
+        config ``[[presets]]`` table; ``None`` goes back to the config's presets. Every
+        change is checked and saved in one transaction before any takes effect: a refusal
+        or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?,
+        "target_number"?}`` (the keys left out keep their value); every pool preset follows it (RULES P-5b).
+
+        :raises ValueError: for an unknown setting or a bad value (naming it).
+        :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
+            ``pin_from_page`` off).
+        :raises SaveFailed: when the history database cannot save them.
+        """
+        unknown = sorted(set(changes) - {"principal_color", "presets", "pin", "house_rules", "cocked_dice"})
+        if unknown:
+            raise ValueError(f"unknown setting {', '.join(unknown)}; "
+                             "settings: principal_color, presets, pin, house_rules, cocked_dice")
+        with self._lock:
+            if "cocked_dice" in changes:
+                cocked_policy.check_policy(changes["cocked_dice"])
+            if "house_rules" in changes:
+                wanted = changes["house_rules"]
+                if not isinstance(wanted, dict) or set(wanted) - set(PoolOptions().to_dict()):
+                    raise ValueError("house_rules takes rule_of_ten, rule_of_one and target_number")
+                try:
+                    house_rules = PoolOptions(**{**self._house_rules.to_dict(), **wanted})
+                except InvalidRoll as exc:
+                    raise ValueError(str(exc)) from None
+                self._house_rules = house_rules
+                self._history.set_setting("house_rules", house_rules.to_dict())
+                self._config_presets = [_with_house_rules(p, house_rules) for p in self._config_presets]
+                self._presets = [_with_house_rules(p, house_rules) for p in self._presets]
+                if self._preset is not None:
+                    self._preset = self._find_preset(self._preset.name)
+                self._odds.clear()
+            if "principal_color" in changes:
+                from vision.colors import PALETTE
+                color = changes["principal_color"]
+                if color is not None and color not in PALETTE:
+                    raise ValueError(Phrase("principal_color must be one of {colours} or null",
+                                            colours=", ".join(PALETTE)))
+            if "presets" in changes and changes["presets"] is not None:
+                presets = self._presets_from(changes["presets"])
+            if "pin" in changes:
+                if not self._pin_from_page:
+                    raise SettingLocked(Phrase("the PIN is set in the config file: change it there")
+                                        if self._config_pin else
+                                        Phrase("the PIN cannot be set from the page: set pin in the config "
+                                               "file (or pin_from_page = true)"))
+                if changes["pin"] is not None and not isinstance(changes["pin"], str):
+                    raise ValueError("pin must be the stored PIN hash or null")
+            try:
+                self._history.set_settings(changes)  # first: a failed save changes nothing
+            except SaveFailed as exc:
+                self._save_error = str(exc)
+                raise
+            self._save_error = None
+            if "principal_color" in changes:
+                self._principal_color = changes["principal_color"]
+            if "presets" in changes:
+                if changes["presets"] is None:
+                    self._presets = list(self._config_presets)
+                else:
+                    self._presets = presets
+                self._odds.clear()
+            if "pin" in changes:
+                self._pin = changes["pin"]
+            if "cocked_dice" in changes:
+                self._cocked_dice = changes["cocked_dice"]
+                self._void = self._voided_now()
+                if self._roll is not None and self._state in TAKING:  # the prompt of a cocked die follows
+                    problem = self._request_problem()
+                    self._set_state(self._state, prompt=self._request(),
+                                    problem=None if problem is None else problem.to_dict())
+            self._publish_state()
+            return self.settings()
+
+    def _voided_now(self) -> Void | None:
+        """Under rethrow_set (RULES T-5), the throw of the current roll a cocked die voids (the
+        step to throw again), else None; for a policy set while that throw waits: the tray
+        before it is known for the first throw only (a later one is compared with none)."""
+        roll = self._roll
+        if self._cocked_dice != "rethrow_set" or roll is None or not roll.dice:
+            return None
+        if self._void is not None:
+            return self._void
+        walk = self._walk(roll)
+        dice = [die for die in roll.dice if die.step == walk.step]
+        if walk.problem is None or not any(die.unreadable == "cocked" for die in dice):
+            return None
+        step = cast(int, walk.step)  # a problem names its throw
+        return Void(step, self._armed_before if step == 0 else None, tuple(die.reading() for die in dice))
+
+
+    def _find_preset(self, name: str) -> Preset:
+        for preset in self._presets:
+            if preset.name == name:
+                return preset
+        raise KeyError(f"no preset {name!r}; presets: {', '.join(p.name for p in self._presets)}")
+
+    def _presets_from(self, tables: list) -> list[Preset]:
+        if not isinstance(tables, list) or not tables:
+            raise ValueError("presets must be a non-empty list")
+        presets, names = [], set()
+        for number, table in enumerate(tables):
+            if not isinstance(table, dict):
+                raise ValueError(f"presets[{number}] must be an object")
+            table = _flatten_preset(table)
+            preset = preset_from_table(table, self._house_rules, where=f"presets[{number}]")
+            if preset.name in names:
+                raise PresetError(f"presets[{number}].name {preset.name!r} is used twice")
+            names.add(preset.name)
+            presets.append(preset)
+        return presets
+
+
+def _with_house_rules(preset: Preset, options: PoolOptions) -> Preset:
+    """A pool preset under other house rules (RULES P-5b); its label follows when the rules
+    wrote it. Other presets as they are."""
+    if not isinstance(preset.spec, PoolSpec) or preset.spec.options == options:
+        return preset
+    spec = replace(preset.spec, options=options)
+    label = rules.describe(spec) if preset.label == rules.describe(preset.spec) else preset.label
+    return replace(preset, spec=spec, label=label)
+
+
+def _flatten_preset(table: dict) -> dict:
+    """A preset as :meth:`Controller.presets` gives it → a config-style table."""
+    if "spec" not in table:
+        return table
+    flat = {key: table[key] for key in ("name", "label", "system") if key in table}
+    spec = dict(table["spec"])
+    spec.pop("system", None)
+    spec.pop("options", None)
+    if flat.get("system") == "d6":
+        spec.pop("principal_known", None)
+    flat.update(spec)
+    return flat
