@@ -104,8 +104,8 @@ def estimate_floor(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> 
 
     The per-channel median of the brighter half of the pixels not in ``exclude`` (the floor
     is the bulk of a tray photo; the brighter half drops shadows, dark rims and dark dice).
-    When most of that half is clipped (a channel at :data:`_CLIP` or more), the colour of the
-    brightest quarter of the unclipped pixels, scaled so its largest channel is 255.
+    When that median is clipped in every channel (:data:`_CLIP` or more), the colour of the
+    brightest quarter of the unclipped pixels instead, scaled so its largest channel is 255.
 
     :param image: H×W×3 uint8 BGR.
     :param exclude: H×W bool/uint8, non-zero on pixels not to use (the dice), or ``None``.
@@ -126,17 +126,16 @@ def estimate_floor(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> 
         return None
     brightness = sample.sum(axis=1, dtype=np.int32)
     floor = sample[brightness >= np.median(brightness)]
-    clipped = floor.max(axis=1) >= _CLIP
-    if np.mean(clipped) > 0.5:
-        # a light too strong for the sensor: clipped pixels keep no colour (taken for a neutral
-        # floor, the dice lost their white balance). The brightest unclipped pixels give the
-        # colour, the clipping level the brightness (the floor is at least that bright)
-        unclipped = sample[sample.max(axis=1) < _CLIP]
-        if len(unclipped) >= 200:
-            light = unclipped.sum(axis=1, dtype=np.int32)
-            colour = np.median(unclipped[light >= np.percentile(light, 75)], axis=0).astype(np.float64)
-            return np.asarray(colour * 255.0 / max(colour.max(), 1.0))
-    return np.asarray(np.median(floor, axis=0), dtype=np.float64)
+    colour = np.median(floor, axis=0).astype(np.float64)
+    unclipped = sample[sample.max(axis=1) < _CLIP]
+    if np.all(colour >= _CLIP) and len(unclipped) >= 200:
+        # a light too strong for the sensor: a floor clipped white keeps no colour (it was taken
+        # for a neutral one and the dice lost their white balance). The brightest unclipped
+        # pixels give its colour, at the clipping level (the floor is at least that bright)
+        light = unclipped.sum(axis=1, dtype=np.int32)
+        colour = np.maximum(np.median(unclipped[light >= np.percentile(light, 75)], axis=0), 1.0)
+        colour = colour * 255.0 / colour.max()
+    return np.asarray(colour)
 
 
 _CLIP = 250  # grey level (0–255) at which a channel is taken for clipped by the sensor
