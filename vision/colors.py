@@ -104,6 +104,8 @@ def estimate_floor(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> 
 
     The per-channel median of the brighter half of the pixels not in ``exclude`` (the floor
     is the bulk of a tray photo; the brighter half drops shadows, dark rims and dark dice).
+    When that median is clipped in every channel (:data:`_CLIP` or more), the colour of the
+    brightest quarter of the unclipped pixels instead, scaled so its largest channel is 255.
 
     :param image: H×W×3 uint8 BGR.
     :param exclude: H×W bool/uint8, non-zero on pixels not to use (the dice), or ``None``.
@@ -124,7 +126,19 @@ def estimate_floor(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> 
         return None
     brightness = sample.sum(axis=1, dtype=np.int32)
     floor = sample[brightness >= np.median(brightness)]
-    return np.asarray(np.median(floor, axis=0), dtype=np.float64)
+    colour = np.median(floor, axis=0).astype(np.float64)
+    unclipped = sample[sample.max(axis=1) < _CLIP]
+    if np.all(colour >= _CLIP) and len(unclipped) >= 200:
+        # a light too strong for the sensor: a floor clipped white keeps no colour (it was taken
+        # for a neutral one and the dice lost their white balance). The brightest unclipped
+        # pixels give its colour, at the clipping level (the floor is at least that bright)
+        light = unclipped.sum(axis=1, dtype=np.int32)
+        colour = np.maximum(np.median(unclipped[light >= np.percentile(light, 75)], axis=0), 1.0)
+        colour = colour * 255.0 / colour.max()
+    return np.asarray(colour)
+
+
+_CLIP = 250  # grey level (0–255) at which a channel is taken for clipped by the sensor
 
 
 def estimate_white(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> NDArray[Any] | None:
@@ -140,10 +154,14 @@ def estimate_white(image: NDArray[Any], exclude: NDArray[Any] | None = None) -> 
     :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
     :raises ValueError: exclude of another size.
     """
-    white = estimate_floor(image, exclude)
-    if white is None or white.max() < 20 or _saturation(white) > _CAST_LIMIT:
+    return _white(estimate_floor(image, exclude))
+
+
+def _white(floor: NDArray[Any] | None) -> NDArray[Any] | None:
+    """``floor`` (:func:`estimate_floor`) when it can be a grey floor's colour cast (see :func:`estimate_white`)."""
+    if floor is None or floor.max() < 20 or _saturation(floor) > _CAST_LIMIT:
         return None
-    return white
+    return floor
 
 
 def exposure_gain(floor: NDArray[Any] | None) -> float:
@@ -311,14 +329,19 @@ def box_features(image: NDArray[Any], box: Sequence[int], *,
         if exposure is None:
             exposure = exposure_gain(floor)
     gains = (np.ones(3) if white_reference is None else _gains(white_reference)) * exposure
-    bw, bh = x1 - x0, y1 - y0
+    patch = image[y0:y1, x0:x1]
+    if min(patch.shape[:2]) > _MAX_SIDE:  # a large die's pixels add time, not a surer colour
+        factor = _MAX_SIDE / min(patch.shape[:2])
+        patch = cv2.resize(patch, (max(1, round(patch.shape[1] * factor)), max(1, round(patch.shape[0] * factor))),
+                           interpolation=cv2.INTER_AREA)
+    bh, bw = patch.shape[:2]
     yy, xx = np.mgrid[0:bh, 0:bw]
     radius = _DISC * min(bw, bh)
     disc = (xx - (bw - 1) / 2) ** 2 + (yy - (bh - 1) / 2) ** 2 <= radius**2
     if disc.sum() < 4:
         disc = np.ones((bh, bw), bool)
     side = min(bw, bh) / 1.2  # between a square die (side = box) and one at 45° (box / 1.41)
-    body = _body_pixels(image[y0:y1, x0:x1], disc, side, exposure)
+    body = _body_pixels(patch, disc, side, exposure)
     lightness, chroma, hue, coloured = body_features(_lab(body, gains))
     # a body the camera clipped stays clipped (ColorRules: _CLIPPED_L), however much it is dimmed
     if exposure < 1 and lightness <= _CLIPPED_L < float(np.median(_lab(body, gains / exposure)[:, 0])):
@@ -326,6 +349,9 @@ def box_features(image: NDArray[Any], box: Sequence[int], *,
     return lightness, chroma, hue, coloured
 
 
+#: pixels: a box whose shorter side is longer is shrunk to it first (dice of 120–200 px in a
+#: Camera Module 3 frame: 16 → 5 ms a frame; the real photos' dice, 25–69 px, are not shrunk)
+_MAX_SIDE = 72
 _DISC = 0.34  # radius of the disc read in a box, fraction of the box side: inside the die
 #               at any rotation (a die at 45° holds a disc of radius 0.354 × box side)
 
@@ -376,7 +402,7 @@ def name_dice_colors(image: NDArray[Any], dice: Sequence[Any]) -> None:
     covered = np.zeros(image.shape[:2], bool)
     for die in dice:
         covered[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
-    white = estimate_white(image, exclude=covered)
-    exposure = exposure_gain(estimate_floor(image, exclude=covered))
+    floor = estimate_floor(image, exclude=covered)
+    white, exposure = _white(floor), exposure_gain(floor)
     for die in dice:
         die.color = name_color_box(image, die.box, white_reference=white, exposure=exposure)

@@ -145,6 +145,32 @@ def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angl
     return cv2.resize(crop, (CROP, CROP), interpolation=cv2.INTER_AREA)
 
 
+class _Looks:
+    """The classifier's probabilities of one photo's candidates and what they are read as: each
+    candidate's crop is classified, and read, once a reading (the passes' sureness, the pips
+    rule and the dice read share them), the new crops of each call in one batch."""
+
+    def __init__(self, reader: PipReader, image: NDArray[Any]) -> None:
+        self.reader, self.image = reader, image
+        self.probs: dict[tuple[float, float, float], NDArray[Any]] = {}
+        self.dice: dict[tuple[float, float, float], DieReading | None] = {}
+
+    def __call__(self, found: list[Candidate]) -> NDArray[Any]:
+        """N×8 probabilities (see :meth:`PipReader.classify`) of the N candidates ``found``."""
+        new = list(dict.fromkeys(c[:3] for c in found if c[:3] not in self.probs))
+        if new:
+            crops = np.stack([crop_die(self.image, (x, y), side) for x, y, side in new])
+            self.probs.update(zip(new, self.reader.classify(crops), strict=True))
+        return np.stack([self.probs[c[:3]] for c in found]) if found else np.zeros((0, COCKED + 1))
+
+    def read(self, found: list[Candidate]) -> list[DieReading | None]:
+        """Each candidate of ``found`` read (:meth:`PipReader._die`): None where it is no die."""
+        new = [c for c in found if c[:3] not in self.dice]
+        for (x, y, side, _), p in zip(new, self(new), strict=True):
+            self.dice[(x, y, side)] = self.reader._die(self.image, x, y, side, p)
+        return [self.dice[c[:3]] for c in found]
+
+
 class PipReader:
     """The two networks of one models folder, loaded on first use.
 
@@ -175,24 +201,27 @@ class PipReader:
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size).
         """
+        return self._detect(image, heat_min, _Looks(self, image))
+
+    def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks) -> list[Candidate]:
         h, w = image.shape[:2]
         base = input_scale(w, h)
-        pyramid = Pyramid(image)
+        pyramid = Pyramid(image, linear=True)
         passes = {base: self._detect_at(pyramid, base, heat_min)}
         if self.single_pass:
             return passes[base]
-        sure = {base: self._strength(image, passes[base])}
+        sure = {base: self._strength(looks, passes[base])}
         for factor in PROBES if sure[base] < STRONG else ():
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
                 passes[scale] = self._detect_at(pyramid, scale, heat_min)
-                sure[scale] = self._strength(image, passes[scale])
+                sure[scale] = self._strength(looks, passes[scale])
         scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
         found = passes[scale]
         if better is not None:
             refined = self._detect_at(pyramid, better, heat_min)
-            if self._strength(image, refined) >= sure[scale]:  # else the scale was misjudged
+            if self._strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
                 found, scale = refined, better
         others = [c for cands in passes.values() if cands is not found for c in cands]
         if not others:
@@ -200,8 +229,8 @@ class PipReader:
         if found is not passes[base]:
             found = _one_each(_still_cut(found, passes[base], image.shape[1], image.shape[0]))
             if scale < base:  # a coarser pass: the first saw its dice larger (a finer one, at random)
-                found = found + self._missed(image, passes[base], found)
-        return self._without_pips(image, found, others)
+                found = found + self._missed(looks, passes[base], found)
+        return self._without_pips(looks, found, others)
 
     def detect_at(self, image: NDArray[Any], scale: float, heat_min: float = HEAT_MIN) -> list[Candidate]:
         """One detector pass over an H×W×3 uint8 BGR photo scaled by ``scale`` (at most
@@ -209,23 +238,19 @@ class PipReader:
         (:mod:`vision.adapt` reads at the scale of the table's dice)."""
         return self._detect_at(Pyramid(image), min(MAX_SCALE, scale), heat_min)
 
-    def _reads_die(self, image: NDArray[Any], found: list[Candidate]) -> list[bool]:
+    def _reads_die(self, looks: _Looks, found: list[Candidate]) -> list[bool]:
         """Whether each candidate is read a die (:meth:`_die`), not one read no value
         ("blurred", "ambiguous pips") or no die."""
-        if not found:
-            return []
-        probs = self.classify(np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found]))
-        readings = [self._die(image, x, y, side, p) for (x, y, side, _), p in zip(found, probs, strict=False)]
-        return [d is not None and d.unreadable not in ("blurred", "ambiguous pips") for d in readings]
+        return [d is not None and d.unreadable not in ("blurred", "ambiguous pips") for d in looks.read(found)]
 
-    def _missed(self, image: NDArray[Any], first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+    def _missed(self, looks: _Looks, first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
         """The candidates of the first pass (``first``) that overlap none of ``found`` and are read
         a die: a surer pass at a coarser scale can find fewer dice (byler's dice of 200 px in a
         1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4)."""
         alone = [c for c in first if not any(_inside(c, f) or _inside(f, c) for f in found)]
-        return [c for c, die in zip(alone, self._reads_die(image, alone), strict=False) if die]
+        return [c for c, die in zip(alone, self._reads_die(looks, alone), strict=False) if die]
 
-    def _without_pips(self, image: NDArray[Any], found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
+    def _without_pips(self, looks: _Looks, found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
         """``found`` without its candidates not read a die (:meth:`_reads_die`) that lie inside a
         die :data:`PIP_RATIO` times their side or more found by another pass (``others``) and
         classified a die: they are its pips (a pass at the size dice were learned sees a large
@@ -234,8 +259,8 @@ class PipReader:
         pass's candidate around touching dice of 10 px). Left out too are those :data:`PIP_RATIO`
         times smaller than the median die read: the pips of a die no pass found (one the frame
         cuts, one read blurred)."""
-        h, w = image.shape[:2]
-        dice = self._reads_die(image, found)
+        h, w = looks.image.shape[:2]
+        dice = self._reads_die(looks, found)
         for big in sorted(others, key=lambda c: -c[3]):
             x, y, side, _ = big
             inside = [k for k, c in enumerate(found) if c[2] * PIP_RATIO <= side and _inside(c, big)]
@@ -243,7 +268,7 @@ class PipReader:
             if not pips:
                 continue
             die_min = CUT_DIE_MIN if _reach(x, y, side, w, h) > CUT_OFF * side else DIE_MIN
-            if 1.0 - self.classify(crop_die(image, (x, y), side)[None])[0, 0] < die_min:
+            if 1.0 - looks([big])[0, 0] < die_min:
                 continue
             keep = [k for k in range(len(found)) if k not in pips]
             found, dice = [found[k] for k in keep], [dice[k] for k in keep]
@@ -253,14 +278,14 @@ class PipReader:
         scene = float(np.median(sides)) if sides else 0.0
         return [c for c, die in zip(found, dice, strict=False) if die or c[2] * PIP_RATIO > scene]
 
-    def _strength(self, image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> float:
-        if not found:
-            return 0.0
-        crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
-        return strength(found, 1.0 - self.classify(crops)[:, 0])
+    @staticmethod
+    def _strength(looks: _Looks, found: list[Candidate]) -> float:
+        return strength(found, 1.0 - looks(found[:SURE_SAMPLE])[:, 0]) if found else 0.0
 
     def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
+        if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
+            return []
         maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
@@ -304,12 +329,10 @@ class PipReader:
         bgr = as_bgr(image)
         height, width = bgr.shape[:2]
         dice: list[DieReading] = []
-        if min(height, width) >= MIN_SIDE and bgr.max() > 0:
-            found = self.detect(bgr)
-            if found:
-                probs = self.classify(np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found]))
-                dice = [d for (x, y, side, _), p in zip(found, probs, strict=False)
-                        if (d := self._die(bgr, x, y, side, p)) is not None]
+        if min(height, width) >= MIN_SIDE:
+            looks = _Looks(self, bgr)
+            found = self._detect(bgr, HEAT_MIN, looks)
+            dice = [d for d in looks.read(found) if d is not None]
         name_dice_colors(bgr, dice)
         note = mark_principal(dice, principal_color)
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
