@@ -1,21 +1,15 @@
-"""tools/render_dice.py: the 3D renders of training dice, their labels taken from the geometry."""
+"""tools/render_dice.py and tools/render/: the 3D renders of training dice, their labels taken from the geometry."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("render_dice", ROOT / "tools" / "render_dice.py")
-render_dice = importlib.util.module_from_spec(_spec)
-sys.modules["render_dice"] = render_dice  # its dataclasses look their module up
-_spec.loader.exec_module(render_dice)
+from tools import render_dice
+from tools.render import floors, scene, solids, textures
 
 UP = np.array([0.0, 0.0, 1.0])
 
@@ -24,7 +18,7 @@ UP = np.array([0.0, 0.0, 1.0])
     ("d4-pyramid", 4, 4, 3), ("d4-long", 12, 4, 4), ("d6-pips", 6, 6, 4), ("d6-numerals", 6, 6, 4),
     ("d8", 8, 8, 3), ("d10", 10, 10, 4), ("d10-percentile", 10, 10, 4), ("d12", 12, 12, 5), ("d20", 20, 20, 3)])
 def test_every_kind_is_its_polyhedron(kind, faces, numbered, corners):
-    solid = render_dice.SOLIDS[kind]
+    solid = solids.SOLIDS[kind]
     assert len(solid.faces) == faces
     assert len(solid.numbered) == numbered
     assert all(len(solid.faces[f]) == corners for f in solid.numbered)  # the d10's kites are flat
@@ -33,13 +27,13 @@ def test_every_kind_is_its_polyhedron(kind, faces, numbered, corners):
         assert solid.normal(f) @ (solid.vertices[solid.faces[f]].mean(axis=0) - centre) > 0
 
 
-@pytest.mark.parametrize("kind", render_dice.KINDS)
+@pytest.mark.parametrize("kind", solids.KINDS)
 def test_a_die_at_rest_shows_the_face_opposite_the_one_it_lies_on(kind):
-    solid = render_dice.SOLIDS[kind]
+    solid = solids.SOLIDS[kind]
     rng = np.random.default_rng(7)
     for _ in range(20):
-        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=False).T
-        up = render_dice.up_face(solid, turned)
+        turned = solid.vertices @ solids.rest(solid, rng, cocked=False).T
+        up = solids.up_face(solid, turned)
         assert up is not None
         lying = [f for f in range(len(solid.faces)) if solid.normal(f, turned) @ UP < -0.999]
         assert len(lying) == 1
@@ -51,19 +45,19 @@ def test_a_die_at_rest_shows_the_face_opposite_the_one_it_lies_on(kind):
             assert np.allclose(solid.normal(up, turned), -solid.normal(lying[0], turned))
 
 
-@pytest.mark.parametrize("kind", render_dice.KINDS)
+@pytest.mark.parametrize("kind", solids.KINDS)
 def test_a_cocked_die_has_no_up_face(kind):
-    solid = render_dice.SOLIDS[kind]
+    solid = solids.SOLIDS[kind]
     rng = np.random.default_rng(8)
     for _ in range(20):
-        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=True).T
-        assert render_dice.up_face(solid, turned) is None
+        turned = solid.vertices @ solids.rest(solid, rng, cocked=True).T
+        assert solids.up_face(solid, turned) is None
 
 
-@pytest.mark.parametrize("kind", render_dice.KINDS)
+@pytest.mark.parametrize("kind", solids.KINDS)
 def test_each_value_is_on_one_face_and_opposite_faces_add_up(kind):
-    solid = render_dice.SOLIDS[kind]
-    values = render_dice.values_of_faces(solid, np.random.default_rng(9))
+    solid = solids.SOLIDS[kind]
+    values = solids.values_of_faces(solid, np.random.default_rng(9))
     assert sorted(values.values()) == list(range(1, solid.sides + 1))
     if kind in ("d6-pips", "d8", "d12", "d20"):
         for f, v in values.items():
@@ -74,45 +68,45 @@ def test_each_value_is_on_one_face_and_opposite_faces_add_up(kind):
 def test_every_pip_of_a_pip_d6_lies_on_its_face():
     """A pip face's texture square is the face itself (it was the face's square turned 45°,
     which put the corner pips past the face's edges: a 4 or a 6 showed no pip or a 1)."""
-    solid = render_dice.SOLIDS["d6-pips"]
+    solid = solids.SOLIDS["d6-pips"]
     rng = np.random.default_rng(3)
     for _ in range(5):
-        turned = solid.vertices @ render_dice.rest(solid, rng, cocked=False).T
-        look = render_dice.random_look(rng)
-        die = render_dice.Die(solid, look, turned, render_dice.values_of_faces(solid, rng), None)
+        turned = solid.vertices @ solids.rest(solid, rng, cocked=False).T
+        look = textures.random_look(rng)
+        die = scene.Die(solid, look, turned, solids.values_of_faces(solid, rng), None)
         for f, face in enumerate(solid.faces):
             points = turned[face]
-            texture, corners = render_dice._face_image(die, f, points, solid.normal(f, turned), rng)
+            texture, corners = scene._face_image(die, f, points, solid.normal(f, turned), rng)
             assert {tuple(c) for c in np.round(corners, 6)} == {tuple(p) for p in np.round(points, 6)}
-            body = render_dice._body_texture(render_dice.Look(**{**vars(look), "marbled": 0.0,
+            body = textures._body_texture(textures.Look(**{**vars(look), "marbled": 0.0,
                                                                  "speckled": 0.0}), rng)
-            pips = render_dice.pip_texture(die.values[f], look, body)
+            pips = textures.pip_texture(die.values[f], look, body)
             ink = (np.abs(pips - body).max(axis=2) > 40).astype(np.uint8)
             assert cv2.connectedComponents(ink)[0] - 1 == die.values[f]
 
 
 def test_six_and_nine_are_marked_as_the_maker_marks_them():
     rng = np.random.default_rng(1)
-    look = render_dice.random_look(rng)
-    body = np.full((render_dice.TEXTURE, render_dice.TEXTURE, 3), 200, np.float32)
+    look = textures.random_look(rng)
+    body = np.full((textures.TEXTURE, textures.TEXTURE, 3), 200, np.float32)
     for symbol in ("6", "9", "5"):
-        plain = render_dice.symbol_texture(symbol, _look(look, "none"), body)
+        plain = textures.symbol_texture(symbol, _look(look, "none"), body)
         for mark in ("underline", "dot"):
-            marked = render_dice.symbol_texture(symbol, _look(look, mark), body)
+            marked = textures.symbol_texture(symbol, _look(look, mark), body)
             assert (np.abs(marked - plain).max() > 50) == (symbol != "5")
 
 
 def _look(look, mark):
-    return render_dice.Look(**{**look.__dict__, "mark": mark})
+    return textures.Look(**{**look.__dict__, "mark": mark})
 
 
 def test_a_photo_s_labels_come_from_its_dice():
     rng = np.random.default_rng(11)
     seen_cocked = seen_flat = 0
     for _ in range(12):
-        photo, labels = render_dice.render_photo(rng, cocked_share=0.3)
+        photo, labels = scene.render_photo(rng, cocked_share=0.3)
         h, w = photo.shape[:2]
-        assert (w, h) in render_dice.RESOLUTIONS
+        assert (w, h) in scene.RESOLUTIONS
         for label in labels:
             x0, y0, x1, y1 = label["box"]
             assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
@@ -131,9 +125,9 @@ def test_a_photo_s_labels_come_from_its_dice():
 
 
 def test_a_render_is_the_same_for_the_same_seed():
-    first = render_dice.render_photo(np.random.default_rng(5))
-    again = render_dice.render_photo(np.random.default_rng(5))
-    other = render_dice.render_photo(np.random.default_rng(6))
+    first = scene.render_photo(np.random.default_rng(5))
+    again = scene.render_photo(np.random.default_rng(5))
+    other = scene.render_photo(np.random.default_rng(6))
     assert np.array_equal(first[0], again[0]) and first[1] == again[1]
     assert first[0].shape != other[0].shape or not np.array_equal(first[0], other[0])
 
@@ -142,7 +136,7 @@ def test_a_die_stands_out_of_a_plain_floor():
     """Where a die's box is, the photo differs from the floor around it (the die was drawn)."""
     rng = np.random.default_rng(3)
     for _ in range(6):
-        photo, labels = render_dice.render_photo(rng, kinds=("d20", "d6-pips"), max_dice=1)
+        photo, labels = scene.render_photo(rng, kinds=("d20", "d6-pips"), max_dice=1)
         (label,) = labels
         x0, y0, x1, y1 = label["box"]
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
@@ -152,7 +146,7 @@ def test_a_die_stands_out_of_a_plain_floor():
 
 
 def test_warm_light_is_redder_than_daylight():
-    warm, day = render_dice._kelvin(2700), render_dice._kelvin(6500)
+    warm, day = floors._kelvin(2700), floors._kelvin(6500)
     assert warm[2] / warm[0] > 2 and 0.9 < day[2] / day[0] < 1.1
 
 
@@ -175,9 +169,9 @@ def test_floor_patches_of_real_photos_hold_no_labelled_die(tmp_path, real_photos
     cv2.imwrite(str(tmp_path / "a.png"), image)
     (tmp_path / "labels.json").write_text(json.dumps({"images": [
         {"file": "a.png", "width": 400, "height": 300, "dice": [{"value": 1, "box": [150, 100, 190, 140]}]}]}))
-    patches = render_dice.real_floor_patches([tmp_path], size=48)
+    patches = floors.real_floor_patches([tmp_path], size=48)
     assert len(patches) >= 10 and all(p.shape == (48, 48, 3) and p.min() == 255 for p in patches)
-    sample = render_dice.real_floor_patches([real_photos.folder("real-dice/byler-tray-d6")], size=48)
+    sample = floors.real_floor_patches([real_photos.folder("real-dice/byler-tray-d6")], size=48)
     assert sample
 
 
