@@ -1,0 +1,152 @@
+"""The shipped readers as the adaptation (:mod:`vision.adapt`) sees them: candidates, crops,
+the classifier's log probabilities, and the fingerprint of the networks they come from."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import numerals, tray
+from vision.adapt_examples import TaughtPhoto
+from vision.reading import TrayReading
+
+Candidate = tuple[float, float, float, float]  # x, y, side (photo pixels), heat
+
+
+class Backend:
+    """A shipped reader as the layer sees it: its candidates at a scale and threshold, their
+    crops, and the classifier's log probabilities of :attr:`classes` (0: background)."""
+
+    family = ""
+    learned_side = 28.0
+    max_scale = 2.0
+    value_min = 0.6
+    classes: list[tuple[str, int]] = []  # index 0 is background
+
+    def base_scale(self, width: int, height: int) -> float:
+        raise NotImplementedError
+
+    def shipped(self, image: NDArray[Any]) -> TrayReading:
+        raise NotImplementedError
+
+    def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
+        raise NotImplementedError
+
+    def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
+        raise NotImplementedError
+
+    def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
+        """N crops → N×len(classes) log probabilities of the shipped classifier."""
+        raise NotImplementedError
+
+    def fingerprint(self) -> str:
+        raise NotImplementedError
+
+
+def _digest(paths: Sequence[Path]) -> str:
+    """The networks' files' fingerprint, read once per file version (name, size, time)."""
+    return _digest_of(tuple((str(p), *_stat(Path(p))) for p in paths))
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=16)
+def _digest_of(files: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for name, _, _ in files:
+        h.update(Path(name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+class PipBackend(Backend):
+    """The pip reader (:class:`vision.tray.PipReader`): classes background and values 1..6."""
+
+    family = "pips"
+    learned_side = tray.LEARNED_SIDE
+    max_scale = tray.MAX_SCALE
+    value_min = tray.VALUE_MIN
+    classes = [("background", 0)] + [("d6-pips", v) for v in range(1, 7)]
+
+    def __init__(self, reader: tray.PipReader | None = None) -> None:
+        self.reader = reader or tray.PipReader()
+
+    def base_scale(self, width: int, height: int) -> float:
+        return tray.input_scale(width, height)
+
+    def shipped(self, image: NDArray[Any]) -> TrayReading:
+        return self.reader.read(image)
+
+    def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
+        if scale is None:
+            return self.reader.detect(image, heat)
+        return self.reader.detect_at(image, scale, heat)
+
+    def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
+        return np.stack([tray.crop_die(image, (x, y), side) for x, y, side, _ in found])
+
+    def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
+        p = self.reader.classify(crops)[:, :tray.COCKED]
+        out: NDArray[Any] = np.log(np.clip(p, 1e-6, 1.0))
+        return out
+
+    def fingerprint(self) -> str:
+        return _digest([self.reader.models / tray.DETECT_FILE, self.reader.models / tray.CLASSIFY_FILE])
+
+
+class NumberedBackend(Backend):
+    """The numbered reader (:mod:`vision.numerals`, its networks): classes background and
+    every value of every kind of :data:`vision.numerals.KINDS`."""
+
+    family = "numbered"
+    learned_side = numerals.LEARNED_SIDE
+    max_scale = numerals.MAX_SCALE
+    value_min = numerals.VALUE_MIN
+    classes = [("background", 0)] + [(k, v) for k in numerals.KINDS for v in range(1, numerals.SIDES[k] + 1)]
+
+    def base_scale(self, width: int, height: int) -> float:
+        return numerals.DETECT_SIZE / max(width, height)
+
+    def shipped(self, image: NDArray[Any]) -> TrayReading:
+        return numerals.read_numbered(image)
+
+    def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
+        if scale is None:
+            return numerals.detect(image, heat)
+        return numerals.detect_at(image, min(self.max_scale, scale), heat)
+
+    def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
+        return np.stack([numerals.crop_die(image, (x, y), side) for x, y, side, _ in found])
+
+    def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
+        kinds, values = numerals.classify(crops)
+        logk = np.log(np.clip(kinds, 1e-6, 1.0))
+        columns = [logk[:, 0]]
+        for k, kind in enumerate(numerals.KINDS):
+            v = values[:, k, :numerals.SIDES[kind]]
+            v = v - v.max(axis=1, keepdims=True)
+            logv = v - np.log(np.exp(v).sum(axis=1, keepdims=True))
+            columns += list((logk[:, k + 1:k + 2] + logv).T)
+        out: NDArray[Any] = np.stack(columns, axis=1)
+        return out
+
+    def fingerprint(self) -> str:
+        return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path])
+
+
+def backend_for(family: str) -> Backend:
+    """The shipped reader of ``family`` ("pips" or "numbered")."""
+    return PipBackend() if family == "pips" else NumberedBackend()
+
+
+def family_of(photos: Sequence[TaughtPhoto]) -> str:
+    """"pips" when every die taught is a pip d6 (the pip reader reads them), else "numbered"."""
+    return "pips" if all(d.kind == "d6-pips" for p in photos for d in p.dice) else "numbered"

@@ -1,0 +1,71 @@
+"""What the adaptation's heads (:mod:`vision.adapt_head`) see of a detector's candidates: the
+shipped classifier's log probabilities, heat, size, the crop's look and its ring harmonics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.adapt_backend import Backend, Candidate
+
+LOW_HEAT = 0.1  # detector peaks down to this are looked at; the head says which are dice
+
+
+def _crop_features(crops: NDArray[Any]) -> NDArray[Any]:
+    """N crops → N×6: mean saturation and brightness, the grey's spread, the centre's contrast
+    with the ring around it, the shares of pixels much darker and much brighter than the median."""
+    hsv = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2HSV) for c in crops]).astype(np.float32) / 255
+    grey = crops.astype(np.float32).mean(axis=3) / 255
+    n, h, w = grey.shape
+    yy, xx = np.mgrid[:h, :w]
+    r = np.hypot(yy - (h - 1) / 2, xx - (w - 1) / 2) / (h / 2)
+    centre, ring = r < 0.5, (r >= 0.7) & (r < 1.0)
+    median = np.median(grey.reshape(n, -1), axis=1)[:, None, None]
+    return np.stack([hsv[..., 1].mean(axis=(1, 2)), hsv[..., 2].mean(axis=(1, 2)), grey.std(axis=(1, 2)),
+                     grey[:, centre].mean(axis=1) - grey[:, ring].mean(axis=1),
+                     (grey < median - 0.2).mean(axis=(1, 2)), (grey > median + 0.2).mean(axis=(1, 2))], axis=1)
+
+
+RINGS, ANGLES, HARMONICS = 8, 32, 7  # the polar descriptor's samples
+
+
+def _polar(crops: NDArray[Any]) -> NDArray[Any]:
+    """N crops → N×(RINGS × HARMONICS): the magnitudes of the first harmonics of the grey
+    around each of RINGS circles about the crop's centre (the grey normalised per crop): the
+    same whichever way the die is turned, and telling apart the symmetries of pip patterns
+    (one pip, two on a diagonal, four corners…) and of numerals."""
+    out = np.zeros((len(crops), RINGS * HARMONICS))
+    for n, crop in enumerate(crops):
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = (grey - grey.mean()) / (grey.std() + 1.0)
+        half = grey.shape[0] / 2
+        polar = cv2.warpPolar(grey, (RINGS, ANGLES), (half, half), half * 0.9, cv2.WARP_POLAR_LINEAR)
+        spectrum = np.abs(np.fft.rfft(polar, axis=0))[:HARMONICS] / ANGLES  # ANGLES × RINGS: angles down
+        out[n] = spectrum.T.ravel()
+    return out
+
+
+@dataclass
+class _Looked:
+    """The candidates of one photo and what the layer needs of each."""
+
+    found: list[Candidate]
+    offsets: NDArray[Any]  # N×C shipped log probabilities
+    features: NDArray[Any]  # N×F
+
+
+def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT) -> _Looked:
+    """The candidates of a detector pass (``scale``; None: the shipped reader's passes) down to
+    ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels."""
+    found = backend.candidates(image, scale, heat)
+    if not found:
+        c = len(backend.classes)
+        return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS)))
+    crops = backend.crops(image, found)
+    offsets = backend.log_probs(crops)
+    extra = np.array([[peak, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, peak in found])
+    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops)]))
