@@ -1,9 +1,10 @@
 """One entry for every kind of die: :func:`read_dice`, the pip and numbered readers behind it.
 
-The numbered reader (:func:`vision.numerals.read_numbered`) finds the dice of every kind;
-the pip reader (:func:`vision.tray.read_tray`, whose networks learned pips alone) re-reads
-the value of each pip d6 it found. Asked for pip d6 alone, only the pip reader runs; asked
-for no pip d6, only the numbered one.
+On a tray of numbered dice the numbered reader (:func:`vision.numerals.read_numbered`) finds
+the dice of every kind and the pip reader (:func:`vision.tray.read_tray`, whose networks
+learned pips alone) re-reads the value of each pip d6 it found; a pip tray is the pip
+reader's. Asked for pip d6 alone, only the pip reader runs; asked for no pip d6, only the
+numbered one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from vision.reading import DieReading, TrayReading
 from vision.tray import read_tray
 
 PIPS = "d6-pips"
+#: A photo is a tray of numbered dice when the numbered reader names a die of another kind at
+#: least this sure; chosen on the photos benchmarks/vision_read_dice.py reports (0.75: 5.1
+#: phantoms per 100 pip dice; 0.95: d8s and a d4 lost to the pip reader), so optimistic.
+NUMBERED_TRAY = 0.9
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -52,12 +57,15 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         its reason (``"cut off"``, ``"cocked"``, ``"blurred"``, ``"ambiguous pips"``,
         ``"ambiguous numeral"``), ``face`` (the printed symbol when it is not the value),
         ``box`` [x0, y0, x1, y1] and ``center`` (x, y) in photo pixels, ``color`` a palette
-        name, ``confidence`` in [0, 1]; ``seconds`` the time of both readers. When the
-        numbered reader runs it alone decides where the dice are and of which kind; the pip
-        reader only re-reads the dice it named pip d6 (:func:`reread_pips`). Measured by
-        benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting the pip
-        reader add dice made phantoms (a d20's facets read as pip 1s) and dropped the
-        numbered reader's pip d6 it missed.
+        name, ``confidence`` in [0, 1]; ``seconds`` the time of both readers. Asked for pip
+        d6 and other kinds, both readers run: when the numbered reader names a die of another
+        kind at least :data:`NUMBERED_TRAY` sure, it alone decides where the dice are and of
+        which kind, and the pip reader only re-reads the dice it named pip d6
+        (:func:`reread_pips`); else the photo is a pip tray, read by the pip reader alone.
+        Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
+        the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
+        1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone
+        reads pip trays it never learned badly (70 % of their dice, 55 phantoms per 100).
     :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
     :raises ValueError: ``kinds`` names a kind not in KINDS, or none.
     """
@@ -69,7 +77,11 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
     else:
         dice = read_numbered(bgr, kinds=None if PIPS in wanted else wanted).dice
         if PIPS in wanted:
-            dice = reread_pips(dice, read_tray(bgr).dice)
+            pips = read_tray(bgr).dice
+            if any(getattr(die, "kind", PIPS) != PIPS and die.confidence >= NUMBERED_TRAY for die in dice):
+                dice = reread_pips(dice, pips)
+            else:  # a pip tray: the pip reader is the better there (it learned pips alone)
+                dice = [as_pips(die) for die in pips]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
     height, width = bgr.shape[:2]

@@ -65,11 +65,21 @@ def test_the_numbered_reader_decides_where_the_dice_are(fake_readers):
 
 def test_a_pip_die_is_re_read_once(monkeypatch):
     # two numbered pip d6 over one pip-reader die: the nearer takes it, the other keeps its own value
-    numbered = [_die("d6-pips", 3, 100), _die("d6-pips", 6, 110)]
+    numbered = [_die("d6-pips", 3, 100), _die("d6-pips", 6, 110), _die("d8", 8, 300)]
     monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None: TrayReading(numbered, (640, 480), 0.0))
     monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 4, 108)], (640, 480), 0.0))
     read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
-    assert [(die.value, die.box[0]) for die in read] == [(3, 100), (4, 108)]
+    assert [(die.value, die.box[0]) for die in read] == [(3, 100), (4, 108), (8, 300)]
+
+
+def test_a_photo_with_no_sure_numbered_die_is_a_pip_tray(monkeypatch):
+    # on pip trays it never learned the numbered reader finds unsure d10s and pip d6 that are not there
+    numbered = [_die("d10", None, 0, confidence=0.5), _die("d6-pips", 2, 200)]
+    monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None: TrayReading(numbered, (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 6, 100)], (640, 480), 0.0))
+    read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
+    assert [(die.kind, die.value, die.box[0]) for die in read] == [("d6-pips", 6, 100)]
+    assert read_dice(np.zeros((480, 640, 3), np.uint8), ["d10"]).dice == [numbered[0]]
 
 
 def test_only_pips_reads_the_pip_readers_dice(fake_readers):
