@@ -24,7 +24,7 @@ from vision.tray import read_tray
 PIPS = "d6-pips"
 #: A photo is a tray of numbered dice when the numbered reader names a die of another kind at
 #: least this sure; chosen on the photos benchmarks/vision_read_dice.py reports (0.75: 5.1
-#: phantoms per 100 pip dice; 0.95: d8s and a d4 lost to the pip reader), so optimistic.
+#: phantoms per 100 pip dice; 0.95: a d4 lost to the pip reader), so optimistic.
 NUMBERED_TRAY = 0.9
 
 
