@@ -1,8 +1,10 @@
 """One entry for every kind of die: :func:`read_dice`, the pip and numbered readers behind it.
 
-Pip d6 are read by the pip reader (:func:`vision.tray.read_tray`, whose networks learned
-pips alone), every other kind by the numbered reader (:func:`vision.numerals.read_numbered`).
-Asked for pip d6 alone, only the pip reader runs; asked for no pip d6, only the numbered one.
+On a tray of numbered dice the numbered reader (:func:`vision.numerals.read_numbered`) finds
+the dice of every kind and the pip reader (:func:`vision.tray.read_tray`, whose networks
+learned pips alone) re-reads the value of each pip d6 it found; a pip tray is the pip
+reader's. Asked for pip d6 alone, only the pip reader runs; asked for no pip d6, only the
+numbered one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from vision.reading import DieReading, TrayReading
 from vision.tray import read_tray
 
 PIPS = "d6-pips"
+#: A photo is a tray of numbered dice when the numbered reader names a die of another kind at
+#: least this sure; chosen on the photos benchmarks/vision_read_dice.py reports (0.75: 5.1
+#: phantoms per 100 pip dice; 0.95: a d4 lost to the pip reader), so optimistic.
+NUMBERED_TRAY = 0.9
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -51,27 +57,58 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         its reason (``"cut off"``, ``"cocked"``, ``"blurred"``, ``"ambiguous pips"``,
         ``"ambiguous numeral"``), ``face`` (the printed symbol when it is not the value),
         ``box`` [x0, y0, x1, y1] and ``center`` (x, y) in photo pixels, ``color`` a palette
-        name, ``confidence`` in [0, 1]; ``seconds`` the time of both readers. A die both
-        readers find is the numbered reader's when it names a kind other than pip d6 (the
-        pip reader knows no other kind), else the pip reader's.
+        name, ``confidence`` in [0, 1]; ``seconds`` the time of both readers. Asked for pip
+        d6 and other kinds, both readers run: when the numbered reader names a die of another
+        kind at least :data:`NUMBERED_TRAY` sure, it alone decides where the dice are and of
+        which kind, and the pip reader only re-reads the dice it named pip d6
+        (:func:`reread_pips`); else the photo is a pip tray, read by the pip reader alone.
+        Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
+        the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
+        1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone
+        reads pip trays it never learned badly (70 % of their dice, 55 phantoms per 100).
     :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
     :raises ValueError: ``kinds`` names a kind not in KINDS, or none.
     """
     start = time.perf_counter()
     wanted = kinds_wanted(kinds)
     bgr = as_bgr(image)
-    dice: list[DieReading] = []
-    if wanted - {PIPS}:
-        numbered = read_numbered(bgr, kinds=None if PIPS in wanted else wanted).dice
-        dice = [die for die in numbered if getattr(die, "kind", PIPS) != PIPS]
-    if PIPS in wanted:
-        dice += [as_pips(die) for die in read_tray(bgr).dice
-                 if not any(_same_die(die, other) for other in dice)]
+    if wanted == {PIPS}:
+        dice: list[DieReading] = [as_pips(die) for die in read_tray(bgr).dice]
+    else:
+        dice = read_numbered(bgr, kinds=None if PIPS in wanted else wanted).dice
+        if PIPS in wanted:
+            pips = read_tray(bgr).dice
+            if any(getattr(die, "kind", PIPS) != PIPS and die.confidence >= NUMBERED_TRAY for die in dice):
+                dice = reread_pips(dice, pips)
+            else:  # a pip tray: the pip reader is the better there (it learned pips alone)
+                dice = [as_pips(die) for die in pips]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
     height, width = bgr.shape[:2]
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
+
+
+def reread_pips(numbered: list[DieReading], pips: list[DieReading]) -> list[DieReading]:
+    """The numbered reader's dice, each it named pip d6 replaced by the pip reader's die there.
+
+    A pip die of ``pips`` (the pip reader's) replaces the numbered pip d6 whose box it
+    shares (each box holding the other's centre; one-to-one, nearest centres first) as
+    :func:`as_pips`; a numbered pip d6 the pip reader did not find keeps the numbered
+    reading, and a pip die matching no numbered pip d6 is left out (no die is added).
+    """
+    candidates = sorted((_distance(die, pip), i, j) for i, die in enumerate(numbered)
+                        if getattr(die, "kind", PIPS) == PIPS
+                        for j, pip in enumerate(pips) if _same_die(die, pip))
+    chosen: dict[int, int] = {}
+    for _, i, j in candidates:
+        if i not in chosen and j not in chosen.values():
+            chosen[i] = j
+    return [as_pips(pips[chosen[i]]) if i in chosen else die for i, die in enumerate(numbered)]
+
+
+def _distance(a: DieReading, b: DieReading) -> float:
+    return (a.center[0] - b.center[0]) ** 2 + (a.center[1] - b.center[1]) ** 2
 
 
 def _same_die(a: DieReading, b: DieReading) -> bool:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import NumberedReading, read_dice, read_numbered, read_tray
+from vision import DieReading, NumberedReading, TrayReading, dice, read_dice, read_numbered, read_tray
 from vision.numerals import KINDS, SIDES
 
 BANACHOWICZ = "real-polyhedral/banachowicz-mixed-d10"
@@ -33,6 +33,58 @@ def test_every_kind_is_read_pips_by_the_pip_reader(mixed):
     by_pip_reader = {tuple(die.box): die.value for die in read_tray(mixed).dice}
     assert pips and all(by_pip_reader[tuple(die.box)] == die.value for die in pips)
     assert reading.size == (mixed.shape[1], mixed.shape[0]) and reading.seconds > 0
+
+
+def _die(kind, value, x, confidence=0.9):
+    box = (x, 10, x + 40, 50)
+    center = (x + 20.0, 30.0)
+    if kind is None:  # the pip reader's own reading, no kind
+        return DieReading(value=value, sides=6, box=box, center=center, color="white", confidence=confidence)
+    return NumberedReading(value=value, sides=SIDES[kind], box=box, center=center, color="red",
+                           confidence=confidence, kind=kind)
+
+
+@pytest.fixture
+def fake_readers(monkeypatch):
+    """A d20, two pip d6 and a numbered d6 found by the numbered reader; the pip reader finds
+    a "pip d6" where the numbered one found nothing (a d20's facets), re-reads the first pip
+    d6 and misses the second."""
+    numbered = [_die("d20", 17, 0), _die("d6-pips", 3, 100), _die("d6-pips", 5, 200), _die("d6", 2, 300)]
+    pips = [_die(None, 1, 400), _die(None, 4, 102)]
+    monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None: TrayReading(numbered, (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading(pips, (640, 480), 0.0))
+
+
+def test_the_numbered_reader_decides_where_the_dice_are(fake_readers):
+    # benchmarks/vision_read_dice.py: a die only the pip reader found was a phantom more often than a die
+    read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
+    assert [(die.kind, die.value, die.box[0]) for die in read] == [
+        ("d20", 17, 0), ("d6-pips", 4, 102), ("d6-pips", 5, 200), ("d6", 2, 300)]
+    assert read[1].color == "white" and read[2].color == "red"  # the pip reader's die, then the numbered one's
+
+
+def test_a_pip_die_is_re_read_once(monkeypatch):
+    # two numbered pip d6 over one pip-reader die: the nearer takes it, the other keeps its own value
+    numbered = [_die("d6-pips", 3, 100), _die("d6-pips", 6, 110), _die("d8", 8, 300)]
+    monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None: TrayReading(numbered, (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 4, 108)], (640, 480), 0.0))
+    read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
+    assert [(die.value, die.box[0]) for die in read] == [(3, 100), (4, 108), (8, 300)]
+
+
+def test_a_photo_with_no_sure_numbered_die_is_a_pip_tray(monkeypatch):
+    # on pip trays it never learned the numbered reader finds unsure d10s and pip d6 that are not there
+    numbered = [_die("d10", None, 0, confidence=0.5), _die("d6-pips", 2, 200)]
+    monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None: TrayReading(numbered, (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 6, 100)], (640, 480), 0.0))
+    read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
+    assert [(die.kind, die.value, die.box[0]) for die in read] == [("d6-pips", 6, 100)]
+    assert read_dice(np.zeros((480, 640, 3), np.uint8), ["d10"]).dice == [numbered[0]]
+
+
+def test_only_pips_reads_the_pip_readers_dice(fake_readers):
+    assert [(die.value, die.box[0]) for die in read_dice(np.zeros((8, 8, 3), np.uint8), ["d6-pips"]).dice] == [
+        (1, 400), (4, 102)]
 
 
 def test_kinds_narrow_the_reading(mixed):
