@@ -55,6 +55,7 @@ from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
 from device.roll.settings import RollSettings, SettingLocked, _with_house_rules
 from device.roll.walk import SURPLUS_NOTE, throw_problem
 from device.tray.dispatch import TrayDispatcher
+from device.tray.readers import reader as tray_reader
 from rules import cocked as cocked_policy
 from rules.phrase import Phrase
 from rules.pool import PoolOptions
@@ -71,11 +72,11 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
     :param presets: the presets, in the order the page lists them.
     :param history: where rolls are saved.
     :param reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``;
-        default ``vision.read_tray``: the pip reader of six-sided presets.
+        default ``vision.read_dice`` of pip d6 alone (``device.tray.readers``): six-sided presets.
     :param numbered_reader: ``(image, principal_color) -> TrayReading`` of
         ``NumberedReading`` dice (``kind``, ``sides``, ``value``: a d10's 0 is 10);
-        default ``vision.read_numbered``: the reader of d10 presets (the pool). It
-        reports dice of every kind, so a d8 among the d10s is named, not dropped.
+        default ``vision.read_dice`` of every kind: the reader of d10 presets (the pool),
+        so a d8 among the d10s is named, not dropped.
     :param annotate: ``(image, TrayReading) -> image``; default ``vision.annotate``.
     :param principal_color: palette name of the principal die (RULES D6-2), or None
         to let vision pick a die of a colour no other die has.
@@ -106,13 +107,11 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
                  cocked_dice: str = cocked_policy.DEFAULT,
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
                  resume_seconds: float = 30 * 60):
-        if reader is None or numbered_reader is None or annotate is None:
+        if annotate is None:
             import vision
-            reader = reader or vision.read_tray
-            numbered_reader = numbered_reader or vision.read_numbered
-            annotate = annotate or vision.annotate
+            annotate = vision.annotate
         self.annotate = annotate
-        self.readers = {"pips": reader, "numbered": numbered_reader}
+        self.readers = {"pips": reader or tray_reader("pips"), "numbered": numbered_reader or tray_reader("numbered")}
         self._tray = TrayDispatcher([self], self.readers, annotate)
         self._history = history
         self._clock = clock

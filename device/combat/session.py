@@ -49,7 +49,8 @@ class CombatSession(FightRecord):
     :param roster: saved heroes, bestiary and house rules (:func:`roster_from_config`).
     :param queue_size: events kept per open page before its oldest are dropped.
     :param numbered_reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``
-        of the tray's dice with their ``sides`` (and ``kind``); default ``vision.read_numbered``.
+        of the tray's dice with their ``sides`` (and ``kind``); default ``vision.read_dice`` of every kind
+        (``device.tray.readers``).
     :param clock: the clock of the ``t`` of settled frames, seconds.
     :param cocked_dice: ``cocked_dice()`` is the cocked-die policy now (RULES T-5,
         ``rules.cocked.POLICIES``): the roll controller's setting.

@@ -1,8 +1,9 @@
 """A fight's step waiting for dice from the tray: the attack's next throw, or a fighter's
 initiative die before the fight starts (RULES T-2: only a throw that settles after the
 asking counts). The tray dispatcher asks :meth:`TrayWait.wanted`, reads the frame with the
-numbered reader and hands the match to :meth:`TrayWait.take` (``device/tray/``); the wait
-is kept in the fight's file, never in undo (asking is not a step of the fight)."""
+numbered reader (every kind: ``device.tray.readers``) and hands the match to
+:meth:`TrayWait.take` (``device/tray/``); the wait is kept in the fight's file, never in
+undo (asking is not a step of the fight)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from device.combat import attack
 from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, leaning, listing
+from device.tray.readers import reader as tray_reader
 from rules.errors import InvalidStep
 from rules.phrase import Phrase
 
@@ -34,16 +36,17 @@ class TrayWait:
     """The tray's part of ``session``'s fight, under its lock.
 
     :param numbered_reader: ``(image BGR H×W×3 uint8, principal_color) -> TrayReading``
-        of the tray's dice with their ``sides``; None: ``vision.read_numbered``, imported
-        when first needed.
+        of the tray's dice with their ``sides``; None: ``vision.read_dice`` of every kind
+        (``device.tray.readers``), so a die of another kind is named.
     :param clock: the clock of the ``t`` of settled frames, seconds.
     :param cocked_dice: ``cocked_dice()`` is the cocked-die policy now (RULES T-5).
     """
 
     def __init__(self, session: CombatSession, numbered_reader: Callable | None,
                  clock: Callable[[], float], cocked_dice: Callable[[], str]):
-        self._session, self._reader, self._clock, self._cocked_dice = session, numbered_reader, clock, cocked_dice
-        self.dispatcher = TrayDispatcher([self], {"numbered": self._read}, annotate=lambda image, reading: image)
+        self._session, self._clock, self._cocked_dice = session, clock, cocked_dice
+        self.dispatcher = TrayDispatcher([self], {"numbered": numbered_reader or tray_reader("numbered")},
+                                         annotate=lambda image, reading: image)
         self._step: dict | None = None          # the step waiting: {"step": "attack"} | {"step": "initiative", "name"}
         self._problem: dict | None = None       # why the last throw read was not used (Problem.to_dict)
         self._initiative: dict[str, int] = {}   # Mind dice read before the fight starts
@@ -197,12 +200,6 @@ class TrayWait:
         needs, throw = attack.needs(under_way), attack.throw_asked(under_way)
         words = {"attack": "this attack", "defence": "the defence", "damage": "the damage"}[throw]
         return list(needs.dice), f"{words} needs {_wanted_text(needs.dice)}", throw
-
-    def _read(self, image, color: str | None):
-        if self._reader is None:
-            import vision
-            self._reader = vision.read_numbered
-        return self._reader(image, color)
 
     def _save(self) -> dict:
         """Save and publish a change of the wait (not a step: undo is left as it is)."""

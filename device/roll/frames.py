@@ -25,7 +25,7 @@ from rules.phrase import Phrase
 from vision.reading import DieReading
 
 #: The numbered reader's kind (``vision.numerals.KINDS``) of a preset's dice, by sides;
-#: six-sided presets are read by the pip reader.
+#: six-sided presets are read by the pip reader (``Wanted.reader``; device.tray.readers).
 NUMBERED_KINDS = {10: "d10"}
 
 

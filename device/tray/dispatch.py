@@ -70,8 +70,8 @@ class TrayDispatcher:
     """Settled frames → the first consumer that waits for one.
 
     :param consumers: in the order they are asked.
-    :param readers: ``{"pips": Reader, "numbered": Reader}`` (``vision.read_tray``,
-        ``vision.read_numbered``).
+    :param readers: ``{"pips": Reader, "numbered": Reader}`` (by default ``vision.read_dice``
+        narrowed to each one's kinds: :mod:`device.tray.readers`).
     :param annotate: ``(image, TrayReading) -> image``, the annotated photo.
     """
 

@@ -27,8 +27,9 @@ KINDS_FOR_SIDES: Mapping[int, tuple[str, ...]] = {
 class Wanted:
     """What a waiting step asks of the next settled tray.
 
-    :param reader: which reader reads the frame: ``"pips"`` (``vision.read_tray``) or
-        ``"numbered"`` (``vision.read_numbered``, which names every kind it sees).
+    :param reader: which reader reads the frame: ``"pips"`` (pip d6 alone) or ``"numbered"``
+        (every kind, so a die of another kind is named): ``vision.read_dice`` narrowed to
+        these kinds by default (:data:`device.tray.readers.KINDS`).
     :param sides: the sides of each die asked for, in the step's order (``(8, 20)``), every
         die readable (a fight step); None: a count of dice (a roll).
     :param count: the dice a roll takes (None: any count, a free roll).

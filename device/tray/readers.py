@@ -1,0 +1,37 @@
+"""The tray's default readers: :func:`vision.read_dice`, narrowed to the kinds a step asks for.
+
+Every step's :class:`~device.tray.match.Wanted` names its ``reader``; :data:`KINDS` is what
+that reader reports, the one place a step's kinds are chosen (the roll's presets, the pool
+and the fight's steps). The dispatcher's ``readers`` stay injectable (fakes in the tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from device.tray.dispatch import Reader
+from vision.reading import TrayReading
+
+#: The kinds (``vision.numerals.KINDS``) each ``Wanted.reader`` reads; None: every kind.
+#: A pip preset reads pip d6 alone (only the pip reader runs, as before read_dice). A
+#: numbered step (the pool's d10s, a fight's dice by sides) reads every kind, because
+#: :func:`~device.tray.match.match` names a die of another kind rather than missing it
+#: ("a d8 is in the tray: throw only d10s": the problem "wrong dice").
+KINDS: Mapping[str, frozenset[str] | None] = {"pips": frozenset({"d6-pips"}), "numbered": None}
+
+
+def reader(name: str) -> Reader:
+    """The default reader of steps whose ``Wanted.reader`` is ``name`` (``"pips"`` or
+    ``"numbered"``): ``(image BGR H×W×3 uint8, principal_color) -> TrayReading`` by
+    ``vision.read_dice`` with that reader's :data:`KINDS` (vision imported when first read).
+
+    :raises KeyError: ``name`` is not a reader of :data:`KINDS`.
+    """
+    narrowed = KINDS[name]
+
+    def read(image: np.ndarray, principal_color: str | None) -> TrayReading:
+        import vision
+        return vision.read_dice(image, kinds=narrowed, principal_color=principal_color)
+    return read
