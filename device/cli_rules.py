@@ -18,7 +18,7 @@ from rules.d6 import KINDS, PRINCIPAL_KIND, D6Spec, counted_value, resolve_d6
 from rules.d6_odds import odds_d6
 from rules.destiny import resolve_attack
 from rules.destiny_odds import attack_odds
-from rules.destiny_spec import WEAPONS, AttackSpec, DestinyOptions, Side
+from rules.destiny_spec import CHARACTERISTIC_SIDES, WEAPONS, AttackSpec, DestinyOptions, Side, check_characteristic
 from rules.errors import InvalidRoll
 from rules.initiative import initiative_order
 from rules.pool import MISMATCH_DIFFICULTY, PoolOptions, PoolSpec, normalise_natural, resolve_pool
@@ -41,7 +41,7 @@ def whole_number_in(lowest: int, highest: int | None = None) -> Callable[[str], 
     def parse(text: str) -> int:
         value = whole_number(text)
         if value < lowest or (highest is not None and value > highest):
-            raise argparse.ArgumentTypeError(f"must be {span}, not {value}")
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text.strip()}")  # as typed: "+21", "021"
         return value
 
     return parse
@@ -215,11 +215,17 @@ def add_odds_pool(systems: argparse._SubParsersAction) -> None:
 
 
 def die_sides(text: str) -> int:
-    """Parse a die as ``"d8"`` or ``"8"`` into its sides; the rules check which dice are allowed."""
+    """Parse a characteristic or defence die as ``"d8"`` or ``"8"`` into its sides, one of
+    :data:`rules.destiny_spec.CHARACTERISTIC_SIDES` (RULES §3); a refusal echoes the die as
+    typed (``must be a d4, d6, d8, d10 or d12, not d7``), which the rules' own cannot."""
     digits = text.strip().lower().removeprefix("d")
     if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(f"{text!r} is not a die such as d8")
-    return int(digits)
+    try:
+        return check_characteristic(int(digits), "the die")
+    except InvalidRoll:
+        *most, last = (f"d{n}" for n in CHARACTERISTIC_SIDES)
+        raise argparse.ArgumentTypeError(f"must be a {', '.join(most)} or {last}, not {text.strip()}") from None
 
 
 def _attack_spec(args: argparse.Namespace) -> AttackSpec:
@@ -308,7 +314,7 @@ def initiative_value(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
     name, number = player_name(name), whole_number(value)
     if not 1 <= number <= 12:  # a Mind die, d4 to d12 (RULES DD-1), as the combat page takes it
-        raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 to 12 (a Mind die), not {number}")
+        raise argparse.ArgumentTypeError(f"{name}'s initiative must be 1 to 12 (a Mind die), not {value.strip()}")
     return name, number
 
 

@@ -199,8 +199,16 @@ def note_text(note: str | None) -> str | None:
 
 def shown_roll(roll: dict) -> dict:
     """A roll as the page gets it (the API, the event stream, the history page): its ``note``
-    in the request's language (:func:`note_text`); the same roll when it has no note."""
-    return {**roll, "note": note_text(roll["note"])} if roll.get("note") else roll
+    in the request's language (:func:`note_text`) and ``label_text``, the label it was rolled
+    under (:func:`roll_label`) in that language, whatever its preset is labelled now."""
+    shown = {**roll, "label_text": label_text(roll_label(roll))}
+    return {**shown, "note": note_text(roll["note"])} if roll.get("note") else shown
+
+
+def roll_label(roll: dict) -> str:
+    """The label a roll was made under: its result's (``rules.describe`` of the spec it was
+    rolled with), else the one the rules make of its saved spec, else its preset's name."""
+    return (roll.get("result") or {}).get("label") or _made_label(roll) or roll.get("preset") or ""
 
 
 def _asked(state: dict, problem: dict | None) -> str:

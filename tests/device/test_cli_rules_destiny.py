@@ -73,7 +73,15 @@ def test_odds_of_brann_against_the_saqueador():
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("resolve", "attack", "--attacker-die", "d7", "--defence-die", "d6"), "must be a d4, d6, d8, d10 or d12"),
+    (("resolve", "attack", "--attacker-die", "d7", "--defence-die", "d6"),
+     "argument --attacker-die: must be a d4, d6, d8, d10 or d12, not d7"),
+    (("resolve", "attack", "--attacker-die", "D20", "--defence-die", "d6"), "must be a d4, d6, d8, d10 or d12, not D20"),
+    (("resolve", "attack", "--attacker-die", "7", "--defence-die", "d6"), "d10 or d12, not 7"),
+    (("odds", "attack", "--attacker-die", "d8", "--defence-die", "d3"),
+     "argument --defence-die: must be a d4, d6, d8, d10 or d12, not d3"),
+    ((*BRANN, "--attack", "5", "--attack-d20", "+21"), "argument --attack-d20: must be 1 to 20, not +21"),
+    ((*BRANN, "--armour", "-01"), "argument --armour: must be 0 or more, not -01"),
+    (("resolve", "initiative", "--hero", "Nara=013"), "Nara's initiative must be 1 to 12 (a Mind die), not 013"),
     (("resolve", "attack", "--attacker-die", "x", "--defence-die", "d6"), "not a die such as d8"),
     (("resolve", "attack", "--defence-die", "d6"), "--attacker-die"),
     ((*BRANN, "--attack", "9", "--attack-d20", "3"), "shows 1 to 8, not 9"),

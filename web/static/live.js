@@ -74,9 +74,15 @@ function presetOf(name) {
   return store.presets.find((p) => p.name === name) || null;
 }
 
-function presetLabel(name, fallback) {
+/** The armed preset's label as it is now (label_text: worded by the server). */
+function presetLabel(name) {
   const preset = presetOf(name);
-  return preset ? preset.label_text : fallback || name || "";  // label_text: worded by the server
+  return preset ? preset.label_text : name || "";
+}
+
+/** The label a roll was made under, whatever its preset is labelled now (worded by the server). */
+function rollLabel(roll) {
+  return roll.label_text || roll.preset || "";
 }
 
 function renderCamera(camera) {
@@ -134,7 +140,7 @@ function pastRoll() {
 /** "Roll 3 · Resolved · 2D6 · by Nara": an earlier roll's own preset and player. */
 function pastHeader(roll) {
   return [t("Roll {id}", { id: roll.id }), roll.complete ? t("Resolved") : t("waiting for dice"),
-    presetLabel(roll.preset, roll.label), roll.roller ? t("by {name}", { name: roll.roller }) : ""]
+    rollLabel(roll), roll.roller ? t("by {name}", { name: roll.roller }) : ""]
     .filter(Boolean).join(" · ");
 }
 
@@ -203,7 +209,7 @@ function renderRoll() {
   $("#big-unit").textContent = d.unit;
   $("#outcome").textContent = d.outcome;
   $("#outcome-detail").textContent = d.detail;
-  const meta = [presetLabel(roll.preset, roll.label)];
+  const meta = [rollLabel(roll)];
   if (roll.roller) meta.push(t("by {name}", { name: roll.roller }));
   meta.push(when(roll.finished || roll.started));
   $("#roll-meta").textContent = meta.filter(Boolean).join(" · ");
@@ -275,7 +281,7 @@ function renderRecent() {
     }, [
       el("span", { class: "recent-big", text: d.big }),
       el("span", { class: "recent-text" }, [
-        el("strong", { text: [presetLabel(roll.preset), d.outcome].filter(Boolean).join(" · ") }),
+        el("strong", { text: [rollLabel(roll), d.outcome].filter(Boolean).join(" · ") }),
         el("span", { text: [roll.roller, when(roll.finished || roll.started)].filter(Boolean).join(" · ") }),
       ]),
     ]));
