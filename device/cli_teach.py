@@ -65,7 +65,10 @@ def run_export(args: argparse.Namespace) -> int:
             name = Path(item["photo"]).name
             if name not in images:
                 shutil.copyfile(args.data / item["photo"], out / name)
-                height, width = cv2.imread(str(out / name)).shape[:2]
+                image = cv2.imread(str(out / name))
+                if image is None:  # the data folder's photo was damaged after it was taught
+                    raise UsageError(f"{args.data / item['photo']}: not an image, or a damaged one")
+                height, width = image.shape[:2]
                 images[name] = {"file": name, "width": width, "height": height, "origin": item["origin"], "dice": []}
             images[name]["dice"].append({key: item[key] for key in ("id", "kind", "value", "box", "who", "at")})
             (out / "crops" / f"{item['id']}.png").write_bytes(examples.crop(item["id"]))

@@ -72,7 +72,7 @@ def _reach(image: NDArray[Any], candidate: Candidate) -> float:
     h, w = image.shape[:2]
     x, y, side, _ = candidate
     half = side / 2
-    return max(-(x - half), -(y - half), x + half - w, y + half - h) / max(side, 1e-9)
+    return float(max(-(x - half), -(y - half), x + half - w, y + half - h) / max(side, 1e-9))
 
 
 def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,

@@ -219,3 +219,13 @@ def test_exported_examples_teach_another_folder_the_same_dice(tmp_path, real_pho
     assert [(e["kind"], e["value"], e["box"]) for e in taught] == [(e["kind"], e["value"], e["box"]) for e in kept]
     assert main(["export-examples", "--data", str(tmp_path / "none"), str(out)]) == 2
     assert capsys.readouterr().err == f"dicelens: --data: {tmp_path / 'none'} is not a folder\n"
+
+
+def test_a_taught_photo_damaged_since_is_one_line_on_export(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=1), data, capsys)[0] == 0
+    with Examples(data) as examples:
+        photo = examples.export()[0]["photo"]
+    (data / photo).write_bytes(b"not a photo any more")
+    assert main(["export-examples", "--data", str(data), str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"dicelens: {data / photo}: not an image, or a damaged one\n"
