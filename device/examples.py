@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,18 +44,21 @@ CREATE TABLE IF NOT EXISTS examples (
     UNIQUE (photo, box)
 )
 """
+#: The roll an example of the page comes from (a correction, a die tapped in; None: taught).
+ROLL_COLUMN = "ALTER TABLE examples ADD COLUMN roll INTEGER"
 
 
 @dataclass
 class TaughtFile:
     """A photo to teach: its bytes, file suffix (".jpg"), decoded image (H×W×3 uint8 BGR),
-    where it came from (shown back) and its dice."""
+    where it came from (shown back), its dice, and the roll it is the photo of (None: taught)."""
 
     data: bytes
     suffix: str
     image: np.ndarray
     origin: str
     dice: list[adapt.Example]
+    roll: int | None = None
 
 
 def _crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
@@ -76,14 +80,29 @@ class Examples:
     """
 
     def __init__(self, folder: str | os.PathLike) -> None:
-        self.folder = Path(folder)
-        History(self.folder).close()  # the history's own tables and checks come first
+        History(folder).close()  # the history's own tables and checks come first
+        self._open(Path(folder))
+
+    @classmethod
+    def beside(cls, history: History) -> Examples:
+        """The examples of an open history's folder (checked when it opened), for the
+        controller's threads: one connection, callers take turns (:attr:`lock`)."""
+        examples = cls.__new__(cls)
+        examples._open(history.folder)
+        return examples
+
+    def _open(self, folder: Path) -> None:
+        self.folder = folder
         self.photos = self.folder / FOLDER
         self.photos.mkdir(exist_ok=True)
-        self._db = sqlite3.connect(self.folder / DATABASE, isolation_level=None, timeout=10)
+        self.lock = threading.Lock()
+        self._db = sqlite3.connect(self.folder / DATABASE, isolation_level=None, timeout=10,
+                                   check_same_thread=False)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(SCHEMA)
+        if "roll" not in {row["name"] for row in self._db.execute("PRAGMA table_info(examples)")}:
+            self._db.execute(ROLL_COLUMN)
 
     def add(self, files: Sequence[TaughtFile], who: str | None = None, at: datetime | None = None) -> int:
         """Add every die of ``files`` in one transaction; returns how many were new (a die
@@ -107,11 +126,11 @@ class Examples:
                 for name, file in zip(names, files, strict=True):
                     for die in file.dice:
                         self._db.execute(
-                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
+                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at, roll) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
                             "kind = excluded.kind, value = excluded.value, who = excluded.who, at = excluded.at",
                             (name, die.kind, die.value, json.dumps([round(v, 1) for v in die.box]),
-                             _crop_png(file.image, die.box), file.origin, who, when))
+                             _crop_png(file.image, die.box), file.origin, who, when, file.roll))
             return self.count() - before
         except BaseException:
             for path in written:
@@ -146,11 +165,33 @@ class Examples:
 
     def export(self) -> list[dict]:
         """Every example as JSON: id, photo (file under ``examples/``), kind, value, box
-        ([x0, y0, x1, y1] photo pixels), origin, who, at (ISO 8601 UTC)."""
+        ([x0, y0, x1, y1] photo pixels), origin, who, at (ISO 8601 UTC), roll (the roll's id
+        for a die corrected or tapped in on the page, else None)."""
         return [{"id": row["id"], "photo": f"{FOLDER}/{row['photo']}", "kind": row["kind"], "value": row["value"],
-                 "box": json.loads(row["box"]), "origin": row["origin"], "who": row["who"], "at": row["at"]}
-                for row in self._db.execute("SELECT id, photo, kind, value, box, origin, who, at FROM examples "
-                                            "ORDER BY id")]
+                 "box": json.loads(row["box"]), "origin": row["origin"], "who": row["who"], "at": row["at"],
+                 "roll": row["roll"]}
+                for row in self._db.execute("SELECT id, photo, kind, value, box, origin, who, at, roll "
+                                            "FROM examples ORDER BY id")]
+
+    def counts(self) -> dict[str, int]:
+        """How many dice are taught of each kind."""
+        return {row[0]: int(row[1]) for row in
+                self._db.execute("SELECT kind, count(*) FROM examples GROUP BY kind ORDER BY kind")}
+
+    def remove(self, example_id: int) -> None:
+        """Forget one example (its photo file too once no example is in it); the roll it came
+        from is left as it is.
+
+        :raises KeyError: no such example. :raises sqlite3.Error: nothing was removed.
+        """
+        with Transaction(self._db):
+            row = self._db.execute("SELECT photo FROM examples WHERE id = ?", (example_id,)).fetchone()
+            if row is None:
+                raise KeyError(example_id)
+            self._db.execute("DELETE FROM examples WHERE id = ?", (example_id,))
+            still = self._db.execute("SELECT 1 FROM examples WHERE photo = ?", (row["photo"],)).fetchone()
+        if still is None:  # after the commit: a photo left behind only takes space
+            (self.photos / row["photo"]).unlink(missing_ok=True)
 
     def crop(self, example_id: int) -> bytes:
         """The PNG crop kept with one example (:data:`CROP_SIDE` pixels square)."""
