@@ -48,13 +48,17 @@ from device.history import History
 from device.presets import Preset
 from device.roll.camera import CameraSide
 from device.roll.core import STATES, TAKING, RollStateError, all_or_nothing
-from device.roll.edits import JPEG_QUALITY, RollEdits
+from device.adapting import QUIET_SECONDS, Refitter
+from device.examples import Examples
+from device.roll.edits import JPEG_QUALITY
 from device.roll.frames import NUMBERED_KINDS, FrameSide
 from device.roll.keeping import RollKeeping
 from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
 from device.roll.settings import RollSettings, SettingLocked, _with_house_rules
+from device.roll.teaching import RollTeaching
 from device.roll.walk import SURPLUS_NOTE, throw_problem
 from device.tray.dispatch import TrayDispatcher
+from device.tray.readers import adapted
 from device.tray.readers import reader as tray_reader
 from rules import cocked as cocked_policy
 from rules.phrase import Phrase
@@ -65,7 +69,7 @@ __all__ = ["ABANDONED_NOTE", "JPEG_QUALITY", "NUMBERED_KINDS", "STATES", "SURPLU
            "Controller", "RollStateError", "SettingLocked", "throw_problem"]
 
 
-class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
+class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping):
     """The roll controller handed to ``web.create_app`` (interface: ``web/controller.py`` ``Controller``);
     its parts, one job each, are its bases in :mod:`device.roll`.
 
@@ -96,6 +100,10 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
         stopped mid-chain) is taken up at start when its last step is younger than this:
         its preset armed again, its prompt shown, the next dice taken (RULES T-3); an
         older one is closed as abandoned, with a note (:meth:`RollKeeping._take_up`).
+
+    :param refit_seconds: the table's examples (corrections, dice tapped in) refit the reader
+        in the background once none has come for this long (:class:`device.adapting.Refitter`);
+        the default readers read with the data folder's adaptation when it is used.
     """
 
     def __init__(self, presets: Sequence[Preset], history: History, *,
@@ -106,12 +114,16 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
                  chain_limit: int = 100, house_rules: PoolOptions = PoolOptions(),
                  cocked_dice: str = cocked_policy.DEFAULT,
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
-                 resume_seconds: float = 30 * 60):
+                 resume_seconds: float = 30 * 60, refit_seconds: float = QUIET_SECONDS):
         if annotate is None:
             import vision
             annotate = vision.annotate
         self.annotate = annotate
-        self.readers = {"pips": reader or tray_reader("pips"), "numbered": numbered_reader or tray_reader("numbered")}
+        self._examples = Examples.beside(history)
+        self._refitter = Refitter(history.folder, self._examples, quiet_seconds=refit_seconds)
+        self.readers = {"pips": reader or adapted("pips", tray_reader("pips"), self._refitter.adaptation_for),
+                        "numbered": numbered_reader or adapted("numbered", tray_reader("numbered"),
+                                                               self._refitter.adaptation_for)}
         self._tray = TrayDispatcher([self], self.readers, annotate)
         self._history = history
         self._clock = clock
@@ -271,6 +283,7 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
         self._hub.close()
 
     def close(self) -> None:
-        """Stop taking frames (the camera loop may still deliver one); idempotent."""
+        """Stop taking frames (the camera loop may still deliver one) and fitting; idempotent."""
         with self._lock:
             self._closed = True
+        self._refitter.close()

@@ -7,12 +7,17 @@ and the fight's steps). The dispatcher's ``readers`` stay injectable (fakes in t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from device.tray.dispatch import Reader
 from vision.reading import TrayReading
+
+if TYPE_CHECKING:
+    from vision.adaptation import Adaptation
 
 #: The kinds (``vision.numerals.KINDS``) each ``Wanted.reader`` reads; None: every kind.
 #: A pip preset reads pip d6 alone (only the pip reader runs, as before read_dice). A
@@ -34,4 +39,23 @@ def reader(name: str) -> Reader:
     def read(image: np.ndarray, principal_color: str | None) -> TrayReading:
         import vision
         return vision.read_dice(image, kinds=narrowed, principal_color=principal_color)
+    return read
+
+
+def adapted(family: str, shipped: Reader, adaptation_for: Callable[[str], Adaptation | None]) -> Reader:
+    """``shipped``, or the table's adaptation of ``family`` (``"pips"``, ``"numbered"``) when
+    ``adaptation_for(family)`` gives one (:meth:`device.adapting.Refitter.adaptation_for`:
+    only when it reads the table's held-out examples better); asked at each reading, so a
+    fit in the background takes effect at the next throw. Its pip dice are named as
+    :func:`vision.read_dice` names them (``d6-pips``)."""
+
+    def read(image: np.ndarray, principal_color: str | None) -> TrayReading:
+        adaptation = adaptation_for(family)
+        if adaptation is None:
+            return shipped(image, principal_color)
+        from vision import adapt
+        from vision.dice import as_pips
+        reading = adapt.read(image, adaptation, principal_color=principal_color)
+        return dataclasses.replace(reading, dice=[die if hasattr(die, "kind") else as_pips(die)
+                                                  for die in reading.dice])
     return read

@@ -1,0 +1,212 @@
+"""The table's dice taught from the page (issue 17): a die corrected to a value, or tapped in
+where the reader missed it, is an example cut from the roll's photo, in a real SQLite history
+that a restart finds again; removing one leaves its roll as it was; the examples refit the
+reader in the background, once for many, and a fit that fails changes nothing."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import numpy as np
+import pytest
+
+from device.adapting import Refitter
+from device.controller import Controller
+from device.examples import Examples
+from device.history import History
+from device.presets import build_presets
+from vision import adapt
+from vision.reading import TrayReading
+
+from .controller_fakes import die, fakes, settle
+
+WIDTH, HEIGHT = 640, 480
+
+
+def photo(reader, *dice) -> np.ndarray:
+    """A frame of WIDTH × HEIGHT pixels that ``reader`` reads as ``dice`` (boxes inside it)."""
+    number = len(reader.readings) + 1
+    image = np.full((HEIGHT, WIDTH, 3), 90, np.uint8)
+    image[0, 0] = (number % 256, number // 256, 0)
+    for d in dice:
+        x0, y0, x1, y1 = d.box
+        image[y0:y1, x0:x1] = 230  # a light square where each die lies: its crop is not the floor
+    reader.readings[number] = TrayReading(dice=list(dice), size=(WIDTH, HEIGHT), seconds=0.01)
+    return image
+
+
+@pytest.fixture
+def controller(history, reader, clock):
+    made = Controller(build_presets(), history, **fakes(reader), clock=clock, refit_seconds=3600)
+    yield made
+    made.close()
+
+
+def test_a_corrected_die_is_an_example_after_a_restart_and_the_others_are_not(tmp_path, controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(None, "white", 300, 100, unreadable="cocked")))
+    roll = controller.correct(state["latest_roll"]["id"], 1, value=4, who="Ana")
+    assert roll["complete"] and roll["total"] == 7
+    controller.close()
+    with History(tmp_path) as history:  # a restart: a new history and controller on the folder
+        again = Controller(build_presets(), history, refit_seconds=3600)
+        listed = again.examples()
+        again.close()
+    [example] = listed["examples"]  # die 1 (a 3, not corrected) is no example: no correction is no confirmation
+    assert (example["kind"], example["value"], example["roll"], example["who"]) == ("d6-pips", 4, roll["id"], "Ana")
+    assert example["at"] and listed["counts"] == {"d6-pips": 1}
+    with Examples(tmp_path) as examples:
+        [kept] = examples.export()
+        assert kept["box"] == [300, 100, 360, 160] and (tmp_path / kept["photo"]).is_file()
+        assert examples.crop(kept["id"]).startswith(b"\x89PNG")
+
+
+def test_a_die_corrected_to_cocked_or_twice_is_not_two_examples(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    roll_id = state["latest_roll"]["id"]
+    controller.correct(roll_id, 1, cocked=True)
+    assert controller.examples()["examples"] == []  # cocked is no face to learn
+    controller.correct(roll_id, 1, value=5)
+    controller.correct(roll_id, 1, value=6)
+    assert [(e["value"], e["roll"]) for e in controller.examples()["examples"]] == [(6, roll_id)]
+
+
+def test_an_example_that_cannot_be_written_leaves_the_correction_saved(controller, reader, clock, monkeypatch,
+                                                                        caplog):
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+
+    def fails(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+    monkeypatch.setattr(controller._examples, "add", fails)
+    with caplog.at_level(logging.ERROR):
+        roll = controller.correct(state["latest_roll"]["id"], 1, value=5)
+    assert roll["total"] == 8 and controller.roll(roll["id"])["corrections"][-1]["to"] == 5
+    assert "not kept as examples (the roll is saved)" in caplog.text
+    assert controller.examples()["examples"] == []
+
+
+def test_a_missed_die_tapped_in_joins_its_throw_and_is_an_example(controller, reader, clock):
+    controller.arm("free")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100, size=80)))
+    before = state["latest_roll"]
+    assert before["complete"] and before["total"] == 5
+    roll = controller.add_die(before["id"], 450.0, 300.0, 6, who="Ana")
+    assert roll["complete"] and roll["total"] == 11 and len(roll["dice"]) == 3  # RULES D6-2a: a free roll's dice
+    added = roll["dice"][2]
+    assert added["box"] == [415, 265, 485, 335]  # the side the reader measured (60, 80: 70), centred on the tap
+    assert (added["natural"], added["step"], added["corrected"], added["source"]) == (6, 0, True, "hand")
+    assert roll["corrections"][-1] == {**roll["corrections"][-1], "index": 2, "from": None, "to": 6, "who": "Ana"}
+    [example] = controller.examples()["examples"]
+    assert (example["kind"], example["value"], example["roll"]) == ("d6-pips", 6, roll["id"])
+
+
+@pytest.mark.parametrize(("x", "y", "value", "kind", "why"), [
+    (640.0, 10.0, 4, None, "outside the photo (640×480 pixels)"),
+    (-1.0, 10.0, 4, None, "outside the photo"),
+    (130.0, 130.0, 4, None, "a die is already there"),
+    (450.0, 300.0, 4, "d7", "unknown kind of die d7"),
+    (450.0, 300.0, 4, "d20", "a d20 is not a die of this roll"),
+    (450.0, 300.0, 7, None, "a die of this roll shows 1 to 6"),
+])
+def test_a_die_tapped_in_is_refused_with_the_reason(controller, reader, clock, x, y, value, kind, why):
+    controller.arm("free")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    roll = state["latest_roll"]
+    with pytest.raises(ValueError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        controller.add_die(roll["id"], x, y, value, kind=kind)
+    assert controller.roll(roll["id"])["dice"] == roll["dice"] and controller.examples()["examples"] == []
+
+
+def test_a_finished_roll_the_rules_take_no_die_more_refuses_a_die_tapped_in(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    controller.arm("1d6")  # roll 1 is a past roll now
+    with pytest.raises(ValueError, match="can take no more dice"):
+        controller.add_die(state["latest_roll"]["id"], 450.0, 300.0, 4)
+    assert len(controller.roll(state["latest_roll"]["id"])["dice"]) == 2
+
+
+def test_removing_an_example_leaves_its_roll_as_it_was(controller, reader, clock):
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    roll = controller.correct(state["latest_roll"]["id"], 1, value=5)
+    [example] = controller.examples()["examples"]
+    controller.remove_example(example["id"])
+    assert controller.examples() == {"examples": [], "counts": {}, "adaptation": None}
+    assert controller.roll(roll["id"]) == roll  # its correction, dice and result kept
+    with pytest.raises(KeyError):
+        controller.remove_example(example["id"])
+
+
+class FitSpy:
+    """``vision.adapt.fit`` as the refitter calls it: counts the fits and the dice they saw."""
+
+    def __init__(self, fails: bool = False):
+        self.fits: list[int] = []
+        self.fails = fails
+
+    def __call__(self, photos):
+        self.fits.append(sum(len(p.dice) for p in photos))
+        if self.fails:
+            raise RuntimeError("the fit broke")
+        return adapt.Adaptation(family="pips", used=True, photos=len(photos))
+
+
+def test_ten_corrections_fit_once_in_the_background(tmp_path, controller, reader, clock):
+    spy = FitSpy()
+    controller._refitter = refitter = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=spy)
+    for n in range(10):
+        controller.arm("2d6")
+        state = settle(controller, clock, photo(reader, die(3, "red", 100 + 300 * (n % 2), 20 + n, principal=True),
+                                                die(2, "white", 100 + 300 * (n % 2), 300 + n)))
+        assert state["latest_roll"]["id"] == n + 1
+        controller.correct(n + 1, 1, value=5)
+    assert spy.fits == []  # none while the corrections keep coming (and no roll waited for one)
+    assert refitter.settle(timeout=120)
+    assert spy.fits == [10]
+    assert adapt.load(tmp_path).used and refitter.adaptation_for("pips") is not None
+    assert refitter.adaptation_for("numbered") is None  # a pip table's layer reads no pool
+    refitter.close()
+
+
+def test_a_fit_that_fails_logs_and_changes_nothing(tmp_path, controller, reader, clock, caplog):
+    before = adapt.Adaptation(family="pips", used=False, why="fewer than two labelled photos")
+    before.save(tmp_path)
+    controller._refitter = refitter = Refitter(tmp_path, controller._examples, quiet_seconds=3600,
+                                               fit=FitSpy(fails=True))
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    with caplog.at_level(logging.ERROR):
+        controller.correct(state["latest_roll"]["id"], 1, value=5)
+        assert refitter.settle(timeout=120)
+    assert "could not be fitted: the one before is kept" in caplog.text
+    assert adapt.load(tmp_path).to_dict() == before.to_dict() == refitter.adaptation.to_dict()
+    assert controller.examples()["adaptation"]["why"] == "fewer than two labelled photos"
+    refitter.close()
+
+
+def test_the_live_reader_reads_with_the_adaptation_only_when_it_is_used(tmp_path, history, clock, monkeypatch):
+    seen = []
+    monkeypatch.setattr(adapt, "read", lambda image, adaptation, principal_color=None:
+                        seen.append(adaptation.used) or TrayReading(dice=[], size=(WIDTH, HEIGHT)))
+    controller = Controller(build_presets(), history, clock=clock, refit_seconds=3600)
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    controller._refitter.adaptation = adapt.Adaptation(family="pips", used=False)
+    controller.readers["pips"](image, None)
+    assert seen == []  # the shipped reader read it
+    controller._refitter.adaptation = adapt.Adaptation(family="pips", used=True)
+    controller.readers["pips"](image, None)
+    controller.readers["numbered"](image, None)  # a pool's d10s: the shipped numbered reader
+    assert seen == [True]
+    controller.close()
