@@ -42,14 +42,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from device.adapting import QUIET_SECONDS, Refitter
 from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
 from device.events import EventHub, Subscription
+from device.examples import Examples
 from device.history import History
 from device.presets import Preset
 from device.roll.camera import CameraSide
 from device.roll.core import STATES, TAKING, RollStateError, all_or_nothing
-from device.adapting import QUIET_SECONDS, Refitter
-from device.examples import Examples
 from device.roll.edits import JPEG_QUALITY
 from device.roll.frames import NUMBERED_KINDS, FrameSide
 from device.roll.keeping import RollKeeping

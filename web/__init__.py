@@ -31,7 +31,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, url_for
 from flask.json.provider import DefaultJSONProvider
 
-from . import api, combat, events, health, join, pages, security
+from . import api, combat, events, examples, health, join, pages, security
 from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
@@ -87,6 +87,7 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     register_error_handlers(app)
     app.before_request(security.check_same_origin)
     app.register_blueprint(api.bp)
+    app.register_blueprint(examples.bp)  # /api/examples, dice tapped in (issue 17)
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
@@ -112,6 +113,7 @@ def _page_context() -> dict:
             "read": url_for("api.read_now"),
             "dice": url_for("api.dice_by_hand"),
             "rolls": url_for("api.rolls"),
+            "examples": url_for("examples.examples"),
             "settings": url_for("api.get_settings"),
             "login": url_for("api.login"),
             "logout": url_for("api.logout"),

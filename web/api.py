@@ -27,7 +27,9 @@ every POST must be same-origin.
 ``POST /api/rolls/<id>/principal``       *PIN* ``{"index": i, "who"?}`` → the updated roll; 400 as
                                          above, or when die ``i`` is already the principal die
 ``GET  /api/rolls/<id>/photo``           the annotated photo (``?annotated=0``: as taken)
-``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download
+``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download; in
+                                         the JSON each roll has its ``examples`` (issue 17:
+                                         the dice its corrections taught, :mod:`web.examples`)
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
 ``GET  /api/frame/latest``               latest frame ``{"image": JPEG data URL, "width",
                                          "height", "reading": tray reading|null}``; 404 none yet;
@@ -71,7 +73,7 @@ from rules.cocked import POLICIES as COCKED_POLICIES
 from . import security
 from .controller import Controller
 from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
-from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
+from .export import CSV_COLUMNS, all_rolls, csv_row, download, examples_by_roll, first_checked
 from .inputs import (
     MAX_ID,
     face_value,
@@ -302,11 +304,13 @@ def export_csv():
 @bp.get("/rolls.json")
 def export_json():
     rolls = first_checked(all_rolls(controller(), **_filters()))
+    with refusals():
+        taught = examples_by_roll(controller())
 
     def chunks() -> Iterator[str]:
         yield "["
         for number, item in enumerate(rolls):
-            yield ("," if number else "") + "\n" + json.dumps(item)
+            yield ("," if number else "") + "\n" + json.dumps({**item, "examples": taught.get(item["id"], [])})
         yield "\n]\n"
 
     return download("application/json", "json", chunks())

@@ -79,6 +79,22 @@ class Controller(Protocol):
     def set_principal(self, roll_id: int, index: int, who: str | None = None) -> dict:
         """Make die ``index`` of the first throw the principal die (RULES D6-2); the roll."""
 
+    def add_die(self, roll_id: int, x: float, y: float, value: int, *, kind: str | None = None,
+                who: str | None = None) -> dict:
+        """Add a die the reader missed, tapped at (x, y) photo pixels (RULES T-3); the roll.
+        :raises LookupError: unknown roll. :raises ValueError: outside the photo, on a die,
+        an unknown kind or one the roll is not thrown with, or where the rules take no die more."""
+
+    def examples(self) -> dict:
+        """``{"examples": [{"id", "kind", "value", "box", "roll", "who", "at"}], "counts": {kind: n},
+        "adaptation": {"used", "examples", "right", "shipped", "why"} | None}``."""
+
+    def example_crop(self, example_id: int) -> bytes:
+        """One example's crop (PNG). :raises LookupError: no such example."""
+
+    def remove_example(self, example_id: int) -> None:
+        """Forget one example (its roll stays as it is). :raises LookupError: no such example."""
+
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:
         """A page of the history, newest first."""

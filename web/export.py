@@ -33,6 +33,17 @@ def all_rolls(ctl, player: str | None, preset: str | None) -> Iterator[dict]:
         offset += EXPORT_PAGE
 
 
+def examples_by_roll(ctl) -> dict[int, list[dict]]:
+    """The examples the page's corrections made (``ctl.examples()``), by the roll they came
+    from: ``{roll id: [{"id", "kind", "value", "box", "who", "at"}]}`` (the JSON export's)."""
+    out: dict[int, list[dict]] = {}
+    for item in ctl.examples()["examples"]:
+        if item.get("roll") is not None:
+            out.setdefault(item["roll"], []).append({key: item.get(key) for key in ("id", "kind", "value", "box",
+                                                                                     "who", "at")})
+    return out
+
+
 def _spreadsheet_safe(text: object) -> object:
     # A name starting with = + - @ would run as a formula in a spreadsheet.
     if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):

@@ -43,11 +43,12 @@ class RollTeaching(RollEdits):
     _refitter: Refitter
 
     def examples(self) -> dict:
-        """``{"examples": [{"id", "kind", "value", "roll", "who", "at"}], "counts": {kind: n},
+        """``{"examples": [{"id", "kind", "value", "box", "roll", "who", "at"}], "counts": {kind: n},
         "adaptation": {"used", "examples", "right", "shipped", "why"} | None}``: every example,
-        oldest first; ``right`` and ``shipped`` the shares (0..1) of the taught dice read right
-        held out by photo with the last fitted adaptation and without (None before a fit of
-        two photos), ``why`` vision's reason when it is not used.
+        oldest first (``box``: [x0, y0, x1, y1] pixels of its photo); ``right`` and ``shipped``
+        the shares (0..1) of the taught dice read right held out by photo with the last fitted
+        adaptation and without (None before a fit of two photos), ``why`` vision's reason when
+        it is not used.
 
         :raises HistoryDamaged: the examples cannot be read.
         """
@@ -64,7 +65,7 @@ class RollTeaching(RollEdits):
                      "examples": sum(n for values in fitted.examples.values() for n in values.values()),
                      "right": held.share if fitted.held_out else None,
                      "shipped": shipped.share if fitted.shipped else None}
-        return {"examples": [{key: item[key] for key in ("id", "kind", "value", "roll", "who", "at")}
+        return {"examples": [{key: item[key] for key in ("id", "kind", "value", "box", "roll", "who", "at")}
                              for item in listed], "counts": counts, "adaptation": shown}
 
     def example_crop(self, example_id: int) -> bytes:

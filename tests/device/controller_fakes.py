@@ -55,6 +55,22 @@ class FakeReader:
         return self.readings[number]
 
 
+#: The size of :func:`photo`'s frames (pixels): room for dice whose boxes lie inside the photo.
+WIDTH, HEIGHT = 640, 480
+
+
+def photo(reader, *dice) -> np.ndarray:
+    """A frame of WIDTH × HEIGHT pixels that ``reader`` reads as ``dice`` (boxes inside it)."""
+    number = len(reader.readings) + 1
+    image = np.full((HEIGHT, WIDTH, 3), 90, np.uint8)
+    image[0, 0] = (number % 256, number // 256, 0)
+    for d in dice:
+        x0, y0, x1, y1 = d.box
+        image[y0:y1, x0:x1] = 230  # a light square where each die lies: its crop is not the floor
+    reader.readings[number] = TrayReading(dice=list(dice), size=(WIDTH, HEIGHT), seconds=0.01)
+    return image
+
+
 def annotate(image: np.ndarray, reading: TrayReading, labels=None) -> np.ndarray:
     out = image.copy()
     out[1:3, 1:3] = 255

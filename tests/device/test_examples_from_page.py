@@ -19,21 +19,7 @@ from device.presets import build_presets
 from vision import adapt
 from vision.reading import TrayReading
 
-from .controller_fakes import die, fakes, settle
-
-WIDTH, HEIGHT = 640, 480
-
-
-def photo(reader, *dice) -> np.ndarray:
-    """A frame of WIDTH × HEIGHT pixels that ``reader`` reads as ``dice`` (boxes inside it)."""
-    number = len(reader.readings) + 1
-    image = np.full((HEIGHT, WIDTH, 3), 90, np.uint8)
-    image[0, 0] = (number % 256, number // 256, 0)
-    for d in dice:
-        x0, y0, x1, y1 = d.box
-        image[y0:y1, x0:x1] = 230  # a light square where each die lies: its crop is not the floor
-    reader.readings[number] = TrayReading(dice=list(dice), size=(WIDTH, HEIGHT), seconds=0.01)
-    return image
+from .controller_fakes import HEIGHT, WIDTH, die, fakes, photo, settle
 
 
 @pytest.fixture

@@ -107,6 +107,7 @@ class FakeController(Controller):
         self._lock = threading.RLock()
         self._data_dir = Path(data_dir)
         self._rolls: dict[int, dict] = {}
+        self._examples: list[dict] = []        # dice tapped in (the real controller's corrections too)
         self._throws: dict[int, list[list[int | None]]] = {}
         self._pending: int | None = None      # a roll waiting for the dice its outcome needs
         self._ids = itertools.count(1)
@@ -278,6 +279,45 @@ class FakeController(Controller):
                 self._pending = None if roll["complete"] else roll_id
                 self._prompt_for(roll)
             return copy.deepcopy(roll)
+
+    def add_die(self, roll_id: int, x: float, y: float, value: int, *, kind: str | None = None,
+                who: str | None = None) -> dict:
+        """A die tapped in: a 60-pixel box there, kept as a correction and an example (the
+        real controller's checks of the photo and the rules are its own tests')."""
+        with self._lock:
+            roll = self._get(roll_id)
+            if kind is not None and kind not in ("d6-pips", "d10"):
+                raise ValueError(f"unknown kind of die {kind}")
+            box = [round(x) - 30, round(y) - 30, round(x) + 30, round(y) + 30]
+            index = len(roll["dice"])
+            roll["dice"].append({"index": index, "step": 0, "natural": value, "value": value, "role": None,
+                                 "source": "hand", "color": None, "box": box, "corrected": True,
+                                 "unreadable": None, "principal": False})
+            roll["corrections"].append({"index": index, "from": None, "to": value, "who": who, "at": _now()})
+            self._store(roll)
+            self._examples.append({"id": len(self._examples) + 1, "kind": kind or "d6-pips", "value": value,
+                                   "box": box, "roll": roll_id, "who": who, "at": _now()})
+            return copy.deepcopy(roll)
+
+    def examples(self) -> dict:
+        with self._lock:
+            counts: dict[str, int] = {}
+            for item in self._examples:
+                counts[item["kind"]] = counts.get(item["kind"], 0) + 1
+            return {"examples": copy.deepcopy(self._examples), "counts": counts, "adaptation": None}
+
+    def example_crop(self, example_id: int) -> bytes:
+        with self._lock:
+            if not any(item["id"] == example_id for item in self._examples):
+                raise KeyError(example_id)
+            return cv2.imencode(".png", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
+
+    def remove_example(self, example_id: int) -> None:
+        with self._lock:
+            kept = [item for item in self._examples if item["id"] != example_id]
+            if len(kept) == len(self._examples):
+                raise KeyError(example_id)
+            self._examples = kept
 
     def rolls(self, limit: int = 20, offset: int = 0, player: str | None = None,
               preset: str | None = None) -> list[dict]:

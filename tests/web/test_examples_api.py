@@ -1,0 +1,93 @@
+"""The table's dice through the API (issue 17), over the real controller and history: a die the
+reader missed tapped in (POST /api/rolls/<id>/dice), refused with the reason in the phone's
+language; the examples listed, their crops, removed (DELETE /api/examples/<id>); in the JSON
+export of the history."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from device.controller import Controller
+from device.presets import build_presets
+from tests.device.controller_fakes import die, fakes, photo
+from web import create_app
+
+
+@pytest.fixture
+def real(history, reader, clock):
+    controller = Controller(build_presets(), history, **fakes(reader), clock=clock, refit_seconds=3600)
+    yield controller
+    controller.close()
+
+
+@pytest.fixture
+def client(real):
+    return create_app(real, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+
+
+@pytest.fixture
+def free_roll(real, reader, clock):
+    """A finished free roll read from a 640×480 photo: a red 3 at (100, 100), a white 2 at (300, 100)."""
+    real.arm("free")
+    real.on_settled(photo(reader, die(3, "red", 100, 100, principal=True), die(2, "white", 300, 100)), clock.tick())
+    return real.state()["latest_roll"]
+
+
+def test_a_die_tapped_in_joins_the_roll_and_is_an_example(client, free_roll):
+    answer = client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300.5, "value": 5, "who": "Ana"})
+    assert answer.status_code == 200, answer.get_json()
+    roll = answer.get_json()
+    assert roll["total"] == 10 and roll["dice"][2]["box"] == [420, 270, 480, 330]
+    assert roll["corrections"][-1]["from"] is None and roll["corrections"][-1]["to"] == 5
+    listed = client.get("/api/examples").get_json()
+    [example] = listed["examples"]
+    assert (example["kind"], example["value"], example["roll"], example["who"]) == ("d6-pips", 5, roll["id"], "Ana")
+    assert listed["counts"] == {"d6-pips": 1}
+    crop = client.get(f"/api/examples/{example['id']}/crop")
+    assert crop.status_code == 200 and crop.mimetype == "image/png" and crop.data[:4] == b"\x89PNG"
+    exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))
+    assert exported[0]["id"] == roll["id"] and exported[0]["examples"] == [
+        {"id": example["id"], "kind": "d6-pips", "value": 5, "box": [420, 270, 480, 330], "who": "Ana",
+         "at": example["at"]}]
+
+
+@pytest.mark.parametrize(("body", "lang", "why"), [
+    ({"x": 700, "y": 10, "value": 4}, "en", "the point 700, 10 is outside the photo (640×480 pixels)"),
+    ({"x": 700, "y": 10, "value": 4}, "pt-BR", "o ponto 700, 10 está fora da foto (640×480 pixels)"),
+    ({"x": 700, "y": 10, "value": 4}, "es", "el punto 700, 10 está fuera de la foto (640×480 píxeles)"),
+    ({"x": 130, "y": 130, "value": 4}, "en", "a die is already there: tap the place of the die the reader missed"),
+    ({"x": 130, "y": 130, "value": 4}, "pt-BR", "já há um dado aí: toque o lugar do dado que o leitor não viu"),
+    ({"x": 130, "y": 130, "value": 4}, "es", "ya hay un dado ahí: toque el lugar del dado que el lector no vio"),
+    ({"x": 450, "y": 300, "value": 4, "kind": "d7"}, "en",
+     "unknown kind of die d7: the reader knows d4, d6-pips, d6, d8, d10, d10-percentile, d12, d20"),
+    ({"x": 450, "y": 300, "value": 4, "kind": "d7"}, "pt-BR",
+     "tipo de dado desconhecido d7: o leitor conhece d4, d6-pips, d6, d8, d10, d10-percentile, d12, d20"),
+    ({"x": 450, "y": 300, "value": 4, "kind": "d20"}, "es",
+     "un d20 no es un dado de esta tirada: se tira con d6-pips, d6"),
+    ({"x": "left", "y": 300, "value": 4}, "en", "x must be a number of photo pixels"),
+    ({"x": 450, "y": 300, "value": 9}, "en", "the dice of this roll show 1 to 6"),
+    ({"x": 450, "y": 300, "value": 4, "z": 1}, "en", "unknown field: z"),
+])
+def test_a_die_tapped_in_is_refused_with_the_reason(client, free_roll, body, lang, why):
+    answer = client.post(f"/api/rolls/{free_roll['id']}/dice", json=body, headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and answer.get_json()["error"] == why
+    assert client.get(f"/api/rolls/{free_roll['id']}").get_json()["dice"] == free_roll["dice"]
+    assert client.get("/api/examples").get_json()["examples"] == []
+
+
+def test_a_die_tapped_in_on_no_roll_is_404(client):
+    assert client.post("/api/rolls/99/dice", json={"x": 1, "y": 1, "value": 1}).get_json() == {"error": "no roll 99"}
+
+
+def test_removing_an_example_leaves_its_roll_and_a_second_time_is_404(client, free_roll):
+    roll = client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300, "value": 5}).get_json()
+    [example] = client.get("/api/examples").get_json()["examples"]
+    assert client.delete(f"/api/examples/{example['id']}").get_json() == {"removed": example["id"]}
+    assert client.get("/api/examples").get_json() == {"examples": [], "counts": {}, "adaptation": None}
+    assert client.get(f"/api/rolls/{roll['id']}").get_json() == roll
+    again = client.delete(f"/api/examples/{example['id']}", headers={"Accept-Language": "es"})
+    assert again.status_code == 404 and again.get_json() == {"error": f"no hay ejemplo {example['id']}"}
+    assert client.get(f"/api/examples/{example['id']}/crop").status_code == 404
+    assert client.delete("/api/examples/99999999999999999999").status_code == 404
