@@ -61,6 +61,7 @@ async function request(method, url, body) {
 export const api = {
   get: (url) => request("GET", url),
   post: (url, body) => request("POST", url, body === undefined ? {} : body),
+  delete: (url) => request("DELETE", url),
 };
 
 /** The answer of a request, or null once its refusal is shown as a toast. */

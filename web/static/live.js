@@ -4,6 +4,7 @@ import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { number, percent, when } from "./format.js";
 import { t } from "./i18n.js";
+import { tapToAdd } from "./live_add.js";
 import { diceEntry } from "./live_entry.js";
 import { announce, follow, keepInSight } from "./live_follow.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
@@ -199,6 +200,7 @@ function renderRoll() {
     setChildren($("#dice"), []);
     setChildren($("#corrections"), []);
     $("#photo-box").hidden = true;
+    adder.show(null);
     return;
   }
   const d = describeRoll(roll);
@@ -231,6 +233,7 @@ function renderRoll() {
     img.alt = t("Photo of roll {id}", { id: roll.id });
     photoBox.hidden = false;
   } else photoBox.hidden = true;
+  adder.show(roll);
   // The controller could not tell the principal die (RULES D6-2a, a free roll too): the player points at it.
   const askPrincipal = asksPrincipal(roll);
   const pick = $("#pick-principal");
@@ -307,6 +310,7 @@ function answered(state) {
 }
 
 const entry = diceEntry({ store, presetOf, receive, answered, shownRoll });
+const adder = tapToAdd({ receive });
 
 async function arm(name) {
   follow();

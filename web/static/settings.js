@@ -4,6 +4,7 @@ import { $, el, setChildren } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { t } from "./i18n.js";
 import { cameraPill } from "./page.js";
+import { showExamples } from "./settings_examples.js";
 import { showSetup } from "./setup.js";
 import { toast } from "./toast.js";
 
@@ -184,6 +185,7 @@ $("#clear-history").addEventListener("click", async () => {
   const [settings, state] = await Promise.all([act(api.get(API.settings)), act(api.get(API.state))]);
   if (settings) showSettings(settings);
   if (state) cameraPill(state.camera);
+  showExamples();
   if (!HAS_FRAME) return;  // #frame-none and #setup-none say so already
   loadFrame();
   showSetup();
