@@ -181,10 +181,12 @@ class RollTeaching(RollEdits):
         Never raises: the roll is saved already, and a failure here is logged."""
         try:
             path = self._history.photo_path(saved["id"], annotated=False)
-            data = path.read_bytes() if path is not None else None
-            image = None if data is None else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if path is None:
+                return  # its photo was pruned: nothing to cut the die from
+            data = path.read_bytes()
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
             if image is None:
-                return  # its photo was pruned or is damaged: nothing to cut the die from
+                return  # a damaged photo
             height, width = image.shape[:2]
             taught = [adapt.example(kind, saved["dice"][i]["natural"], saved["dice"][i]["box"], width, height)
                       for i, kind in dice]

@@ -1,0 +1,71 @@
+"""The table's dice on the page (issue 17), over the real controller, history and vision at a
+phone viewport, in the three languages: a die the reader missed tapped in on a finished
+roll's photo joins the roll and becomes an example; Settings lists it (its crop, the count
+per kind, what the adaptation reports) and removes it, leaving the roll as it was."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
+from vision.synthetic import render_tray
+
+
+@pytest.fixture
+def controller(tmp_path):
+    """The real controller replaces the fake one for every fixture of this module (no fit
+    starts while the test runs: the refit waits an hour for quiet)."""
+    with History(tmp_path) as history:
+        made = Controller(build_presets(), history, refit_seconds=3600)
+        yield made
+        made.close()
+
+
+@pytest.mark.parametrize(("locale", "add", "title", "heading", "not_yet", "remove", "none"), [
+    ("en-US", "Add a die the reader missed", "The missed die: its value", "Examples of your dice",
+     "Not used yet: not fitted yet", "Remove example 1", "No examples yet."),
+    ("pt-BR", "Adicionar um dado que o leitor não viu", "O dado que faltou: seu valor", "Exemplos dos seus dados",
+     "Ainda não usados: ainda não ajustados", "Remover o exemplo 1", "Ainda não há exemplos."),
+    ("es-ES", "Añadir un dado que el lector no vio", "El dado que faltó: su valor", "Ejemplos de tus dados",
+     "Aún no se usan: aún no ajustados", "Quitar el ejemplo 1", "Aún no hay ejemplos."),
+])
+def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, controller, locale, add, title,
+                                                                      heading, not_yet, remove, none):
+    page = phone("/", locale=locale)
+    controller.arm("free")
+    image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)  # 640×640 pixels
+    controller.on_settled(image, time.monotonic() + 1)
+    expect(page.locator("#big")).to_have_text("7")
+    photo = page.locator("#photo")
+    expect(photo).to_be_visible()
+    page.get_by_role("button", name=add).click()
+    box = photo.bounding_box()
+    assert box is not None
+    photo.click(position={"x": 120 * box["width"] / 640, "y": 120 * box["height"] / 640})  # floor, no die read
+    expect(page.locator("#add-title")).to_have_text(title)
+    page.locator("#add-keypad").get_by_role("button", name="5", exact=True).click()
+    expect(page.locator("#big")).to_have_text("12")
+    expect(page.locator(".die")).to_have_count(3)
+    expect(page.locator("#photo-dialog")).not_to_be_visible()  # the tap added a die, it opened no photo
+    roll = controller.rolls(limit=1)[0]
+    added = roll["dice"][2]
+    assert added["natural"] == 5 and added["corrected"] and added["box"][0] < 120 < added["box"][2]
+
+    settings = phone("/settings", locale=locale)
+    expect(settings.get_by_role("heading", name=heading)).to_be_visible()
+    expect(settings.locator("#examples-adaptation")).to_have_text(not_yet)
+    expect(settings.locator("#examples-counts")).to_have_text("d6-pips: 1")
+    item = settings.locator("#examples-list li")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text("d6-pips 5")
+    expect(item.locator("img")).to_have_js_property("naturalWidth", 64)  # its crop, loaded
+    settings.get_by_role("button", name=remove).click()
+    expect(item).to_have_count(0)
+    expect(settings.locator("#examples-none")).to_have_text(none)
+    expect(settings.locator("#examples-counts")).to_have_text("")
+    assert controller.examples()["examples"] == [] and controller.roll(roll["id"]) == roll
