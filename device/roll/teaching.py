@@ -184,7 +184,7 @@ class RollTeaching(RollEdits):
             if path is None:
                 return  # its photo was pruned: nothing to cut the die from
             data = path.read_bytes()
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            image: np.ndarray | None = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
             if image is None:
                 return  # a damaged photo
             height, width = image.shape[:2]
