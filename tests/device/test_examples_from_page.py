@@ -8,12 +8,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 
+import cv2
 import numpy as np
 import pytest
 
 from device.adapting import Refitter
 from device.controller import Controller
-from device.examples import Examples
+from device.examples import Examples, TaughtFile
 from device.history import History
 from device.presets import build_presets
 from vision import adapt
@@ -196,3 +197,35 @@ def test_the_live_reader_reads_with_the_adaptation_only_when_it_is_used(tmp_path
     controller.readers["numbered"](image, None)  # a pool's d10s: the shipped numbered reader
     assert seen == [True]
     controller.close()
+
+
+@pytest.mark.slow  # fits a layer over real photos
+def test_the_live_reader_reads_with_the_layer_the_examples_fitted_after_a_restart(tmp_path, history, clock, real_photos,
+                                                                                   monkeypatch):
+    source = "real-dice/byler-tray-d6"
+    entries = list(real_photos.labels(source).values())
+    files = []
+    for entry in entries[:8]:
+        path = real_photos.folder(source) / entry["file"]
+        image = cv2.imread(str(path))
+        files.append(TaughtFile(path.read_bytes(), ".jpg", image, entry["file"], [
+            adapt.example(d.get("kind"), d["value"], d["box"], image.shape[1], image.shape[0]) for d in entry["dice"]]))
+    controller = Controller(build_presets(), history, clock=clock, refit_seconds=3600)
+    with controller._examples.lock:
+        controller._examples.add(files)
+    controller._refitter.request()
+    assert controller._refitter.settle(timeout=600)
+    fitted = controller.examples()["adaptation"]
+    assert fitted["used"] and fitted["examples"] == sum(len(f.dice) for f in files)
+    assert fitted["right"] > fitted["shipped"]  # vision/adapt's rule: used only when it reads them better
+    controller.close()
+    again = Controller(build_presets(), history, clock=clock, refit_seconds=3600)  # a restart: read from the folder
+    unseen = cv2.imread(str(real_photos.folder(source) / entries[9]["file"]))
+    layer = adapt.read(unseen, adapt.load(tmp_path))
+    layered, read_with = [], adapt.read
+    monkeypatch.setattr(adapt, "read", lambda *args, **kwargs: layered.append(args[1]) or read_with(*args, **kwargs))
+    read = again.readers["pips"](unseen, None)
+    assert len(layered) == 1 and layered[0].used  # the layer read it, not the shipped reader alone
+    assert [(d.value, d.box) for d in read.dice] == [(d.value, d.box) for d in layer.dice]
+    assert {d.kind for d in read.dice} == {"d6-pips"}  # named as vision.read_dice names pip dice
+    again.close()
