@@ -94,6 +94,24 @@ def test_a_missed_die_tapped_in_joins_its_throw_and_is_an_example(controller, re
     assert (example["kind"], example["value"], example["roll"]) == ("d6-pips", 6, roll["id"])
 
 
+def test_a_die_tapped_in_is_drawn_on_the_roll_s_photo(history, reader, clock):
+    drawn = []
+
+    def annotate(image, reading, labels=None):
+        drawn.append([(list(d.box), label) for d, label in zip(reading.dice, labels or [None] * len(reading.dice),
+                                                                 strict=True)])
+        return image
+    controller = Controller(build_presets(), history, reader=reader, numbered_reader=reader.numbered,
+                            annotate=annotate, clock=clock, refit_seconds=3600)
+    controller.arm("free")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(2, "white", 300, 100)))
+    controller.add_die(state["latest_roll"]["id"], 450.0, 300.0, 6)
+    assert drawn[-1] == [([100, 100, 160, 160], None), ([300, 100, 360, 160], None),
+                         ([420, 270, 480, 330], "?->6 added")]
+    controller.close()
+
+
 @pytest.mark.parametrize(("x", "y", "value", "kind", "why"), [
     (640.0, 10.0, 4, None, "outside the photo (640×480 pixels)"),
     (-1.0, 10.0, 4, None, "outside the photo"),
