@@ -47,7 +47,9 @@ def adapted(family: str, shipped: Reader, adaptation_for: Callable[[str], Adapta
     ``adaptation_for(family)`` gives one (:meth:`device.adapting.Refitter.adaptation_for`:
     only when it reads the table's held-out examples better); asked at each reading, so a
     fit in the background takes effect at the next throw. Its pip dice are named as
-    :func:`vision.read_dice` names them (``d6-pips``)."""
+    :func:`vision.read_dice` names them (``d6-pips``). The layer reads only the kinds it was
+    taught, so a numbered reading keeps the shipped reader's dice of the other kinds where
+    no taught die lies (a d8 among a pool's d10s is still named, a fight's d20 still read)."""
 
     def read(image: np.ndarray, principal_color: str | None) -> TrayReading:
         adaptation = adaptation_for(family)
@@ -56,6 +58,11 @@ def adapted(family: str, shipped: Reader, adaptation_for: Callable[[str], Adapta
         from vision import adapt
         from vision.dice import as_pips
         reading = adapt.read(image, adaptation, principal_color=principal_color)
-        return dataclasses.replace(reading, dice=[die if hasattr(die, "kind") else as_pips(die)
-                                                  for die in reading.dice])
+        dice = [die if hasattr(die, "kind") else as_pips(die) for die in reading.dice]
+        if family == "numbered":
+            dice += [other for other in shipped(image, principal_color).dice
+                     if getattr(other, "kind", None) not in adaptation.kinds
+                     and not any(d.box[0] <= other.center[0] <= d.box[2] and d.box[1] <= other.center[1] <= d.box[3]
+                                 for d in dice)]
+        return dataclasses.replace(reading, dice=dice)
     return read

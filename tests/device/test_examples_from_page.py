@@ -17,10 +17,11 @@ from device.controller import Controller
 from device.examples import Examples, TaughtFile
 from device.history import History
 from device.presets import build_presets
+from device.tray.readers import adapted
 from vision import adapt
 from vision.reading import TrayReading
 
-from .controller_fakes import HEIGHT, WIDTH, die, fakes, photo, settle
+from .controller_fakes import HEIGHT, WIDTH, die, fakes, numbered, photo, settle
 
 
 @pytest.fixture
@@ -247,3 +248,15 @@ def test_the_live_reader_reads_with_the_layer_the_examples_fitted_after_a_restar
     assert [(d.value, d.box) for d in read.dice] == [(d.value, d.box) for d in layer.dice]
     assert {d.kind for d in read.dice} == {"d6-pips"}  # named as vision.read_dice names pip dice
     again.close()
+
+
+def test_a_numbered_layer_keeps_the_shipped_reader_s_dice_of_kinds_it_was_not_taught(monkeypatch):
+    taught = adapt.Adaptation(family="numbered", used=True, kinds=["d10"])
+    monkeypatch.setattr(adapt, "read", lambda image, adaptation, principal_color=None:
+                        TrayReading(dice=[numbered(7, x=100, y=100)], size=(WIDTH, HEIGHT)))
+    shipped = TrayReading(dice=[numbered(3, x=102, y=98), numbered(5, "d8", x=300, y=300),
+                                numbered(20, "d20", x=110, y=110)], size=(WIDTH, HEIGHT))
+    read = adapted("numbered", lambda image, color: shipped, lambda family: taught)
+    dice = read(np.zeros((HEIGHT, WIDTH, 3), np.uint8), None).dice
+    # the layer's d10; the shipped d10 there is its own kind's, the d20 lies on it: only the d8 joins
+    assert [(d.kind, d.value) for d in dice] == [("d10", 7), ("d8", 5)]
