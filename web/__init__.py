@@ -113,6 +113,7 @@ def _page_context() -> dict:
             "dice": url_for("api.dice_by_hand"),
             "rolls": url_for("api.rolls"),
             "settings": url_for("api.get_settings"),
+            "principal_from_tray": url_for("api.principal_from_tray"),
             "login": url_for("api.login"),
             "logout": url_for("api.logout"),
             "frame": url_for("api.latest_frame"),
