@@ -33,6 +33,7 @@ from benchmarks.vision_colors import die_boxes  # noqa: E402
 from tools.datasets import source as dataset_source  # noqa: E402
 from vision import colors  # noqa: E402
 from vision.principal import (  # noqa: E402
+    CLEAR_MARGIN,
     CLEAR_RATIO,
     NEAR_DIFFERENCE,
     MeasuredColor,
@@ -116,8 +117,9 @@ def measured_row(photos: list, originals: list, show: Sequence[str]) -> None:
     chosen = [k for k, (_, principal) in enumerate(originals) if principal is not None and len(photos[k][1]) >= 2]
     several = [k for k, (_, boxes, _, _) in enumerate(photos) if len(boxes) >= 2]
     labs = {k: colors.dice_lab(photos[k][0], photos[k][1]) for k in several}
-    print(f"principal die by measured colour (difference ≤ {NEAR_DIFFERENCE}, {CLEAR_RATIO}× nearer than "
-          f"any other), set on the original's in the {len(chosen)} photos that have one; every die in turn:")
+    print(f"principal die by measured colour (difference ≤ {NEAR_DIFFERENCE}, others ≥ {CLEAR_RATIO}× and "
+          f"+{CLEAR_MARGIN} as far), set on the original's in the {len(chosen)} photos that have one; "
+          "every die in turn:")
     print(f"{'light':6} {'same principal':>15} {'every die: found':>17} {'asked':>6} {'name rule':>10} {'wrong':>6}")
     for light, gains in LIGHTS.items():
         same, counts = 0, {"found": 0, "several near": 0, "none near": 0, "wrong": 0}
