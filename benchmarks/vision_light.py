@@ -13,9 +13,12 @@ as the readers name them (``vision.colors.name_dice_colors``: one floor measure 
 and the principal die is the one die of a colour no other die has
 (``vision.principal.mark_principal``). Prints, per light: the share of dice named as in
 the original photo, the share named as labelled, and the photos (of two dice or more) whose
-principal die (or its absence) is that of the original. ``--camera-exposure`` names the
-dice as the camera exposed them (exposure 1: the naming before the floor's brightness was
-measured).
+principal die (or its absence) is that of the original. Then the principal die by a
+measured colour (Settings' "use the die in the tray"): set on the original's principal die
+and found under each light, and each die of a colour of its own, then every die, taken in
+turn (found, asked, left to the name's rule, another die taken); ``--names`` prints those
+photos' rows. ``--camera-exposure`` names the dice as the camera exposed them (exposure 1:
+the naming before the floor's brightness was measured).
 """
 
 from __future__ import annotations
@@ -111,18 +114,22 @@ def main() -> int:
 def measured_row(photos: list, originals: list, show: Sequence[str]) -> None:
     """The principal die set by its measured colour on the original photo (as Settings'
     "use the die in the tray" does), then found by it under each light
-    (``vision.principal.mark_measured``); and every die of every photo of two dice or more
-    taken in turn for the principal die (``find_measured``: a die of a twin colour is asked
-    for, or taken for its twin)."""
+    (``vision.principal.mark_measured``); and, of the photos of two dice or more, each die
+    whose labelled colour no other die of its photo has (a principal die as RULES D6-2 has
+    it), then every die, taken in turn for the principal die (``find_measured``: found, asked
+    for, left to the name's rule, or another die taken: a twin of its colour)."""
     chosen = [k for k, (_, principal) in enumerate(originals) if principal is not None and len(photos[k][1]) >= 2]
     several = [k for k, (_, boxes, _, _) in enumerate(photos) if len(boxes) >= 2]
     labs = {k: colors.dice_lab(photos[k][0], photos[k][1]) for k in several}
+    distinct = {k: [i for i, c in enumerate(photos[k][2]) if c and photos[k][2].count(c) == 1] for k in several}
     print(f"principal die by measured colour (difference ≤ {NEAR_DIFFERENCE}, others ≥ {CLEAR_RATIO}× and "
-          f"+{CLEAR_MARGIN} as far), set on the original's in the {len(chosen)} photos that have one; "
-          "every die in turn:")
-    print(f"{'light':6} {'same principal':>15} {'every die: found':>17} {'asked':>6} {'name rule':>10} {'wrong':>6}")
+          f"+{CLEAR_MARGIN} as far): set on the original's in the {len(chosen)} photos that have one; "
+          f"each of the {sum(map(len, distinct.values()))} dice of a labelled colour no other die of its "
+          f"photo has; each of the {sum(len(labs[k]) for k in several)} dice: found, asked, name rule, wrong")
+    print(f"{'light':6} {'same principal':>15} {'distinct colour':>31} {'every die':>31}")
     for light, gains in LIGHTS.items():
-        same, counts = 0, {"found": 0, "several near": 0, "none near": 0, "wrong": 0}
+        same = 0
+        counts = {group: {"found": 0, "several near": 0, "none near": 0, "wrong": 0} for group in ("distinct", "all")}
         for k in several:
             image, boxes, _, stem = photos[k]
             seen = lit(image, gains)
@@ -137,12 +144,14 @@ def measured_row(photos: list, originals: list, show: Sequence[str]) -> None:
             now = colors.dice_lab(seen, boxes)
             for i, lab in enumerate(labs[k]):
                 found = find_measured(now, lab)
-                counts["found" if found == i else found if isinstance(found, str) else "wrong"] += 1
-        total = sum(counts.values())
-        print(f"{light:6} {same:7}/{len(chosen)} " + " ".join(
-            f"{100 * counts[key] / total:{width}.1f}%" for key, width in
-            (("found", 16), ("several near", 5), ("none near", 9), ("wrong", 5))))
-
+                outcome = "found" if found == i else found if isinstance(found, str) else "wrong"
+                counts["all"][outcome] += 1
+                if i in distinct[k]:
+                    counts["distinct"][outcome] += 1
+                    if outcome != "found":
+                        print(f"  {light} {stem}: die {i} ({photos[k][2][i]}, the only one) {outcome}")
+        print(f"{light:6} {same:7}/{len(chosen)}       " + "   ".join(
+            " ".join(f"{100 * n / sum(group.values()):5.1f}%" for n in group.values()) for group in counts.values()))
 
 if __name__ == "__main__":
     sys.exit(main())
