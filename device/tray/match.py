@@ -45,8 +45,9 @@ class Wanted:
     :param label: the roll's preset label, for too many or too few dice.
     :param asks: the end of a problem's English sentence (:attr:`Problem.asks`).
     :param color: the principal die's palette colour handed to the reader (RULES D6-2).
-    :param measured: the principal die's colour measured on the table's die (Settings), or
-        None: the die nearest it is the principal die (RULES D6-2a), else ``color``'s rule.
+    :param measured: the principal die's colour measured on the table's die (Settings): the
+        die of that colour is the principal die (RULES D6-2a), else ``color``'s rule decides;
+        None: ``color``'s rule alone.
     :param take: False: the frame is not for this step (it is read the step's way only to
         keep the tray as seen and the latest frame).
     :param photos: whether the step keeps the frame's photo and annotation (JPEGs).
