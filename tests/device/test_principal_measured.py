@@ -32,7 +32,8 @@ class NamedAs:
 
     def __call__(self, image, principal_color):
         truth, names = self.trays[id(image)]
-        dice = [DieReading(t["value"], 6, tuple(t["box"]), (0.0, 0.0), name, 0.9) for t, name in zip(truth, names)]
+        dice = [DieReading(t["value"], 6, tuple(t["box"]), (0.0, 0.0), name, 0.9) for t, name in
+                zip(truth, names, strict=True)]
         only = [d for d in dice if d.color == principal_color]
         if len(only) == 1:
             only[0].principal = True
