@@ -42,6 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from device.dice_stats import dice_stats
 from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.history import History
@@ -261,6 +262,14 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
             self._tray.forget()  # the tray holds dice nobody saw: no comparison
             return copy.deepcopy(self._state_dict())
 
+
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The table's dice in numbers (:func:`device.dice_stats.dice_stats`): every roll of the
+        history (of ``player``, any case, or everyone's) and the examples taught, per kind."""
+        from device.examples import taught_by_kind  # its vision imports only when asked
+
+        taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder).items()}
+        return dice_stats(self._history.dice_of_rolls(player), taught)
 
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""

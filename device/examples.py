@@ -167,3 +167,25 @@ class Examples:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def taught_by_kind(folder: str | os.PathLike) -> dict[str, dict[int, int]]:
+    """How many examples a data folder holds per kind and value, ``{kind: {value: count}}``;
+    empty when nothing is taught. Reads its own short-lived, read-only connection (callable
+    from any thread while an :class:`Examples` or the history has the database open).
+
+    :raises sqlite3.Error: a database that cannot be read.
+    """
+    database = Path(folder) / DATABASE
+    if not database.exists():
+        return {}
+    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'examples'").fetchone() is None:
+            return {}
+        counts: dict[str, dict[int, int]] = {}
+        for kind, value, count in db.execute("SELECT kind, value, count(*) FROM examples GROUP BY kind, value"):
+            counts.setdefault(kind, {})[int(value)] = int(count)
+        return counts
+    finally:
+        db.close()

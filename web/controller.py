@@ -114,6 +114,12 @@ class Controller(Protocol):
     def clear_history(self) -> None:
         """Forget every roll and photo."""
 
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The table's dice per kind (of ``player``'s rolls, or everyone's): ``{"kinds": [{"kind",
+        "sides", "dice", "read", "right", "corrected", "unreadable", "by_hand", "faces",
+        "taught", "fairness": {"test", "p", "face", "more", "detectable", "few"} or None}],
+        "alpha", "power"}`` (``device.dice_stats.dice_stats``)."""
+
     def health(self) -> dict:
         """What ``/healthz`` judges (:mod:`web.health`)."""
 

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 import rules
+from device.dice_stats import dice_stats
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
 from device.setup_view import setup_view
@@ -128,6 +129,7 @@ class FakeController(Controller):
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
+        self.taught: dict[str, int] = {}      # examples taught per kind (device/examples.py's count)
 
     # --- what the tests drive -------------------------------------------------
     def new_history(self) -> None:
@@ -344,6 +346,13 @@ class FakeController(Controller):
             self._rolls.clear()
             self._state["latest_roll"] = None
             self._publish_state()
+
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The real figures (device/dice_stats.py) of the fake's rolls, oldest first."""
+        with self._lock:
+            rolls = [r for _, r in sorted(self._rolls.items())
+                     if player is None or (r["roller"] or "").casefold() == player.casefold()]
+            return dice_stats(rolls, self.taught)
 
     def health(self) -> dict:
         with self._lock:
