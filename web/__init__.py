@@ -120,6 +120,7 @@ def _page_context() -> dict:
             "clear": url_for("api.clear_history"),
             "export_csv": url_for("api.export_csv"),
             "export_json": url_for("api.export_json"),
+            "dice_stats": url_for("api.dice_stats"),
         },
     }
 

@@ -29,6 +29,11 @@ every POST must be same-origin.
 ``GET  /api/rolls/<id>/photo``           the annotated photo (``?annotated=0``: as taken)
 ``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
+``GET  /api/dice-stats``                 ``?kind=&player=`` the table's dice per kind ("Your dice",
+                                         :mod:`web.dice_stats`): ``{"kinds": [{"kind", "sides",
+                                         "dice", "read", "right", "corrected", "unreadable",
+                                         "by_hand", "faces", "taught", "fairness", "words"}],
+                                         "alpha", "power"}``; 400 an unknown kind or parameter
 ``GET  /api/frame/latest``               latest frame ``{"image": JPEG data URL, "width",
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
@@ -70,10 +75,12 @@ from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
 from .controller import Controller
+from .dice_stats import shown_dice_stats
 from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, first_checked
 from .inputs import (
     MAX_ID,
+    MAX_NAME,
     face_value,
     json_body,
     name_text,
@@ -310,6 +317,28 @@ def export_json():
         yield "\n]\n"
 
     return download("application/json", "json", chunks())
+
+
+# --- the table's dice, in numbers -------------------------------------------------
+
+DICE_STATS_QUERY = {"kind", "player", "lang"}  # lang: any page's (web/i18n.py)
+
+
+@bp.get("/dice-stats")
+def dice_stats():
+    unknown = sorted(set(request.args) - DICE_STATS_QUERY)
+    if unknown:
+        raise BadRequest(_("unknown query parameter: %(name)s", name=unknown[0][:MAX_NAME]))
+    player = query_name("player")
+    with refusals():
+        stats = shown_dice_stats(controller().dice_stats(player=player))
+    kind = request.args.get("kind")
+    if kind is not None:
+        known = [k["kind"] for k in stats["kinds"]]
+        if kind not in known:
+            raise BadRequest(_("kind must be one of %(kinds)s", kinds=", ".join(known)))
+        stats["kinds"] = [k for k in stats["kinds"] if k["kind"] == kind]
+    return jsonify(stats)
 
 
 # --- the latest frame, for picking the principal colour ----------------------------
