@@ -42,7 +42,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from device.dice_stats import dice_stats
 from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.history import History
@@ -266,7 +265,9 @@ class Controller(FrameSide, CameraSide, RollEdits, RollSettings, RollKeeping):
     def dice_stats(self, player: str | None = None) -> dict:
         """The table's dice in numbers (:func:`device.dice_stats.dice_stats`): every roll of the
         history (of ``player``, any case, or everyone's) and the examples taught, per kind."""
-        from device.examples import taught_by_kind  # its vision imports only when asked
+        # scipy and vision only when asked: `dicelens serve` and the CLI start without them
+        from device.dice_stats import dice_stats
+        from device.examples import taught_by_kind
 
         taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder).items()}
         return dice_stats(self._history.dice_of_rolls(player), taught)
