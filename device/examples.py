@@ -75,9 +75,12 @@ class Examples:
     :raises HistoryDamaged: the folder's database is no sound history (see :class:`History`).
     """
 
-    def __init__(self, folder: str | os.PathLike) -> None:
+    def __init__(self, folder: str | os.PathLike, *, history_open: bool = False) -> None:
+        """:param history_open: the server has the folder's history open (checked, its tables
+        made): it is not opened again, whose start-up removes photos no roll names yet."""
         self.folder = Path(folder)
-        History(self.folder).close()  # the history's own tables and checks come first
+        if not history_open:
+            History(self.folder).close()  # the history's own tables and checks come first
         self.photos = self.folder / FOLDER
         self.photos.mkdir(exist_ok=True)
         self._db = sqlite3.connect(self.folder / DATABASE, isolation_level=None, timeout=10)
@@ -167,6 +170,29 @@ class Examples:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
+    """The crop an example keeps of the die in ``box`` ([x0, y0, x1, y1] pixels of ``image``,
+    H×W×3 uint8 BGR): a PNG of :data:`CROP_SIDE` pixels square."""
+    return _crop_png(image, box)
+
+
+def add_throw(folder: str | os.PathLike, photo: bytes, image: np.ndarray,
+              dice: Sequence[tuple[str, int, Sequence[float]]], who: str | None = None) -> int:
+    """One throw of the teaching round (:mod:`device.teach_round`) confirmed: each die
+    ``(kind, value, box)`` becomes an example of ``photo`` (its JPEG bytes; ``image`` decoded),
+    origin ``"teaching round"``, in one transaction; returns how many were new. Called while
+    the server has the history open (``history_open``).
+
+    :raises vision.adapt.ExampleError: a kind the reader does not know, a value not on the
+        die, a box outside the photo (nothing added).
+    :raises sqlite3.Error, OSError: nothing was added.
+    """
+    height, width = image.shape[:2]
+    examples = [adapt.example(kind, value, list(box), width, height) for kind, value, box in dice]
+    with Examples(folder, history_open=True) as store:
+        return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who)
 
 
 def taught_by_kind(folder: str | os.PathLike) -> dict[str, dict[int, int]]:
