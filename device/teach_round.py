@@ -7,7 +7,8 @@ confirms the throw and its dice become examples of the data folder
 :class:`TeachingRound` is a tray consumer (:class:`device.tray.dispatch.TrayConsumer`) asked
 before the roll: while it is on, the roll never sees a frame, so the preset armed before
 stays armed and its next throw must settle after the round ends (RULES T-2). A throw is
-held until it is confirmed or skipped; throws settling meanwhile are not taken.
+held until it is confirmed or skipped; throws settling meanwhile are not taken. A round
+whose page stopped asking for its state (closed without "Done") ends by itself.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from device.tray.problems import kind_name
 from rules.phrase import Phrase
 from vision.numerals import SIDES
 from vision.reading import DieReading
+
+#: A round whose state nobody asked for this long ends (its page was closed without "Done":
+#: the table's rolls must not stay swallowed by it); the page asks every 1.5 s.
+ALIVE_SECONDS = 60.0
 
 
 def lacking(by_value: dict[str, dict[Any, int]]) -> dict[str, list[int]]:
@@ -52,6 +57,7 @@ class TeachingRound:
         self._lock = threading.Lock()
         self._on = False
         self._since = 0.0
+        self._asked = 0.0
         self._photo: bytes | None = None
         self._image: np.ndarray | None = None
         self._dice: list[dict[str, Any]] = []
@@ -61,6 +67,9 @@ class TeachingRound:
         """Every die of a throw settled since the round started (or since the last throw was
         confirmed or skipped), read by every kind's reader; None when off or a throw is held."""
         with self._lock:
+            if self._on and self._clock() - self._asked > ALIVE_SECONDS:
+                self._on = False  # its page is gone
+                self._drop()
             if not self._on or self._photo is not None or t < self._since:
                 return None
             return Wanted(reader="numbered", as_is=True, before=None, photos=True, token="teach")
@@ -91,6 +100,7 @@ class TeachingRound:
         with self._lock:
             if not self._on:
                 self._on, self._since = True, self._clock()
+            self._asked = self._clock()
 
     def stop(self) -> None:
         """Turn the round off; a throw not confirmed is dropped."""
@@ -111,7 +121,9 @@ class TeachingRound:
             sides = SIDES[die["kind"]]
             value = sides if value == 0 and sides == 10 else value
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-                raise ValueError(Phrase("a {kind} shows 1 to {sides}", kind=kind_name(die["kind"]), sides=sides))
+                # the kind's name as a Phrase: the page says it in its language (web/messages.py DEVICE_WORDS)
+                raise ValueError(Phrase("a {kind} shows 1 to {sides}", kind=Phrase(kind_name(die["kind"])),
+                                        sides=sides))
             die["value"] = value
 
     def confirm(self, who: str | None = None) -> int:
@@ -142,14 +154,15 @@ class TeachingRound:
             self._drop()
 
     def state(self) -> dict:
-        """``{"on", "dice": [{"index", "kind", "read", "value", "fixed", "crop" (PNG data URL)}]
+        """``{"on", "dice": [{"index", "kind", "sides", "read", "value", "fixed", "crop" (PNG data URL)}]
         (the throw held, [] for none), "examples": {kind: {value: count}}, "lacking": {kind:
-        [values with no example]}}``."""
+        [values with no example]}}``. Asking keeps the round on (:data:`ALIVE_SECONDS`)."""
         from device.examples import taught_by_kind
 
         with self._lock:
-            dice = [{"index": n, "kind": die["kind"], "read": die["read"], "value": die["value"],
-                     "fixed": die["value"] != die["read"],
+            self._asked = self._clock()
+            dice = [{"index": n, "kind": die["kind"], "sides": SIDES[die["kind"]], "read": die["read"],
+                     "value": die["value"], "fixed": die["value"] != die["read"],
                      "crop": "data:image/png;base64," + base64.b64encode(die["crop"]).decode("ascii")}
                     for n, die in enumerate(self._dice)]
             on = self._on

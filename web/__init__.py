@@ -31,7 +31,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, url_for
 from flask.json.provider import DefaultJSONProvider
 
-from . import api, combat, events, health, join, pages, security
+from . import api, combat, events, health, join, pages, security, teach
 from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
@@ -90,6 +90,7 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
+    app.register_blueprint(teach.bp)  # /api/teach, the teaching round
     app.register_blueprint(health.bp)  # /healthz
     app.register_blueprint(join.bp)  # /join.svg
     app.context_processor(_page_context)
@@ -121,6 +122,7 @@ def _page_context() -> dict:
             "export_csv": url_for("api.export_csv"),
             "export_json": url_for("api.export_json"),
             "dice_stats": url_for("api.dice_stats"),
+            "teach": url_for("teach.teaching"),
         },
     }
 

@@ -15,8 +15,10 @@ from flask_babel import gettext as _
 TINY_P = 0.001  # a smaller p-value is said "p < 0.001": its digits would mean nothing to a player
 
 
-def _names() -> dict[str, str]:
-    return {"d6-pips": _("pip d6"), "d10": _("d10")}
+def kind_word(kind: str) -> str:
+    """A reader's kind of die (``vision.numerals.KINDS``) as the page names it: "pip d6", "d10"."""
+    words = {"d6-pips": _("pip d6"), "d6": _("numbered d6"), "d10-percentile": _("percentile d10")}
+    return words.get(kind, kind)
 
 
 def _count(n: int) -> str:
@@ -66,13 +68,12 @@ def _right(kind: dict) -> str | None:
 
 def shown_dice_stats(stats: dict) -> dict:
     """``stats`` (``Controller.dice_stats``) with each kind's ``words`` (the module docstring)."""
-    names = _names()
     kinds = []
     for kind in stats["kinds"]:
         test = kind["fairness"]
         few = test is not None and test["few"]
         kinds.append({**kind, "words": {
-            "name": names.get(kind["kind"], kind["kind"]),
+            "name": kind_word(kind["kind"]),
             "right": _right(kind),
             "verdict": _verdict(kind, stats["alpha"]),
             "detectable": _detectable(kind),

@@ -6,7 +6,7 @@ Every template also gets, from :mod:`web.i18n`: ``_``/``gettext``/``ngettext``,
 actions), ``heartbeat_seconds``, and ``api`` (a dict of API URLs:
 ``state``, ``events``, ``presets``, ``arm``, ``throw``, ``read``, ``dice``, ``rolls``,
 ``settings``, ``login``, ``logout``, ``frame``, ``clear``, ``export_csv``, ``export_json``,
-``dice_stats``).
+``dice_stats``, ``teach``).
 
 ============  ===============  ==========================================================
 route         template         context
@@ -23,6 +23,7 @@ route         template         context
                                only then does the page ask for its pictures)
 ``/dice``     dice.html        ``player`` (the filter, str|None); the figures are read from
                                ``GET /api/dice-stats`` ("Your dice", issue 17)
+``/teach``    teach.html       none: the round's state is read from ``GET /api/teach``
 ``/combat``   combat.html      ``combat`` (GET /api/combat), ``combat_api`` (its URLs:
                                ``state``, ``events``, ``base``, ``login``),
                                ``characteristic_sides`` (a sheet's dice, RULES §3); 404
@@ -120,6 +121,12 @@ def dice():
     except BadRequest:
         player = None  # the API says why, on the page
     return render_template("dice.html", player=player)
+
+
+@bp.get("/teach")
+def teach():
+    """The teaching round: the page reads and drives it through ``/api/teach`` (:mod:`web.teach`)."""
+    return render_template("teach.html")
 
 
 @bp.get("/combat")

@@ -105,3 +105,19 @@ def test_nothing_is_taught_before_the_round_starts(ctl, reader, clock):
     assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}}
     with pytest.raises(LookupError):
         ctl.confirm_taught_throw()
+
+
+def test_a_round_whose_page_stopped_asking_ends_by_itself(ctl, reader, clock, history):
+    ctl.arm("2d6")
+    ctl.start_teaching()
+    clock.tick(59)
+    ctl.teaching()                                           # the page asks: still on
+    clock.tick(59)
+    ctl.on_settled(reader.frame(die(1, x=2, y=2, size=20)), clock.t)
+    assert [d["read"] for d in ctl.teaching()["dice"]] == [1]
+    ctl.skip_taught_throw()
+    clock.tick(61)                                           # nobody asked for a minute: the page is gone
+    ctl.on_settled(reader.frame(die(2, "red", x=2, y=2, size=20, principal=True), die(4, x=30, y=2, size=20)),
+                   clock.tick())
+    assert ctl.teaching()["on"] is False
+    assert [r["total"] for r in history.rolls()] == [6]     # the roll took the throw

@@ -122,6 +122,16 @@ def test_the_dice_stats_count_every_kind_and_a_players_dice_alone(ctl):
     assert ctl.dice_stats(player="Bia")["kinds"][0]["dice"] == 0
 
 
+def test_the_teaching_round_starts_stops_and_refuses_with_no_throw_held(ctl):
+    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}}
+    assert ctl.start_teaching()["on"] is True
+    for call in (ctl.confirm_taught_throw, lambda: ctl.fix_taught_die(0, 3)):
+        with pytest.raises(LookupError):
+            call()
+    assert ctl.skip_taught_throw()["dice"] == []
+    assert ctl.stop_teaching()["on"] is False
+
+
 def test_a_subscription_gets_the_state_and_the_roll_events(ctl):
     subscription = ctl.subscribe()
     try:
