@@ -46,14 +46,11 @@ class TeachingRound:
     :param folder: the data folder (its history database holds the examples).
     :param clock: the tray loop's clock (seconds): a throw counts once settled after the
         round started or its last throw was confirmed or skipped.
-    :param add: ``(photo JPEG bytes, image, [(kind, value, box)], who) -> None``, adds one
-        confirmed throw's dice as examples (default: :func:`device.examples.add_throw`).
     """
 
-    def __init__(self, folder, clock: Callable[[], float], add: Callable[..., None] | None = None):
+    def __init__(self, folder, clock: Callable[[], float]):
         self._folder = folder
         self._clock = clock
-        self._add = add
         self._lock = threading.Lock()
         self._on = False
         self._since = 0.0
@@ -85,8 +82,8 @@ class TeachingRound:
         :func:`device.tray.match.die_kind`; a d10's 0 is 10, RULES P-1)."""
         from device.examples import crop_png  # OpenCV's crop, as the examples keep it
 
-        image = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
-        if image is None:
+        image: np.ndarray | None = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if image is None:  # not a JPEG after all: nothing to show or teach
             return
         held = [{"kind": die_kind(die), "read": die.value, "value": die.value,
                  "box": [int(v) for v in die.box], "crop": crop_png(image, die.box)} for die in dice]
@@ -134,16 +131,15 @@ class TeachingRound:
         :raises sqlite3.Error, OSError: the examples could not be saved (the throw stays held).
         """
         with self._lock:
-            if self._photo is None:
+            if self._photo is None or self._image is None:
                 raise LookupError(Phrase("no throw to confirm: throw the set into the tray"))
             missing = next((n for n, die in enumerate(self._dice) if die["value"] is None), None)
             if missing is not None:
                 raise ValueError(Phrase("die {n} has no value: tap it and give its value", n=missing + 1))
-            add = self._add
-            if add is None:
-                from device.examples import add_throw as add
-            add(self._folder, self._photo, self._image,
-                [(die["kind"], die["value"], die["box"]) for die in self._dice], who)
+            from device.examples import add_throw
+
+            add_throw(self._folder, self._photo, self._image,
+                      [(die["kind"], die["value"], die["box"]) for die in self._dice], who)
             count = len(self._dice)
             self._drop()
             return count
