@@ -61,19 +61,22 @@ class TeachingRound:
 
     # --- the tray's side ---------------------------------------------------------------
     def wanted(self, t: float) -> Wanted | None:
-        """Every die of a throw settled since the round started (or since the last throw was
-        confirmed or skipped), read by every kind's reader; None when off or a throw is held."""
+        """While on, every frame, read by every kind's reader (the roll sees none); None when off."""
         with self._lock:
             if self._on and self._clock() - self._asked > ALIVE_SECONDS:
                 self._on = False  # its page is gone
                 self._drop()
-            if not self._on or self._photo is not None or t < self._since:
+            if not self._on:
                 return None
             return Wanted(reader="numbered", as_is=True, before=None, photos=True, token="teach")
 
     def take(self, taken: Taken) -> bool:
-        """Hold the throw read (a frame with no die, or none read, is left: nothing to teach)."""
-        if taken.match.dice and taken.photos:
+        """Hold the throw read when it settled since the round started (or since the last
+        throw was confirmed or skipped) and none is held; else (a frame with no die, none
+        read) it is dropped: nothing to teach, and not the roll's either."""
+        with self._lock:
+            fresh = taken.t >= self._since and self._photo is None
+        if fresh and taken.match.dice and taken.photos:
             self.hold(taken.photos[0], taken.match.dice)
         return True
 

@@ -31,8 +31,9 @@ def test_a_throw_is_held_fixed_confirmed_and_its_dice_become_examples(ctl, reade
     assert reader.used == ["numbered"]                       # every kind's reader, no rules
     assert ctl.state()["state"] == "armed" and history.rolls() == []   # the roll saw nothing
 
-    ctl.on_settled(reader.frame(die(5, x=2, y=2, size=20)), clock.tick())   # held: not taken
+    ctl.on_settled(reader.frame(die(5, x=2, y=2, size=20)), clock.tick())   # one held: not taken,
     assert [d["read"] for d in ctl.teaching()["dice"]] == [3, 7]
+    assert ctl.state()["state"] == "armed" and history.rolls() == []         # by the roll neither
     fixed = ctl.fix_taught_die(1, 0)                         # the d10 showed 0: 10 (RULES P-1)
     assert [(d["value"], d["fixed"]) for d in fixed["dice"]] == [(3, False), (10, True)]
     state = ctl.confirm_taught_throw(who="Nara")
