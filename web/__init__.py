@@ -4,10 +4,13 @@
 (device/controller.py; what the web calls on it: :class:`web.controller.Controller`). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
-  (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
+  (history.html), ``/settings`` (settings.html), ``/dice`` (dice.html, "Your dice"),
+  ``/teach`` (teach.html, the teaching round), ``/combat`` (combat.html); template
   context documented there.
 * :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
-* :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
+* :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there);
+  :mod:`web.dice_stats` words its ``/api/dice-stats``.
+* :mod:`web.teach` — blueprint ``teach``: the teaching round's API under ``/api/teach``.
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
 * :mod:`web.i18n` — Flask-Babel, locale from ``?lang=`` → cookie → Accept-Language.
