@@ -30,6 +30,7 @@ import cv2
 from device.cli import UsageError, output_folder, summary
 from device.cli_read import _Unreadable, load_photo
 from device.examples import Examples, TaughtFile
+from device.teach_round import lacking
 from vision import adapt
 from vision.numerals import SIDES
 
@@ -139,11 +140,9 @@ def run(args: argparse.Namespace) -> int:
         photos = examples.taught_photos()
     adaptation = adapt.fit(photos)
     adaptation.save(args.data)
-    lacking = {kind: [v for v in range(1, SIDES[kind] + 1) if str(v) not in values]
-               for kind, values in adaptation.examples.items()}
     print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added,
                       "examples": sum(len(p.dice) for p in photos), "examples_photos": len(photos),
-                      "by_value": adaptation.examples, "lacking": lacking, "used": adaptation.used,
+                      "by_value": adaptation.examples, "lacking": lacking(adaptation.examples), "used": adaptation.used,
                       "held_out": adaptation.held_out, "shipped": adaptation.shipped,
                       "summary": adaptation.summary()}))
     return 0

@@ -38,12 +38,13 @@ loop and web requests call in on their own threads.
 from __future__ import annotations
 
 import copy
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
 
 from device.adapting import QUIET_SECONDS, Refitter
-from device.errors import CameraUnavailable, DeviceError, ThrowUnsupported
+from device.errors import CameraUnavailable, DeviceError, SaveFailed, ThrowUnsupported
 from device.events import EventHub, Subscription
 from device.examples import Examples
 from device.history import History
@@ -57,6 +58,7 @@ from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
 from device.roll.settings import RollSettings, SettingLocked, _with_house_rules, stored_measure
 from device.roll.teaching import RollTeaching
 from device.roll.walk import SURPLUS_NOTE, throw_problem
+from device.teach_round import TeachingRound
 from device.tray.dispatch import TrayDispatcher
 from device.tray.readers import adapted
 from device.tray.readers import reader as tray_reader
@@ -124,7 +126,9 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
         self.readers = {"pips": reader or adapted("pips", tray_reader("pips"), self._refitter.adaptation_for),
                         "numbered": numbered_reader or adapted("numbered", tray_reader("numbered"),
                                                                self._refitter.adaptation_for)}
-        self._tray = TrayDispatcher([self], self.readers, annotate)
+        #: Settings → "Teach dicelens your dice": asked for frames before the roll.
+        self.teaching_round = TeachingRound(history.folder, clock, self._examples, lambda: self._refitter.request())
+        self._tray = TrayDispatcher([self.teaching_round, self], self.readers, annotate)
         self._history = history
         self._clock = clock
         self._chain_limit = chain_limit
@@ -274,6 +278,57 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
             self._tray.forget()  # the tray holds dice nobody saw: no comparison
             return copy.deepcopy(self._state_dict())
 
+
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The table's dice in numbers (:func:`device.dice_stats.dice_stats`): every roll of the
+        history (of ``player``, any case, or everyone's) and the examples taught, per kind."""
+        # scipy and vision only when asked: `dicelens serve` and the CLI start without them
+        from device.dice_stats import dice_stats
+        from device.examples import taught_by_kind
+
+        taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder).items()}
+        return dice_stats(self._history.dice_of_rolls(player), taught)
+
+    # --- the teaching round (device/teach_round.py) -----------------------------------
+    def teaching(self) -> dict:
+        """The round's state (:meth:`TeachingRound.state`)."""
+        return self.teaching_round.state()
+
+    def start_teaching(self) -> dict:
+        """Every throw is the round's until :meth:`stop_teaching`; the armed preset waits."""
+        self.teaching_round.start()
+        return self.teaching_round.state()
+
+    def stop_teaching(self) -> dict:
+        """Back to the preset armed before: its next throw settles after now (RULES T-2)."""
+        self.teaching_round.stop()
+        with self._lock:
+            self._fresh_after = max(self._fresh_after, self._clock())
+        return self.teaching_round.state()
+
+    def fix_taught_die(self, index: int, value: int) -> dict:
+        """Die ``index`` of the throw held shows ``value``. :raises LookupError, ValueError:"""
+        self.teaching_round.fix(index, value)
+        return self.teaching_round.state()
+
+    def confirm_taught_throw(self, who: str | None = None) -> dict:
+        """The throw held is right: its dice become examples.
+
+        :raises LookupError: none held. :raises ValueError: a die without a value.
+        :raises SaveFailed: the examples could not be saved (the throw stays held).
+        """
+        try:
+            self.teaching_round.confirm(who)
+        except (sqlite3.Error, OSError) as exc:
+            raise SaveFailed(Phrase("the examples could not be saved ({why}): nothing was changed; "
+                                    "try again once that is fixed",
+                                    why=getattr(exc, "strerror", None) or str(exc))) from exc
+        return self.teaching_round.state()
+
+    def skip_taught_throw(self) -> dict:
+        """Drop the throw held: the next one is read."""
+        self.teaching_round.skip()
+        return self.teaching_round.state()
 
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""

@@ -208,3 +208,48 @@ class Examples:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
+    """The crop an example keeps of the die in ``box`` ([x0, y0, x1, y1] pixels of ``image``,
+    H×W×3 uint8 BGR): a PNG of :data:`CROP_SIDE` pixels square."""
+    return _crop_png(image, box)
+
+
+def add_throw(store: Examples, photo: bytes, image: np.ndarray,
+              dice: Sequence[tuple[str, int, Sequence[float]]], who: str | None = None) -> int:
+    """One throw of the teaching round (:mod:`device.teach_round`) confirmed: each die
+    ``(kind, value, box)`` becomes an example of ``photo`` (its JPEG bytes; ``image`` decoded),
+    origin ``"teaching round"``, in one transaction of ``store`` (the controller's, taken in
+    turn: :attr:`Examples.lock`); returns how many were new.
+
+    :raises vision.adapt.ExampleError: a kind the reader does not know, a value not on the
+        die, a box outside the photo (nothing added).
+    :raises sqlite3.Error, OSError: nothing was added.
+    """
+    height, width = image.shape[:2]
+    examples = [adapt.example(kind, value, list(box), width, height) for kind, value, box in dice]
+    with store.lock:
+        return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who)
+
+
+def taught_by_kind(folder: str | os.PathLike) -> dict[str, dict[int, int]]:
+    """How many examples a data folder holds per kind and value, ``{kind: {value: count}}``;
+    empty when nothing is taught. Reads its own short-lived, read-only connection (callable
+    from any thread while an :class:`Examples` or the history has the database open).
+
+    :raises sqlite3.Error: a database that cannot be read.
+    """
+    database = Path(folder) / DATABASE
+    if not database.exists():
+        return {}
+    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'examples'").fetchone() is None:
+            return {}
+        counts: dict[str, dict[int, int]] = {}
+        for kind, value, count in db.execute("SELECT kind, value, count(*) FROM examples GROUP BY kind, value"):
+            counts.setdefault(kind, {})[int(value)] = int(count)
+        return counts
+    finally:
+        db.close()

@@ -247,6 +247,16 @@ class History:
                 "SELECT id FROM rolls WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
             return [load_roll(self._db, roll_id) for roll_id in ids]
 
+    @_reading
+    def dice_of_rolls(self, player: str | None = None) -> list[dict]:
+        """Every roll's system and dice, ``[{"system", "dice"}]`` oldest first, of one player
+        (as :meth:`rolls`) or all: what :func:`device.dice_stats.dice_stats` counts, read in
+        one query (years of rolls, without their corrections and readings)."""
+        where, args = ("WHERE casefold(roller) = ?", (player.casefold(),)) if player is not None else ("", ())
+        with self._lock:
+            return [{"system": row[0], "dice": json.loads(row[1])}
+                    for row in self._db.execute(f"SELECT system, dice FROM rolls {where} ORDER BY id", args)]
+
     def unfinished(self) -> list[dict]:
         """Rolls still waiting for dice (``finished`` None), oldest first: at most the one a
         restart interrupted, or more left by an older version."""

@@ -229,8 +229,9 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
 
     fight = CombatSession(data, config.combat,  # RULES T-5: the settings page's policy
                           cocked_dice=lambda: controller.settings()["cocked_dice"])
-    # Every settled frame goes one way: a combat step waiting for the tray first, then the roll.
-    tray = TrayDispatcher([fight, controller], controller.readers, controller.annotate)
+    # Every settled frame goes one way: a combat step waiting for the tray first, then the
+    # teaching round while it is on, then the roll.
+    tray = TrayDispatcher([fight, controller.teaching_round, controller], controller.readers, controller.annotate)
     controller.use_tray(tray)
     loop = WatchedTrayLoop(lambda: open_camera(source, **options), tray.on_settled,
                            on_status, camera=camera, detector=SettleDetector(config.settle_seconds),

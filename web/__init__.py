@@ -4,10 +4,13 @@
 (device/controller.py; what the web calls on it: :class:`web.controller.Controller`). Parts:
 
 * :mod:`web.pages` — blueprint ``pages``: ``/`` (index.html), ``/history``
-  (history.html), ``/settings`` (settings.html), ``/combat`` (combat.html); template
+  (history.html), ``/settings`` (settings.html), ``/dice`` (dice.html, "Your dice"),
+  ``/teach`` (teach.html, the teaching round), ``/combat`` (combat.html); template
   context documented there.
 * :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
-* :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there).
+* :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there);
+  :mod:`web.dice_stats` words its ``/api/dice-stats``.
+* :mod:`web.teach` — blueprint ``teach``: the teaching round's API under ``/api/teach``.
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
 * :mod:`web.i18n` — Flask-Babel, locale from ``?lang=`` → cookie → Accept-Language.
@@ -31,7 +34,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, url_for
 from flask.json.provider import DefaultJSONProvider
 
-from . import api, combat, events, examples, health, join, pages, security
+from . import api, combat, events, examples, health, join, pages, security, teach
 from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
@@ -91,6 +94,7 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
+    app.register_blueprint(teach.bp)  # /api/teach, the teaching round
     app.register_blueprint(health.bp)  # /healthz
     app.register_blueprint(join.bp)  # /join.svg
     app.context_processor(_page_context)
@@ -123,6 +127,8 @@ def _page_context() -> dict:
             "clear": url_for("api.clear_history"),
             "export_csv": url_for("api.export_csv"),
             "export_json": url_for("api.export_json"),
+            "dice_stats": url_for("api.dice_stats"),
+            "teach": url_for("teach.teaching"),
         },
     }
 

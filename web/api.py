@@ -31,6 +31,11 @@ every POST must be same-origin.
                                          the JSON each roll has its ``examples`` (issue 17:
                                          the dice its corrections taught, :mod:`web.examples`)
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
+``GET  /api/dice-stats``                 ``?kind=&player=`` the table's dice per kind ("Your dice",
+                                         :mod:`web.dice_stats`): ``{"kinds": [{"kind", "sides",
+                                         "dice", "read", "right", "corrected", "unreadable",
+                                         "by_hand", "faces", "taught", "fairness", "words"}],
+                                         "alpha", "power"}``; 400 an unknown kind or parameter
 ``GET  /api/frame/latest``               latest frame ``{"image": JPEG data URL, "width",
                                          "height", "reading": tray reading|null}``; 404 none yet;
                                          width/height: the frame's pixels (the space of the
@@ -78,10 +83,12 @@ from rules.cocked import POLICIES as COCKED_POLICIES
 
 from . import security
 from .controller import Controller
+from .dice_stats import shown_dice_stats
 from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, examples_by_roll, first_checked
 from .inputs import (
     MAX_ID,
+    MAX_NAME,
     face_value,
     json_body,
     name_text,
@@ -320,6 +327,28 @@ def export_json():
         yield "\n]\n"
 
     return download("application/json", "json", chunks())
+
+
+# --- the table's dice, in numbers -------------------------------------------------
+
+DICE_STATS_QUERY = {"kind", "player", "lang"}  # lang: any page's (web/i18n.py)
+
+
+@bp.get("/dice-stats")
+def dice_stats():
+    unknown = sorted(set(request.args) - DICE_STATS_QUERY)
+    if unknown:
+        raise BadRequest(_("unknown query parameter: %(name)s", name=unknown[0][:MAX_NAME]))
+    player = query_name("player")
+    with refusals():
+        stats = shown_dice_stats(controller().dice_stats(player=player))
+    kind = request.args.get("kind")
+    if kind is not None:
+        known = [k["kind"] for k in stats["kinds"]]
+        if kind not in known:
+            raise BadRequest(_("kind must be one of %(kinds)s", kinds=", ".join(known)))
+        stats["kinds"] = [k for k in stats["kinds"] if k["kind"] == kind]
+    return jsonify(stats)
 
 
 # --- the latest frame, for picking the principal colour ----------------------------

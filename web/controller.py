@@ -135,8 +135,37 @@ class Controller(Protocol):
     def clear_history(self) -> None:
         """Forget every roll and photo."""
 
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The table's dice per kind (of ``player``'s rolls, or everyone's): ``{"kinds": [{"kind",
+        "sides", "dice", "read", "right", "corrected", "unreadable", "by_hand", "faces",
+        "taught", "fairness": {"test", "p", "face", "more", "detectable", "few"} or None}],
+        "alpha", "power"}`` (``device.dice_stats.dice_stats``)."""
+
     def health(self) -> dict:
         """What ``/healthz`` judges (:mod:`web.health`)."""
+
+    # The teaching round (``device/teach_round.py``): each answers ``{"on", "dice": [{"index",
+    # "kind", "sides", "read", "value", "fixed", "crop"}], "examples": {kind: {value: count}},
+    # "lacking": {kind: [values]}}``.
+    def teaching(self) -> dict:
+        """The round's state."""
+
+    def start_teaching(self) -> dict:
+        """Every settled throw is the round's, read without rules, until :meth:`stop_teaching`."""
+
+    def stop_teaching(self) -> dict:
+        """Back to the preset armed before; a throw held is dropped."""
+
+    def fix_taught_die(self, index: int, value: int) -> dict:
+        """Die ``index`` of the throw held shows ``value``. :raises LookupError: no such die.
+        :raises ValueError: a value not on it."""
+
+    def confirm_taught_throw(self, who: str | None = None) -> dict:
+        """The throw held is right: its dice become examples. :raises LookupError: none held.
+        :raises ValueError: a die without a value. :raises OSError: not saved (a Phrase)."""
+
+    def skip_taught_throw(self) -> dict:
+        """Drop the throw held, if any: the next one is read."""
 
     def subscribe(self) -> Subscription:
         """A queue of ``roll``, ``state`` and ``camera`` events for one open page."""

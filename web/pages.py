@@ -5,7 +5,8 @@ Every template also gets, from :mod:`web.i18n`: ``_``/``gettext``/``ngettext``,
 ``pin_required`` (a PIN is set), ``authorized`` (this phone may run control
 actions), ``heartbeat_seconds``, and ``api`` (a dict of API URLs:
 ``state``, ``events``, ``presets``, ``arm``, ``throw``, ``read``, ``dice``, ``rolls``,
-``settings``, ``login``, ``logout``, ``frame``, ``clear``, ``export_csv``, ``export_json``).
+``settings``, ``login``, ``logout``, ``frame``, ``clear``, ``export_csv``, ``export_json``,
+``dice_stats``, ``teach``).
 
 ============  ===============  ==========================================================
 route         template         context
@@ -20,6 +21,9 @@ route         template         context
 ``/settings`` settings.html    ``settings`` (as GET /api/settings, without the PIN),
                                ``presets``, ``has_frame`` (the camera has sent a frame:
                                only then does the page ask for its pictures)
+``/dice``     dice.html        ``player`` (the filter, str|None); the figures are read from
+                               ``GET /api/dice-stats`` ("Your dice", issue 17)
+``/teach``    teach.html       none: the round's state is read from ``GET /api/teach``
 ``/combat``   combat.html      ``combat`` (GET /api/combat), ``combat_api`` (its URLs:
                                ``state``, ``events``, ``base``, ``login``),
                                ``characteristic_sides`` (a sheet's dice, RULES §3); 404
@@ -107,6 +111,22 @@ def settings():
     # says "no photo yet" instead of asking.
     has_frame = ctl.latest_frame()[0] is not None
     return render_template("settings.html", settings=public_settings(), presets=ctl.presets(), has_frame=has_frame)
+
+
+@bp.get("/dice")
+def dice():
+    """ "Your dice": the page reads its figures from GET /api/dice-stats (``?player=`` passed on)."""
+    try:
+        player = query_name("player")
+    except BadRequest:
+        player = None  # the API says why, on the page
+    return render_template("dice.html", player=player)
+
+
+@bp.get("/teach")
+def teach():
+    """The teaching round: the page reads and drives it through ``/api/teach`` (:mod:`web.teach`)."""
+    return render_template("teach.html")
 
 
 @bp.get("/combat")

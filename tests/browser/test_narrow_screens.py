@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 from device.combat import CombatSession
 
-PAGES = ["/", "/history", "/settings", "/combat"]
+PAGES = ["/", "/history", "/settings", "/combat", "/dice", "/teach"]
 
 
 @pytest.fixture

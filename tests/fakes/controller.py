@@ -15,6 +15,7 @@ import copy
 import itertools
 import random
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,14 +23,18 @@ import cv2
 import numpy as np
 
 import rules
+from device.dice_stats import dice_stats
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
+from device.examples import Examples
 from device.roll.settings import principal_from_frame
 from device.setup_view import setup_view
+from device.teach_round import TeachingRound
 from device.tray.dispatch import frame_jpeg
 from device.tray.problems import Problem
 from rules.d6 import D6Spec
 from rules.pool import PoolSpec
+from vision.numerals import SIDES, NumberedReading
 from web.controller import Controller
 
 PRESETS = [
@@ -130,6 +135,9 @@ class FakeController(Controller):
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
+        self.taught: dict[str, int] = {}      # examples taught per kind (device/examples.py's count)
+        # the real round, over the folder's real examples
+        self.teaching_round = TeachingRound(self._data_dir, time.monotonic, Examples(self._data_dir), lambda: None)
 
     # --- what the tests drive -------------------------------------------------
     def new_history(self) -> None:
@@ -167,6 +175,19 @@ class FakeController(Controller):
             self._store(roll)
             self._prompt_for(roll)
             return copy.deepcopy(roll)
+
+    def teach_throw(self, dice: list[tuple[str, int | None]]) -> None:
+        """A throw settled during the teaching round: ``(kind, value)`` per die as read (value
+        None: unreadable), drawn as a tray photo, held by the real round."""
+        laid = [{"natural": value if kind == "d6-pips" else None, "color": "white", "role": None,
+                 "box": [40 + 110 * (n % 5), 120 + 130 * (n // 5), 140 + 110 * (n % 5), 220 + 130 * (n // 5)]}
+                for n, (kind, value) in enumerate(dice)]
+        image, _ = _draw_tray(laid, annotated=False)
+        readings = [NumberedReading(value=value, sides=SIDES[kind], box=tuple(die["box"]),
+                                    center=((die["box"][0] + die["box"][2]) / 2, (die["box"][1] + die["box"][3]) / 2),
+                                    color="white", confidence=0.9, unreadable=None if value else "blurred", kind=kind)
+                    for (kind, value), die in zip(dice, laid, strict=True)]
+        self.teaching_round.hold(cv2.imencode(".jpg", image)[1].tobytes(), readings)
 
     def set_camera(self, status: str, message: str | None = None) -> None:
         with self._lock:
@@ -393,6 +414,36 @@ class FakeController(Controller):
             self._rolls.clear()
             self._state["latest_roll"] = None
             self._publish_state()
+
+    def dice_stats(self, player: str | None = None) -> dict:
+        """The real figures (device/dice_stats.py) of the fake's rolls, oldest first."""
+        with self._lock:
+            rolls = [r for _, r in sorted(self._rolls.items())
+                     if player is None or (r["roller"] or "").casefold() == player.casefold()]
+            return dice_stats(rolls, self.taught)
+
+    def teaching(self) -> dict:
+        return self.teaching_round.state()
+
+    def start_teaching(self) -> dict:
+        self.teaching_round.start()
+        return self.teaching_round.state()
+
+    def stop_teaching(self) -> dict:
+        self.teaching_round.stop()
+        return self.teaching_round.state()
+
+    def fix_taught_die(self, index: int, value: int) -> dict:
+        self.teaching_round.fix(index, value)
+        return self.teaching_round.state()
+
+    def confirm_taught_throw(self, who: str | None = None) -> dict:
+        self.teaching_round.confirm(who)
+        return self.teaching_round.state()
+
+    def skip_taught_throw(self) -> dict:
+        self.teaching_round.skip()
+        return self.teaching_round.state()
 
     def health(self) -> dict:
         with self._lock:

@@ -107,6 +107,31 @@ def test_a_correction_answers_the_roll_with_a_newer_seq(ctl):
     assert corrected["corrections"][-1]["who"] == "Nara"
 
 
+def test_the_dice_stats_count_every_kind_and_a_players_dice_alone(ctl):
+    _armed_d6(ctl)
+    ctl.enter_dice([3, 4], roller="Nara")
+    roll = ctl.rolls(limit=1)[0]
+    ctl.correct(roll["id"], next(d["index"] for d in roll["dice"] if d["natural"] == 4), value=2)
+    stats = ctl.dice_stats()
+    assert {"kinds", "alpha", "power"} <= set(stats)
+    d6, d10 = stats["kinds"]
+    assert (d6["kind"], d6["sides"], d10["kind"], d10["sides"]) == ("d6-pips", 6, "d10", 10)
+    assert (d6["dice"], d6["by_hand"], d6["read"], d6["faces"]) == (2, 2, 0, [0, 1, 1, 0, 0, 0])
+    assert d6["fairness"]["test"] == "exact binomial" and d10["dice"] == 0 and d10["fairness"] is None
+    assert ctl.dice_stats(player="nara")["kinds"][0]["faces"] == [0, 1, 1, 0, 0, 0]
+    assert ctl.dice_stats(player="Bia")["kinds"][0]["dice"] == 0
+
+
+def test_the_teaching_round_starts_stops_and_refuses_with_no_throw_held(ctl):
+    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}}
+    assert ctl.start_teaching()["on"] is True
+    for call in (ctl.confirm_taught_throw, lambda: ctl.fix_taught_die(0, 3)):
+        with pytest.raises(LookupError):
+            call()
+    assert ctl.skip_taught_throw()["dice"] == []
+    assert ctl.stop_teaching()["on"] is False
+
+
 def test_a_subscription_gets_the_state_and_the_roll_events(ctl):
     subscription = ctl.subscribe()
     try:
