@@ -134,7 +134,8 @@ def main() -> int:
     print(f"per die, fit over the real photos: {slope(counts, times):.2f} ms a labelled die")
     steps = list(range(1, COMPOSED_MAX + 1))
     composed_ms = [cpu_ms(composed(n), args.repeat)[0] for n in steps]
-    print("composed photos (dice: CPU ms): " + ", ".join(f"{n}: {t:.1f}" for n, t in zip(steps, composed_ms)))
+    pairs = zip(steps, composed_ms, strict=True)
+    print("composed photos (dice: CPU ms): " + ", ".join(f"{n}: {t:.1f}" for n, t in pairs))
     print(f"per die, fit over the composed photos: {slope(steps, composed_ms):.2f} ms a die added")
     print(f"load average after: {os.getloadavg()[0]:.1f} (CPU times, but a busy machine slows them too)")
     if args.save:
