@@ -234,7 +234,7 @@ def rare_kinds(runs: Path) -> None:
     (the other sources' real photos and the renders their log names); last, what
     ``vision.read_dice`` (every kind, these networks and the shipped pip reader) gives it."""
     print(f"{'source':10}{'photo':22}{'label':>9}{'side px':>8}{'input px':>9}  read (p)"
-          f"{'':13}verdict   learned from: real kind/value, renders kind/value; read_dice; view")
+          f"{'':13}verdict   learned from: real kind/value, renders kind/value; read_dice{'':12}view")
     tally: Counter = Counter()
     for path in RARE_SOURCES:
         source = path.split("/")[-1]
@@ -243,7 +243,11 @@ def rare_kinds(runs: Path) -> None:
             print(f"{source}: left out, no finished run in {folder}")
             continue
         first_line, renders = _learned_from(folder)
-        real = _examples(numerals_data.load_photos(tuple(s for s in numerals_data.SOURCES if s != path)))
+        others = numerals_data.load_photos(tuple(s for s in numerals_data.SOURCES if s != path))
+        real = _examples(others)
+        if not first_line.startswith(f"{len(others)} photos"):  # trained when SOURCES were others
+            print(f"{source}: the networks did not learn from today's other sources ({len(others)} photos): "
+                  "the counts of real dice learned from are not theirs")
         rendered = _examples([p for r in renders if (r / "labels.json").is_file()
                               for p in numerals_data.load_renders(r)])
         print(f"{source}: {first_line}; renders {' '.join(map(str, renders)) or 'none'}")
@@ -277,7 +281,7 @@ def rare_kinds(runs: Path) -> None:
                     tally[(source, kind, "unseen value")] += real[(kind, value)] == 0
                     print(f"{source[:9]:10}{photo.path.name[:21]:22}{kind:>5} {value:<3}{side:8}{scaled:9.0f}  "
                           f"{read:21}{verdict:10}{real[kind]:5}/{real[(kind, value)]:<4}{rendered[kind]:5}/"
-                          f"{rendered[(kind, value)]:<4} {_kind_value(merged_of.get(j)):12}"
+                          f"{rendered[(kind, value)]:<4} {_kind_value(merged_of.get(j)):22}"
                           f"{views[photo.path.name][:40]}")
                 probabilities.clear()
     for source, kind in dict.fromkeys((s, k) for s, k, _ in tally):
