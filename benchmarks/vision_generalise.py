@@ -3,7 +3,7 @@
 Run by hand from the repository root (one core), after tools/train_loso.sh has trained
 the networks into DIR (default /work/tmp/loso):
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors] [--d12-d20]
 
 Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
 tray would be: by networks that learned from the other sources only, never from its
@@ -29,11 +29,17 @@ Prints, per source and per kind: dice, right, wrong value, wrong kind, unreadabl
 missed, phantom (a reading matching no label, counted under the kind read), accuracy,
 phantoms per 100 dice, and the median milliseconds of a photo (wall and CPU, one core).
 A die is matched to a label when each box holds the other's centre (vision.scoring).
+
+``--d12-d20`` only lists every real d12 and d20 (burks' and lurig's), each read by the
+numbered networks of DIR/numerals/<its source>/ (:func:`rare_kinds`): what was read, and the
+facts that explain a miss (its size in the detector's input, how the photo was taken, how
+many dice of its kind and value the networks learned from).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -51,8 +57,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.timing import print_times  # noqa: E402
-from tools import numerals_data, pips_data  # noqa: E402
+from tools import datasets, numerals_data, pips_data  # noqa: E402
 from vision import numerals  # noqa: E402
+from vision.dice import read_dice  # noqa: E402
 from vision.network import Network  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
 from vision.tray import PipReader  # noqa: E402
@@ -60,6 +67,8 @@ from vision.tray import PipReader  # noqa: E402
 PIP_SOURCES = pips_data.SOURCES
 NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
                     "real-d20/lurig-platform-d20")
+RARE_SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")  # the real d12 and d20
+RARE_KINDS = ("d12", "d20")
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 WRONG_COST = 3  # a wrong value, which the player may not notice, costs as much as this many unreadable dice
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
@@ -195,15 +204,105 @@ def _ms(values: list[float]) -> str:
     return f"{1000 * statistics.median(values):.1f}"
 
 
+def _learned_from(folder: Path) -> tuple[str, list[Path]]:
+    """What a leave-one-source-out classifier of ``folder`` learned from: the first line of its
+    classifier.log and the renders folders it names."""
+    lines = (folder / "classifier.log").read_text().splitlines()
+    renders = next((line.split(" from ", 1)[1].split() for line in lines if line.startswith("renders:")), [])
+    return lines[0], [Path(r) for r in renders]
+
+
+def _examples(photos: list) -> Counter:
+    """Labelled dice of ``photos`` by kind and by (kind, value)."""
+    counts: Counter = Counter()
+    for photo in photos:
+        for d in photo.dice:
+            counts[d["kind"]] += 1
+            counts[(d["kind"], d["value"])] += 1
+    return counts
+
+
+def _kind_value(die) -> str:
+    return "-" if die is None else f"{die.kind} {die.value if die.value is not None else die.unreadable}"
+
+
+def rare_kinds(runs: Path) -> None:
+    """Print every real d12 and d20 of the datasets read by the numbered networks that never
+    saw its source (``runs``/numerals/<source>/, every value given), one row each: its size in
+    the photo and in the detector's letterboxed input, how the photo was taken, what was read,
+    and how many labelled dice of its kind, and of its kind and value, the networks learned from
+    (the other sources' real photos and the renders their log names); last, what
+    ``vision.read_dice`` (every kind, these networks and the shipped pip reader) gives it."""
+    print(f"{'source':10}{'photo':22}{'label':>9}{'side px':>8}{'input px':>9}  read (p)"
+          f"{'':13}verdict   learned from: real kind/value, renders kind/value; read_dice{'':12}view")
+    tally: Counter = Counter()
+    for path in RARE_SOURCES:
+        source = path.split("/")[-1]
+        folder = runs / "numerals" / source
+        if not (folder / "detector.done").exists():
+            print(f"{source}: left out, no finished run in {folder}")
+            continue
+        first_line, renders = _learned_from(folder)
+        others = numerals_data.load_photos(tuple(s for s in numerals_data.SOURCES if s != path))
+        real = _examples(others)
+        if not first_line.startswith(f"{len(others)} photos"):  # trained when SOURCES were others
+            print(f"{source}: the networks did not learn from today's other sources ({len(others)} photos): "
+                  "the counts of real dice learned from are not theirs")
+        rendered = _examples([p for r in renders if (r / "labels.json").is_file()
+                              for p in numerals_data.load_renders(r)])
+        print(f"{source}: {first_line}; renders {' '.join(map(str, renders)) or 'none'}")
+        labels = json.loads((datasets.source(path) / "labels.json").read_text())["images"]
+        views = {entry["file"]: entry.get("view", "") for entry in labels}
+        with _numbered_networks(folder) as probabilities:
+            for photo in numerals_data.load_photos((path,)):
+                if not any(d["kind"] in RARE_KINDS for d in photo.dice):
+                    continue
+                image = cv2.imread(str(photo.path))
+                reading = numerals.read_numbered(image)
+                merged = read_dice(image).dice
+                merged_of = {j: merged[i] for i, j in score_photo(merged, photo.dice)[1]
+                             if i is not None and j is not None}
+                _, pairs = score_photo(reading.dice, photo.dice)
+                for i, j in pairs:
+                    if j is None or photo.dice[j]["kind"] not in RARE_KINDS:
+                        continue
+                    label, die = photo.dice[j], reading.dice[i] if i is not None else None
+                    x0, y0, x1, y1 = label["box"]
+                    side = max(x1 - x0, y1 - y0)
+                    scaled = side * numerals.DETECT_SIZE / max(image.shape[:2])
+                    if die is None:
+                        read, verdict = "-", "missed"
+                    else:
+                        read = f"{die.kind} {die.value} ({probabilities[id(die)]:.2f})"
+                        verdict = ("kind" if die.kind != label["kind"] else die.unreadable or
+                                   ("right" if die.value == label["value"] else "wrong"))
+                    kind, value = label["kind"], label["value"]
+                    tally[(source, kind, verdict)] += 1
+                    tally[(source, kind, "unseen value")] += real[(kind, value)] == 0
+                    print(f"{source[:9]:10}{photo.path.name[:21]:22}{kind:>5} {value:<3}{side:8}{scaled:9.0f}  "
+                          f"{read:21}{verdict:10}{real[kind]:5}/{real[(kind, value)]:<4}{rendered[kind]:5}/"
+                          f"{rendered[(kind, value)]:<4} {_kind_value(merged_of.get(j)):22}"
+                          f"{views[photo.path.name][:40]}")
+                probabilities.clear()
+    for source, kind in dict.fromkeys((s, k) for s, k, _ in tally):
+        counts = {v: n for (s, k, v), n in tally.items() if (s, k) == (source, kind) and n}
+        print(f"{source} {kind}: " + ", ".join(f"{v} {n}" for v, n in counts.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", type=Path, nargs="?", default=Path("/work/tmp/loso"),
                         help="folder of tools/train_loso.sh's networks (pips/<source>/, numerals/<source>/)")
     parser.add_argument("--errors", action="store_true", help="list the confusions of every source and kind")
+    parser.add_argument("--d12-d20", action="store_true",
+                        help="only list every real d12 and d20, each read by the networks that never saw its source")
     args = parser.parse_args()
     if not args.runs.is_dir():
         parser.error(f"{args.runs}: no such folder (make it with tools/train_loso.sh)")
     cv2.setNumThreads(1)
+    if args.d12_d20:
+        rare_kinds(args.runs)
+        return 0
     learned = {s.split("/")[-1] for s in numerals_data.SOURCES}
     runs: dict[str, SourceRun] = {}
     family: dict[str, str] = {}

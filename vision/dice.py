@@ -1,8 +1,8 @@
 """One entry for every kind of die: :func:`read_dice`, the pip and numbered readers behind it.
 
 On a tray of numbered dice the numbered reader (:func:`vision.numerals.read_numbered`) finds
-the dice of every kind and the pip reader (:func:`vision.tray.read_tray`, whose networks
-learned pips alone) re-reads the value of each pip d6 it found; a pip tray is the pip
+the dice of every kind and the pip reader's classifier (:func:`vision.tray.read_at`, whose
+networks learned pips alone) re-reads the value of each pip d6 it found; a pip tray is the pip
 reader's. Asked for pip d6 alone, only the pip reader runs; asked for no pip d6, only the
 numbered one.
 """
@@ -10,16 +10,17 @@ numbered one.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from numpy.typing import NDArray
 
-from vision.image import as_bgr
-from vision.numerals import KINDS, SIDES, NumberedReading, read_numbered
+from vision.image import MIN_SIDE, as_bgr
+from vision.numerals import KINDS, SIDES, NumberedReading, first_pass, read_found, read_numbered
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
-from vision.tray import read_tray
+from vision.tray import read_at, read_tray
 
 PIPS = "d6-pips"
 #: A photo is a tray of numbered dice when the numbered reader names a die of another kind at
@@ -59,13 +60,17 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         ``box`` [x0, y0, x1, y1] and ``center`` (x, y) in photo pixels, ``color`` a palette
         name, ``confidence`` in [0, 1]; ``seconds`` the time of both readers. Asked for pip
         d6 and other kinds, both readers run: when the numbered reader names a die of another
-        kind at least :data:`NUMBERED_TRAY` sure, it alone decides where the dice are and of
-        which kind, and the pip reader only re-reads the dice it named pip d6
-        (:func:`reread_pips`); else the photo is a pip tray, read by the pip reader alone.
+        kind at least :data:`NUMBERED_TRAY` sure (:func:`numbered_tray`), it alone decides
+        where the dice are and of which kind, and the pip reader's classifier only re-reads
+        the dice it named pip d6 (:func:`reread_pips`); else the photo is a pip tray, read by
+        the pip reader alone. The numbered reader's letterboxed pass decides a pip tray when
+        it is sure (:attr:`vision.numerals.FirstPass.sure`), without the passes at other
+        scales, and is shared with them when not.
         Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
         the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
         1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone
         reads pip trays it never learned badly (70 % of their dice, 55 phantoms per 100).
+        Time: benchmarks/vision_read_time.py.
     :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
     :raises ValueError: ``kinds`` names a kind not in KINDS, or none.
     """
@@ -74,14 +79,19 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
     bgr = as_bgr(image)
     if wanted == {PIPS}:
         dice: list[DieReading] = [as_pips(die) for die in read_tray(bgr).dice]
+    elif PIPS not in wanted:
+        dice = read_numbered(bgr, kinds=wanted).dice
     else:
-        dice = read_numbered(bgr, kinds=None if PIPS in wanted else wanted).dice
-        if PIPS in wanted:
-            pips = read_tray(bgr).dice
-            if any(getattr(die, "kind", PIPS) != PIPS and die.confidence >= NUMBERED_TRAY for die in dice):
-                dice = reread_pips(dice, pips)
-            else:  # a pip tray: the pip reader is the better there (it learned pips alone)
-                dice = [as_pips(die) for die in pips]
+        dice = []
+        first = first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None
+        # a pip tray already when the letterboxed pass is sure and names no other kind sure:
+        # the numbered reader's other passes cost 4–20 detector runs a photo, to be discarded
+        if first is None or not first.sure or numbered_tray(read_found(bgr, first.found)):
+            dice = read_numbered(bgr, first=first).dice
+        if numbered_tray(dice):
+            dice = reread_pips(dice, bgr)
+        else:  # a pip tray: the pip reader is the better there (it learned pips alone)
+            dice = [as_pips(die) for die in read_tray(bgr).dice]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
     height, width = bgr.shape[:2]
@@ -89,22 +99,35 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
                        principal_note=note)
 
 
-def reread_pips(numbered: list[DieReading], pips: list[DieReading]) -> list[DieReading]:
-    """The numbered reader's dice, each it named pip d6 replaced by the pip reader's die there.
+def numbered_tray(dice: Sequence[DieReading]) -> bool:
+    """Whether the numbered reader's ``dice`` make the photo a tray of numbered dice: one of
+    another kind than pip d6 at least :data:`NUMBERED_TRAY` sure."""
+    return any(getattr(die, "kind", PIPS) != PIPS and die.confidence >= NUMBERED_TRAY for die in dice)
 
-    A pip die of ``pips`` (the pip reader's) replaces the numbered pip d6 whose box it
-    shares (each box holding the other's centre; one-to-one, nearest centres first) as
-    :func:`as_pips`; a numbered pip d6 the pip reader did not find keeps the numbered
-    reading, and a pip die matching no numbered pip d6 is left out (no die is added).
-    """
-    candidates = sorted((_distance(die, pip), i, j) for i, die in enumerate(numbered)
-                        if getattr(die, "kind", PIPS) == PIPS
-                        for j, pip in enumerate(pips) if _same_die(die, pip))
+
+def reread_pips(numbered: list[DieReading], image: NDArray[Any]) -> list[DieReading]:
+    """The numbered reader's dice, each it named pip d6 read again by the pip reader's classifier
+    at the numbered reader's place (:func:`vision.tray.read_at`: the crop of the die's centre and
+    side) as :func:`as_pips`, keeping its colour. Only when the classifier sees no die in one
+    (a pip of a near die taken for a die: the box is not a die's) does the whole pip reader run,
+    and its die sharing that one's box (each box holding the other's centre; one-to-one, nearest
+    centres first) replaces it, as :func:`as_pips`; one it did not find keeps the numbered
+    reading. No die is added."""
+    places = [(die.center[0], die.center[1], _side(die)) for die in numbered if getattr(die, "kind", PIPS) == PIPS]
+    pips = iter(read_at(image, places))
+    out = [replace(as_pips(pip), color=die.color) if pip is not None else die
+           for die in numbered for pip in [next(pips) if getattr(die, "kind", PIPS) == PIPS else None]]
+    unseen = [i for i, die in enumerate(out) if die is numbered[i] and getattr(die, "kind", PIPS) == PIPS]
+    if not unseen:
+        return out
+    found = read_tray(image).dice
+    candidates = sorted((_distance(out[i], pip), i, j) for i in unseen
+                        for j, pip in enumerate(found) if _same_die(out[i], pip))
     chosen: dict[int, int] = {}
     for _, i, j in candidates:
         if i not in chosen and j not in chosen.values():
             chosen[i] = j
-    return [as_pips(pips[chosen[i]]) if i in chosen else die for i, die in enumerate(numbered)]
+    return [as_pips(found[chosen[i]]) if i in chosen else die for i, die in enumerate(out)]
 
 
 def _distance(a: DieReading, b: DieReading) -> float:
@@ -116,6 +139,13 @@ def _same_die(a: DieReading, b: DieReading) -> bool:
     def holds(box: tuple[int, int, int, int], point: tuple[float, float]) -> bool:
         return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
     return holds(a.box, b.center) and holds(b.box, a.center)
+
+
+def _side(die: DieReading) -> float:
+    """The side of a numbered reader's die: twice its centre's distance to the farthest edge of
+    its box (a box is the die's square around its centre, clipped to the photo)."""
+    x, y = die.center
+    return 2.0 * max(x - die.box[0], die.box[2] - x, y - die.box[1], die.box[3] - y)
 
 
 def as_pips(die: DieReading) -> NumberedReading:

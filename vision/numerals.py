@@ -144,11 +144,39 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float,
     resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
+    return _detect(image, heat_min, first_pass(image, heat_min))
+
+
+@dataclass
+class FirstPass:
+    """The letterboxed pass of :func:`detect`: its candidates (x, y, side, heat; photo pixels,
+    strongest first), :func:`vision.scale.strength` and the photo's pyramid, kept so that
+    :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
+
+    scale: float
+    found: list[tuple[float, float, float, float]]
+    strength: float
+    pyramid: Pyramid
+
+    @property
+    def sure(self) -> bool:
+        """Whether :func:`detect` would read the photo at no other scale before measuring its dice."""
+        return self.strength >= STRONG
+
+
+def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN) -> FirstPass:
+    """The letterboxed pass of :func:`detect` over an H×W×3 uint8 BGR photo."""
     h, w = image.shape[:2]
     base = DETECT_SIZE / max(h, w)
     pyramid = Pyramid(image)
-    passes = {base: _detect_at(pyramid, base, heat_min)}
-    sure = {base: _strength(image, passes[base])}
+    found = _detect_at(pyramid, base, heat_min)
+    return FirstPass(base, found, _strength(image, found), pyramid)
+
+
+def _detect(image: NDArray[Any], heat_min: float, first: FirstPass) -> list[tuple[float, float, float, float]]:
+    base, pyramid = first.scale, first.pyramid
+    passes = {base: first.found}
+    sure = {base: first.strength}
     for factor in PROBES if sure[base] < STRONG else ():
         scale = min(MAX_SCALE, base * factor)
         if scale not in passes:
@@ -267,8 +295,19 @@ def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArr
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 
+def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> list[NumberedReading]:
+    """The dice of candidates ``found`` (x, y, side, heat; photo pixels) of an H×W×3 uint8 BGR
+    photo, each classified (colour not named yet: "white"); a candidate of no sure kind is left out."""
+    if not found:
+        return []
+    crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found])
+    kind_p, value_logits = classify(crops)
+    return [die for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits, strict=False)
+            if (die := _reading(image, x, y, side, kp, vl)) is not None]
+
+
 def read_numbered(image: NDArray[Any], principal_color: str | None = None,
-                  kinds: Iterable[str] | None = None) -> TrayReading:
+                  kinds: Iterable[str] | None = None, first: FirstPass | None = None) -> TrayReading:
     """Read every die in a photo: numbered dice of :data:`KINDS` and pip d6.
 
     :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -276,6 +315,8 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         die whose colour no other die has (see :func:`vision.principal.mark_principal`).
     :param kinds: report only dice of these kinds (names from :data:`KINDS`); None for all.
         Dice of other kinds are still found, so a d8 is not read as a d10.
+    :param first: :func:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
+        already; None to make it.
     :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
         ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
         carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``. An empty
@@ -291,14 +332,8 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
     height, width = bgr.shape[:2]
     dice: list[DieReading] = []  # each a NumberedReading
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:
-        found = detect(bgr)
-        if found:
-            crops = np.stack([crop_die(bgr, (x, y), side) for x, y, side, _ in found])
-            kind_p, value_logits = classify(crops)
-            for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits, strict=False):
-                die = _reading(bgr, x, y, side, kp, vl)
-                if die is not None and die.kind in wanted:
-                    dice.append(die)
+        found = _detect(bgr, HEAT_MIN, first or first_pass(bgr))
+        dice += [die for die in read_found(bgr, found) if die.kind in wanted]
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,

@@ -338,6 +338,12 @@ class PipReader:
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                            principal_note=note)
 
+    def read_at(self, image: NDArray[Any], places: list[tuple[float, float, float]]) -> list[DieReading | None]:
+        """The dice at ``places`` of an H×W×3 uint8 BGR photo ((x, y, side): a die's centre and
+        side in photo pixels, as another reader found it), each read by the classifier alone, as
+        :meth:`read` reads a die it found (colour not named: "white"); None where it sees no die."""
+        return _Looks(self, image).read([(x, y, side, 1.0) for x, y, side in places])
+
     def _die(self, image: NDArray[Any], x: float, y: float, side: float, p: NDArray[Any]) -> DieReading | None:
         die_p = 1.0 - float(p[0])
         if die_p < BLURRED_DIE_MIN:
@@ -377,3 +383,8 @@ def read_tray(image: NDArray[Any], principal_color: str | None = None, *,
     :param reader: the networks to read with; None for the shipped ones (vision/models).
     """
     return (reader or _SHIPPED).read(image, principal_color)
+
+
+def read_at(image: NDArray[Any], places: list[tuple[float, float, float]]) -> list[DieReading | None]:
+    """The shipped networks' :meth:`PipReader.read_at`."""
+    return _SHIPPED.read_at(image, places)
