@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import numerals, tray
+from vision import network, numerals, tray
 from vision.adapt_backend import Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
 from vision.adapt_features import LOW_HEAT, _look, _Looked
@@ -75,11 +75,13 @@ def _reach(image: NDArray[Any], candidate: Candidate) -> float:
     return float(max(-(x - half), -(y - half), x + half - w, y + half - h) / max(side, 1e-9))
 
 
-def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,
-              value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
+def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tuple[NDArray[Any], NDArray[Any]],
+              heat: float, value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
+    """The dice of ``looked`` at thresholds ``heat`` and ``value_min``; ``probs`` the head's
+    (:meth:`Head.probs`) of its candidates."""
     if not looked.found:
         return []
-    die_p, value_p = head.probs(looked.offsets, looked.features)
+    die_p, value_p = probs
     h, w = image.shape[:2]
     out: list[DieReading] = []
     for (x, y, side, peak), p_die, probs in zip(looked.found, die_p, value_p, strict=True):
@@ -161,13 +163,18 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
         when it does not read the held-out photos better than the shipped reader.
     """
     start = time.process_time()
-    backend = backend or backend_for(family_of(photos))
+    with network.remembering():  # the photos' passes and crops, read several ways, run once
+        adaptation = _fit(photos, backend or backend_for(family_of(photos)))
+    adaptation.seconds = time.process_time() - start
+    return adaptation
+
+
+def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     adaptation = Adaptation(family=backend.family, fingerprint=backend.fingerprint(), photos=len(photos),
                             value_min=backend.value_min, examples=_counts(photos),
                             kinds=sorted({d.kind for p in photos for d in p.dice}))
     if len(photos) < 2 or not any(p.dice for p in photos):
         adaptation.why = "fewer than two labelled photos"
-        adaptation.seconds = time.process_time() - start
         return adaptation
     shipped = Figures()
     for photo in photos:
@@ -198,10 +205,10 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
             for k in range(len(photos)):
                 if k % folds != fold:
                     continue
+                probs = head.probs(looks[k].offsets, looks[k].features) if head else None
                 for (h, v), fig in figures.items():
-                    fig.add(_readings(backend, photos[k].image, looks[k], head, h, v, adaptation.kinds,
-                                              adaptation.cut_off)
-                            if head else [], photos[k].dice)
+                    fig.add(_readings(backend, photos[k].image, looks[k], probs, h, v, adaptation.kinds,
+                                      adaptation.cut_off) if probs else [], photos[k].dice)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
             if best is None or key[:2] > best[:2]:
@@ -217,7 +224,6 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     adaptation.used = adaptation.head is not None and held.gain > shipped.gain and held.right > shipped.right
     if not adaptation.used:
         adaptation.why = "it reads the taught photos held out no better than the shipped reader"
-    adaptation.seconds = time.process_time() - start
     return adaptation
 
 
@@ -256,7 +262,8 @@ def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: st
         side = _expected_side(adaptation.side, bgr, backend)
         scale = None if adaptation.side is None else backend.learned_side / side
         looked = _look(backend, bgr, scale, side, adaptation.heat)  # fewer crops to classify
-        dice = _readings(backend, bgr, looked, adaptation.head, adaptation.heat, adaptation.value_min,
+        probs = adaptation.head.probs(looked.offsets, looked.features)
+        dice = _readings(backend, bgr, looked, probs, adaptation.heat, adaptation.value_min,
                          adaptation.kinds, adaptation.cut_off)
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import cv2
 import numpy as np
 import pytest
 
-from vision import adapt, read_tray
+from vision import adapt, network, read_tray, tray
 
 BYLER = "real-dice/byler-tray-d6"
 
@@ -126,3 +128,57 @@ def test_a_camera_framing_one_die_does_not_make_it_cut_off(real_photos):
     readings = [d for p in framed for d in adapt.read(p.image, adaptation, backend=backend).dice]
     assert readings and all(d.unreadable != "cut off" for d in readings)
     assert adapt.fit(_photos(real_photos)[:3], adapt.PipBackend()).cut_off is True
+
+
+def _close(a, b):
+    """Whether two adaptations' JSON forms agree, numbers within float rounding."""
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and not isinstance(b, bool):
+        return b == pytest.approx(a, rel=1e-4, abs=1e-4)
+    return a == b
+
+
+@pytest.mark.slow
+def test_each_network_run_once_learns_the_same_layer(real_photos, monkeypatch):
+    # fit runs each crop and detector canvas once (vision.network.remembering): the layer it
+    # learns is the one learned running the networks on every pass
+    photos = _photos(real_photos, change=lambda value: 7 - value)[:6]
+    remembered = adapt.fit(photos, adapt.PipBackend()).to_dict()
+    runs = []
+    original = network.Network.run
+    monkeypatch.setattr(network, "remembering", contextlib.nullcontext)
+    monkeypatch.setattr(network.Network, "run", lambda self, blob: runs.append(len(blob)) or original(self, blob))
+    every = adapt.fit(photos, adapt.PipBackend()).to_dict()
+    remembered.pop("seconds"), every.pop("seconds")
+    assert remembered["used"] and remembered["head"]
+    assert _close(remembered, every)
+    assert runs
+
+
+def test_a_network_remembers_only_inside_remembering(real_photos):
+    reader = tray.PipReader()
+    crops = np.stack([tray.crop_die(cv2.imread(str(real_photos.photos(BYLER)[0])), (200.0, 200.0), 80.0)] * 2)
+    sessions = []
+    with network.remembering():
+        first = reader.classify(crops)
+        session = reader._classifier._session
+        reader._classifier._session = _Counting(session, sessions)
+        again = reader.classify(crops[::-1])
+        assert not sessions  # every row met before
+    reader.classify(crops)
+    assert sessions == [4]  # outside, the network runs again
+    assert again == pytest.approx(first, abs=1e-6)
+
+
+class _Counting:
+    """An onnxruntime session counting the rows it is run on."""
+
+    def __init__(self, session, rows):
+        self.session, self.rows = session, rows
+
+    def run(self, outputs, feeds):
+        self.rows.extend(len(v) for v in feeds.values())
+        return self.session.run(outputs, feeds)
