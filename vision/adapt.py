@@ -32,6 +32,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,16 @@ def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tup
                                                 confidence=confidence, unreadable=unreadable, kind=kind,
                                                 face=numerals.face_symbol(kind, v)))
     return _without_parts(out)
+
+
+def _unsure(die: DieReading, value_min: float) -> DieReading:
+    """``die`` as :func:`_readings` reads it at ``value_min`` rather than 0."""
+    if die.value is None or die.confidence >= value_min:
+        return die
+    if isinstance(die, numerals.NumberedReading):
+        return replace(die, value=None, face=None,
+                       unreadable="ambiguous pips" if die.kind == "d6-pips" else "ambiguous numeral")
+    return replace(die, value=None, unreadable="ambiguous pips")
 
 
 def _without_parts(dice: list[DieReading]) -> list[DieReading]:
@@ -206,9 +217,12 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
                 if k % folds != fold:
                     continue
                 probs = head.probs(looks[k].offsets, looks[k].features) if head else None
-                for (h, v), fig in figures.items():
-                    fig.add(_readings(backend, photos[k].image, looks[k], probs, h, v, adaptation.kinds,
-                                      adaptation.cut_off) if probs else [], photos[k].dice)
+                for h in HEATS:  # the value threshold changes no die's box: one match for all
+                    dice = _readings(backend, photos[k].image, looks[k], probs, h, 0.0, adaptation.kinds,
+                                     adaptation.cut_off) if probs else []
+                    _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in photos[k].dice])
+                    for v in VALUE_MINS:
+                        figures[h, v].add([_unsure(d, v) for d in dice], photos[k].dice, pairs)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
             if best is None or key[:2] > best[:2]:
