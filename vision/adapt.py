@@ -9,9 +9,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
 - two heads (:class:`Head`, logistic regressions whose logits start at the shipped
   classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
-  heat, size and look; and its value, over the classifier's log probabilities and
-  rotation-invariant ring harmonics of the crop, fitted only for the values taught, so a
-  value the table never showed is read as the network reads it;
+  heat, size and look; and its value, over the classifier's log probabilities, the
+  rotation-invariant ring harmonics and the pip counts of the crop, fitted only for the values
+  taught, so a value the table never showed is read as the network reads it;
 - whether a die reaching past the photo's edge is "cut off" (not for a camera framing one die);
 - the value threshold below which a die is unreadable.
 

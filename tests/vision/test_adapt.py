@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import adapt, network, read_tray, tray
+from vision import adapt, adapt_features, network, read_tray, tray
 
 BYLER = "real-dice/byler-tray-d6"
 
@@ -182,3 +182,36 @@ class _Counting:
     def run(self, outputs, feeds):
         self.rows.extend(len(v) for v in feeds.values())
         return self.session.run(outputs, feeds)
+
+
+PIP_PLACES = {1: [(20, 20)], 2: [(12, 12), (28, 28)], 3: [(12, 12), (20, 20), (28, 28)],
+              4: [(12, 12), (12, 28), (28, 12), (28, 28)], 5: [(12, 12), (12, 28), (20, 20), (28, 12), (28, 28)],
+              6: [(12, 11), (12, 20), (12, 29), (28, 11), (28, 20), (28, 29)]}
+
+
+def _face(value, face, pip):
+    crop = np.full((tray.CROP, tray.CROP, 3), face, np.uint8)
+    for x, y in PIP_PLACES[value]:
+        cv2.circle(crop, (x, y), 2, (pip, pip, pip), -1)
+    return crop
+
+
+def test_the_pips_of_a_crop_are_counted_dark_on_light_and_light_on_dark():
+    crops = np.stack([_face(v, 230, 20) for v in range(1, 7)] + [_face(v, 30, 240) for v in range(1, 7)]
+                     + [np.full((tray.CROP, tray.CROP, 3), 128, np.uint8)])
+    counts = adapt_features._pip_counts(crops)
+    assert counts.shape == (13, 2 * adapt_features.PIPS)
+    assert counts[:12].tolist() == np.eye(12).tolist()  # dark pips 1..6, then light pips 1..6
+    assert not counts[12].any()  # a plain crop: no count
+
+
+def test_a_head_fitted_before_a_feature_was_added_reads_as_it_did():
+    rng = np.random.default_rng(2)
+    targets = rng.choice([0, 1, 2, 3], 200)
+    offsets = np.log(np.full((200, 7), 0.05))
+    offsets[np.arange(200), targets] = np.log(0.7)
+    features = np.hstack([offsets, rng.normal(size=(200, 4))])
+    head = adapt.fit_head(offsets, features, targets)
+    appended = np.hstack([features, rng.normal(size=(200, 3))])
+    for now, then in zip(head.probs(offsets, appended), head.probs(offsets, features), strict=True):
+        assert now == pytest.approx(then)
