@@ -54,7 +54,7 @@ from device.roll.edits import JPEG_QUALITY
 from device.roll.frames import NUMBERED_KINDS, FrameSide
 from device.roll.keeping import RollKeeping
 from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
-from device.roll.settings import RollSettings, SettingLocked, _with_house_rules
+from device.roll.settings import RollSettings, SettingLocked, _with_house_rules, stored_measure
 from device.roll.teaching import RollTeaching
 from device.roll.walk import SURPLUS_NOTE, throw_problem
 from device.tray.dispatch import TrayDispatcher
@@ -137,6 +137,7 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
         stored = history.setting("presets")
         self._presets = self._presets_from(stored) if stored else list(presets)
         self._principal_color = history.setting("principal_color", principal_color)
+        self._principal_measured = stored_measure(history.setting("principal_measured"))
         self._pin_from_page = pin_from_page and pin is None
         self._config_pin = pin
         self._pin = history.setting("pin", None) if self._pin_from_page else pin

@@ -399,10 +399,38 @@ def name_dice_colors(image: NDArray[Any], dice: Sequence[Any]) -> None:
     if not dice:
         return
     image = _as_image(image)
-    covered = np.zeros(image.shape[:2], bool)
-    for die in dice:
-        covered[die.box[1]:die.box[3], die.box[0]:die.box[2]] = True
-    floor = estimate_floor(image, exclude=covered)
-    white, exposure = _white(floor), exposure_gain(floor)
+    white, exposure = _floor_measure(image, [die.box for die in dice])
     for die in dice:
         die.color = name_color_box(image, die.box, white_reference=white, exposure=exposure)
+
+
+def dice_lab(image: NDArray[Any], boxes: Sequence[Sequence[int]]) -> list[tuple[float, float, float]]:
+    """The CIELAB colour of each die body of one photo, as :func:`name_dice_colors` sees it:
+    white-balanced and exposed against one measure of the floor outside all the boxes, so the
+    same die gives about the same colour under another light's strength or colour.
+
+    Each is ``(L*, a*, b*)``: L* the body's median lightness (0–100), (a*, b*) its chroma
+    (75th percentile C*) at its main hue (:func:`body_features`).
+
+    :param boxes: ``[x0, y0, x1, y1]`` pixels, one a die (as :attr:`DieReading.box`).
+    :raises InvalidImage: image not H×W×3 uint8 (a ``ValueError``).
+    :raises ValueError: a box with no pixel inside the image.
+    """
+    if not boxes:
+        return []
+    image = _as_image(image)
+    white, exposure = _floor_measure(image, boxes)
+    measured = []
+    for box in boxes:
+        lightness, chroma, hue, _ = box_features(image, box, white_reference=white, exposure=exposure)
+        measured.append((lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))))
+    return measured
+
+
+def _floor_measure(image: NDArray[Any], boxes: Sequence[Sequence[int]]) -> tuple[NDArray[Any] | None, float]:
+    """(white reference or None, exposure) of the floor outside ``boxes``: one measure a photo."""
+    covered = np.zeros(image.shape[:2], bool)
+    for box in boxes:
+        covered[box[1]:box[3], box[0]:box[2]] = True
+    floor = estimate_floor(image, exclude=covered)
+    return _white(floor), exposure_gain(floor)

@@ -115,6 +115,7 @@ def _page_context() -> dict:
             "rolls": url_for("api.rolls"),
             "examples": url_for("examples.examples"),
             "settings": url_for("api.get_settings"),
+            "principal_from_tray": url_for("api.principal_from_tray"),
             "login": url_for("api.login"),
             "logout": url_for("api.logout"),
             "frame": url_for("api.latest_frame"),

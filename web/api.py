@@ -39,10 +39,16 @@ every POST must be same-origin.
                                          ``{"image": JPEG data URL, "width", "height", "die_px":
                                          int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
                                          404 no frame yet (the controller's ``setup_view``)
-``GET  /api/settings``                   ``{"principal_color", "presets", "pin_set", "authorized",
+``GET  /api/settings``                   ``{"principal_color", "principal_measured" (or null), "presets",
+                                         "pin_set", "authorized",
                                          "preset_labels": {name: {"text", "made"}} (messages.preset_labels),
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
+``POST /api/settings/principal-from-tray`` *PIN* the principal die's colour measured on the one die
+                                         of the latest frame (RULES D6-2a; the light does not change
+                                         it) and kept with its name → settings as in GET, with
+                                         ``principal_measured`` ``{"name", "lab": [L*, a*, b*]}``;
+                                         409 with the reason when no die or several dice are in sight
 ``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
                                          ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
                                          to clear; 409 when the config decides the PIN:
@@ -429,6 +435,14 @@ def post_settings():
             raise BadRequest(reason(exc)) from exc
     if new_pin:
         security.log_in(new_pin)  # whoever sets the PIN stays in control
+    return jsonify(public_settings())
+
+
+@bp.post("/settings/principal-from-tray")
+@security.requires_pin
+def principal_from_tray():
+    with refusals():
+        controller().principal_from_tray()
     return jsonify(public_settings())
 
 

@@ -122,10 +122,15 @@ class Controller(Protocol):
         (the web encodes no image itself). :raises ValueError: it could not be encoded."""
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin" (a hash or None), "house_rules"}``."""
+        """``{"principal_color", "principal_measured" (``{"name", "lab"}`` or None), "presets",
+        "pin" (a hash or None), "house_rules"}``."""
 
     def update_settings(self, **changes: Any) -> dict:
         """Change and keep some settings; the settings. :raises ValueError, TypeError: a bad one."""
+
+    def principal_from_tray(self) -> dict:
+        """Measure the principal die's colour on the one die of the latest frame and keep it;
+        the settings. :raises RuntimeError: no die or several dice in sight (409)."""
 
     def clear_history(self) -> None:
         """Forget every roll and photo."""

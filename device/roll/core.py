@@ -25,6 +25,7 @@ from device.tray.dispatch import TrayDispatcher
 from device.tray.problems import Problem, dice_count
 from rules.errors import InvalidRoll
 from rules.pool import PoolOptions
+from vision.principal import MeasuredColor
 from vision.reading import DieReading
 
 log = logging.getLogger("device.controller")
@@ -76,6 +77,7 @@ class RollCore:
     _presets: list[Preset]
     _config_presets: list[Preset]
     _principal_color: str | None
+    _principal_measured: MeasuredColor | None
     _camera: dict[str, Any]
     _throw_fn: Callable[[int | None], None] | None
     _read_now_fn: Callable[[], None] | None

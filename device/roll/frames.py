@@ -53,7 +53,8 @@ class FrameSide(RollCore):
             reader: Literal["pips", "numbered"] = (
                 "numbered" if preset is not None and preset.sides in NUMBERED_KINDS else "pips")
             if self._closed or self._state not in TAKING or preset is None or t < self._fresh_after:
-                return Wanted(reader=reader, color=self._principal_color, take=False)
+                return Wanted(reader=reader, color=self._principal_color, measured=self._principal_measured,
+                              take=False)
             step, expected, _ = self._open_step()
             # RULES T-2: the first throw is compared with the tray when the roll was armed
             # (taking a die out of it is fine), each later throw with the frame before it;
@@ -65,6 +66,7 @@ class FrameSide(RollCore):
             wanted = Wanted(reader=reader, count=expected, kind=NUMBERED_KINDS.get(preset.sides),
                             moved_only=True, follow_up=step > 0, as_is=self._read_requested,
                             label=preset.label, asks=self._request(), color=self._principal_color,
+                            measured=self._principal_measured,
                             photos=True, token=(self._generation, self._state, step), before=before,
                             voided=void.dice if void is not None else ())
             self._set_state("reading")

@@ -1,11 +1,13 @@
-"""The roll's settings: the presets, the principal die's colour, the PIN, the house rules
-(RULES P-5b) and the cocked-die policy (RULES T-5), kept in the history database.
+"""The roll's settings: the presets, the principal die's colour (a name, or measured on the
+table's die: RULES D6-2a), the PIN, the house rules (RULES P-5b) and the cocked-die policy
+(RULES T-5), kept in the history database.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 import rules
 from device.errors import DeviceError, SaveFailed
@@ -16,10 +18,17 @@ from rules import cocked as cocked_policy
 from rules.errors import InvalidRoll
 from rules.phrase import Phrase
 from rules.pool import PoolOptions, PoolSpec
+from vision.principal import MeasuredColor
+
+log = logging.getLogger("device.controller")
 
 
 class SettingLocked(DeviceError, RuntimeError):
     """A setting the config file decides (the PIN) was changed from the page."""
+
+
+class NotOneDie(DeviceError, RuntimeError):
+    """The principal colour was to be measured on the tray's die, and not one die is in sight."""
 
 
 class RollSettings(RollCore):
@@ -35,11 +44,16 @@ class RollSettings(RollCore):
 
 
     def settings(self) -> dict:
-        """``{"principal_color", "presets", "pin", "house_rules", "cocked_dice"}`` (pin: the
-        stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one", "target_number"}``,
-        RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
+        """``{"principal_color", "principal_measured", "presets", "pin", "house_rules",
+        "cocked_dice"}`` (principal_measured: ``{"name", "lab": [L*, a*, b*]}`` when the
+        principal colour was measured on the table's die, :meth:`principal_from_tray`, else
+        None; pin: the stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one",
+        "target_number"}``, RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
         with self._lock:
-            return {"principal_color": self._principal_color, "presets": self.presets(),
+            measured = self._principal_measured
+            return {"principal_color": self._principal_color,
+                    "principal_measured": None if measured is None else measured.to_dict(),
+                    "presets": self.presets(),
                     "pin": self._pin, "house_rules": self._house_rules.to_dict(),
                     "cocked_dice": self._cocked_dice}
 
@@ -52,6 +66,7 @@ class RollSettings(RollCore):
         change is checked and saved in one transaction before any takes effect: a refusal
         or a failed save changes nothing. ``house_rules`` is ``{"rule_of_ten"?, "rule_of_one"?,
         "target_number"?}`` (the keys left out keep their value); every pool preset follows it (RULES P-5b).
+        A ``principal_color`` chosen by name drops a measured one (:meth:`principal_from_tray`).
 
         :raises ValueError: for an unknown setting or a bad value (naming it).
         :raises SettingLocked: for a PIN when the config decides it (``pin`` set, or
@@ -96,14 +111,15 @@ class RollSettings(RollCore):
                                                "file (or pin_from_page = true)"))
                 if changes["pin"] is not None and not isinstance(changes["pin"], str):
                     raise ValueError("pin must be the stored PIN hash or null")
+            stored = {**changes, "principal_measured": None} if "principal_color" in changes else changes
             try:
-                self._history.set_settings(changes)  # first: a failed save changes nothing
+                self._history.set_settings(stored)  # first: a failed save changes nothing
             except SaveFailed as exc:
                 self._save_error = str(exc)
                 raise
             self._save_error = None
             if "principal_color" in changes:
-                self._principal_color = changes["principal_color"]
+                self._principal_color, self._principal_measured = changes["principal_color"], None
             if "presets" in changes:
                 if changes["presets"] is None:
                     self._presets = list(self._config_presets)
@@ -119,6 +135,28 @@ class RollSettings(RollCore):
                     problem = self._request_problem()
                     self._set_state(self._state, prompt=self._request(),
                                     problem=None if problem is None else problem.to_dict())
+            self._publish_state()
+            return self.settings()
+
+    def principal_from_tray(self) -> dict:
+        """Make the colour of the one die on the latest frame the principal die's (RULES D6-2a),
+        measured (:func:`vision.principal.measure_die`: light-independent) and kept with its
+        name; from the next throw read on, the die nearest it is the principal die. The settings.
+
+        :raises NotOneDie: no frame yet, no die or several dice in sight (a Phrase).
+        :raises SaveFailed: when the history database cannot save it (nothing changes).
+        """
+        with self._lock:
+            image, reading = self._tray.latest_frame()
+            measured = principal_from_frame(image, reading)
+            try:
+                self._history.set_settings({"principal_color": measured.name,
+                                            "principal_measured": measured.to_dict()})
+            except SaveFailed as exc:
+                self._save_error = str(exc)
+                raise
+            self._save_error = None
+            self._principal_color, self._principal_measured = measured.name, measured
             self._publish_state()
             return self.settings()
 
@@ -183,3 +221,33 @@ def _flatten_preset(table: dict) -> dict:
         spec.pop("principal_known", None)
     flat.update(spec)
     return flat
+
+
+def principal_from_frame(image: Any, reading: dict[str, Any] | None) -> MeasuredColor:
+    """The measured colour of the one die of ``reading`` (a :class:`vision.reading.TrayReading`
+    dict) on ``image`` (H×W×3 uint8 BGR, or None: no frame yet).
+
+    :raises NotOneDie: no frame, no die or several dice in sight (a Phrase the page words).
+    """
+    from vision.principal import measure_die
+
+    if image is None or reading is None:
+        raise NotOneDie(Phrase("no photo from the camera yet: put the principal die alone in the tray"))
+    dice = reading["dice"]
+    if not dice:
+        raise NotOneDie(Phrase("no die in sight: put the principal die alone in the tray"))
+    if len(dice) > 1:
+        raise NotOneDie(Phrase("{n} dice in sight: leave the principal die alone in the tray", n=len(dice)))
+    return measure_die(image, dice[0]["box"], dice[0]["color"])
+
+
+def stored_measure(value: object) -> MeasuredColor | None:
+    """The measured principal colour the history keeps (:meth:`RollSettings.principal_from_tray`),
+    or None: none kept, or one this version cannot read (then the name's rule applies)."""
+    if value is None:
+        return None
+    try:
+        return MeasuredColor.from_dict(cast(dict, value))
+    except ValueError as exc:
+        log.warning("the stored principal colour is ignored: %s", exc)
+        return None

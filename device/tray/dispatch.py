@@ -24,6 +24,7 @@ import numpy as np
 from device.tray.match import Match, Wanted, match
 from device.tray.problems import Problem
 from vision.image import jpeg
+from vision.principal import mark_measured
 from vision.reading import DieReading, TrayReading
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,8 @@ class TrayDispatcher:
             before = self._seen if wanted.before == "last" else wanted.before
         try:
             reading = self._readers[wanted.reader](frame, wanted.color)
+            if wanted.measured is not None:  # RULES D6-2a: the die of the measured principal colour
+                reading.principal_note = mark_measured(frame, reading.dice, wanted.measured)
             reading_dict = reading.to_dict()
             photos = self._encode(frame, reading) if chosen and wanted.photos else None
         except Exception as exc:  # a bad frame must not stop the evening

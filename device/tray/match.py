@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from device.tray.problems import Code, Problem, kind_name, leaning
 from rules.cocked import DEFAULT as DEFAULT_COCKED
 from vision.reading import DieReading, TrayReading
+
+if TYPE_CHECKING:
+    from vision.principal import MeasuredColor
 
 #: The readers' kinds a die of these sides may be: a d6 is fine with pips or numerals; a
 #: percentile d10 reads tens, not a d10's face.
@@ -42,6 +45,9 @@ class Wanted:
     :param label: the roll's preset label, for too many or too few dice.
     :param asks: the end of a problem's English sentence (:attr:`Problem.asks`).
     :param color: the principal die's palette colour handed to the reader (RULES D6-2).
+    :param measured: the principal die's colour measured on the table's die (Settings): the
+        die of that colour is the principal die (RULES D6-2a), else ``color``'s rule decides;
+        None: ``color``'s rule alone.
     :param take: False: the frame is not for this step (it is read the step's way only to
         keep the tray as seen and the latest frame).
     :param photos: whether the step keeps the frame's photo and annotation (JPEGs).
@@ -66,6 +72,7 @@ class Wanted:
     label: str | None = None
     asks: str = ""
     color: str | None = None
+    measured: MeasuredColor | None = None
     take: bool = True
     photos: bool = False
     token: object = None

@@ -24,6 +24,7 @@ import numpy as np
 import rules
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
+from device.roll.settings import principal_from_frame
 from device.setup_view import setup_view
 from device.tray.dispatch import frame_jpeg
 from device.tray.problems import Problem
@@ -118,7 +119,7 @@ class FakeController(Controller):
         self.settles_on_throw, self.draws = settles_on_throw, draws
         self.can_throw = True   # False: a camera that cannot start a throw (a real one)
         self.frame: np.ndarray | None = None  # the latest frame, when a test sets one
-        self._settings = {"principal_color": "red", "presets": copy.deepcopy(PRESETS), "pin": None,
+        self._settings = {"principal_color": "red", "principal_measured": None, "presets": copy.deepcopy(PRESETS), "pin": None,
                           "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
                           "cocked_dice": "rethrow_die"}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
@@ -375,8 +376,16 @@ class FakeController(Controller):
                 if not PRESET_KEYS <= set(preset):
                     raise ValueError("a preset needs name, label, system, sides, count and spec")
             self._settings.update(copy.deepcopy(changes))
+            if "principal_color" in changes:  # a name chosen drops a measured colour, as the device's
+                self._settings["principal_measured"] = None
             if "presets" in changes and changes["presets"] is None:  # null: the configured ones, as the device's
                 self._settings["presets"] = copy.deepcopy(PRESETS)
+            return self.settings()
+
+    def principal_from_tray(self) -> dict:
+        measured = principal_from_frame(*self.latest_frame())  # the device's measure and refusals
+        with self._lock:
+            self._settings.update(principal_color=measured.name, principal_measured=measured.to_dict())
             return self.settings()
 
     def clear_history(self) -> None:

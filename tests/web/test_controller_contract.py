@@ -17,7 +17,7 @@ from web.controller import Fight
 
 STATE_KEYS = {"state", "preset", "roller", "prompt", "problem", "needs", "camera", "latest_roll", "odds"}
 PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
-SETTING_KEYS = {"principal_color", "presets", "pin", "house_rules"}
+SETTING_KEYS = {"principal_color", "principal_measured", "presets", "pin", "house_rules"}
 ROLL_KEYS = {"id", "seq", "preset", "system", "roller", "complete", "dice", "corrections"}
 
 
@@ -130,6 +130,12 @@ def test_settings_change_and_an_unknown_one_is_refused(ctl):
     assert ctl.settings()["principal_color"] == "blue"
     with pytest.raises((ValueError, TypeError)):
         ctl.update_settings(colour="blue")
+
+
+def test_the_principal_colour_is_measured_only_with_one_die_in_sight(ctl):
+    with pytest.raises(RuntimeError, match="no photo from the camera yet"):
+        ctl.principal_from_tray()
+    assert ctl.settings()["principal_measured"] is None
 
 
 def test_clearing_the_history_forgets_every_roll(ctl):

@@ -15,7 +15,9 @@ let frameSize = null;
 let principalColor = null;  // as the settings last said: the photo's die buttons show it pressed
 
 function showSettings(settings) {
-  $("#principal-color").textContent = t("Principal colour: {color}", { color: settings.principal_color ? t(settings.principal_color) : "–" });
+  const named = settings.principal_color ? t(settings.principal_color) : "–";
+  $("#principal-color").textContent = settings.principal_measured
+    ? t("Principal colour: {color}, measured on your die", { color: named }) : t("Principal colour: {color}", { color: named });
   principalColor = settings.principal_color;
   for (const button of document.querySelectorAll("#frame-dice button")) {
     button.setAttribute("aria-pressed", String(button.dataset.color === principalColor));
@@ -119,6 +121,12 @@ async function choosePrincipal(color) {
   const settings = await act(api.post(API.settings, { principal_color: color }));
   if (settings) { showSettings(settings); toast(t("Saved")); }
 }
+
+// RULES D6-2a: the one die in the tray measured (409 with the reason when not one die is in sight).
+$("#principal-measure").addEventListener("click", async () => {
+  const settings = await act(api.post(API.principal_from_tray, {}));
+  if (settings) { showSettings(settings); toast(t("Saved")); }
+});
 
 $("#frame").addEventListener("click", async (event) => {
   const img = event.currentTarget;
