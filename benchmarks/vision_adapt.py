@@ -13,10 +13,13 @@ DIR/numerals/<source>/, lurig by the shipped numbered networks, which never lear
 Its photos in labels.json order: the labels of the first K are taught (vision.adapt.fit, as
 ``dicelens teach`` does) and the photos after the first max(K) are read (the same photos for
 every K, so the rows compare); K = 0 is the shipped reader. Prints per source and K: dice,
-right, wrong (value or kind), unreadable, missed, phantom, the share read right, whether the
-layer was used and its held-out figure on the taught photos, the fit's CPU seconds; then the
-head's fit time for 1,000 examples and the read-time cost per photo (median CPU ms, with the
-layer and without).
+right, wrong (value or kind), unreadable, missed (and of them, "det", those the detector never
+found: no candidate down to adapt.LOW_HEAT lies on them, which no head can mend), phantom, the
+share read right, whether the layer was used and its held-out figure on the taught photos, the
+fit's CPU seconds, and what
+reading with the layer costs a photo more than without it (median over the same photos); then
+the head's fit time for 1,000 examples, the whole fit's per 1,000 dice taught (the largest K's),
+and the read-time cost per photo (median CPU ms, with the layer and without).
 """
 
 from __future__ import annotations
@@ -39,12 +42,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.datasets import source as dataset_source  # noqa: E402
 from vision import adapt, numerals  # noqa: E402
 from vision.network import Network  # noqa: E402
+from vision.scoring import score_photo  # noqa: E402
 from vision.tray import PipReader  # noqa: E402
 
 SOURCES = ("real-dice/byler-tray-d6", "real-dice/penlington-desk-d6", "real-dice/patterson-craps-d6-crops",
            "real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
            "real-d20/lurig-platform-d20")
 SHIPPED_ONLY = ("lurig-platform-d20",)  # no training tool learns from it: the shipped networks never saw it
+
+
+def unfound(backend: adapt.Backend, adaptation: adapt.Adaptation | None, photo: adapt.TaughtPhoto,
+            dice: list) -> int:
+    """How many of the photo's labelled dice no reading matched and no candidate of the
+    detector's pass the reader reads with (the layer's scale, or the shipped passes), down
+    to adapt.LOW_HEAT, lies on: misses of the detector, which no head can mend (the other
+    misses are candidates a head or threshold turned down)."""
+    _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in photo.dice])
+    missed = [photo.dice[j] for i, j in pairs if i is None and j is not None]
+    if not missed:
+        return 0
+    used = adaptation is not None and adaptation.used
+    side = adapt._expected_side(adaptation.side if used else None, photo.image, backend)
+    scale = backend.learned_side / side if used and adaptation.side is not None else None
+    looked = adapt._look(backend, photo.image, scale, side)
+    return len(missed) - int(np.count_nonzero(adapt._targets(backend, looked, missed)))
 
 
 def taught_photos(folder: Path) -> list[adapt.TaughtPhoto]:
@@ -90,9 +111,10 @@ def main() -> int:
                         "(default: all of them; on a loaded machine a full run takes hours)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    print(f"{'source':28}{'K':>4}{'dice':>6}{'right':>6}{'wrong':>6}{'unread':>7}{'missed':>7}{'phant':>6}"
-          f"{'right %':>8}  layer (held-out on taught photos)      fit CPU s")
+    print(f"{'source':28}{'K':>4}{'dice':>6}{'right':>6}{'wrong':>6}{'unread':>7}{'missed':>7}{'(det)':>6}"
+          f"{'phant':>6}{'right %':>8}  layer (held-out on taught photos)      fit CPU s")
     read_ms: dict[str, list[float]] = {"with": [], "without": []}
+    fits: list[tuple[float, int]] = []  # each fit's CPU seconds and dice taught
     fit_examples: list[adapt._Looked] = []
     for path in SOURCES:
         name = path.split("/")[-1]
@@ -106,18 +128,23 @@ def main() -> int:
         with numbered_networks(networks):
             photos = taught_photos(dataset_source(path))
             rest = photos[max(args.k):][:args.test]
+            shipped_ms: list[float] = []
             for k in args.k:
                 adaptation = adapt.fit(photos[:k], backend) if k else None
-                figures = adapt.Figures()
-                for photo in rest:
+                figures, detector_missed, extra = adapt.Figures(), 0, []
+                for n, photo in enumerate(rest):
                     cpu = time.process_time()
                     reading = adapt.read(photo.image, adaptation, backend=backend)
                     spent = time.process_time() - cpu
                     if k == 0:
                         read_ms["without"].append(spent)
+                        shipped_ms.append(spent)
                     elif adaptation is not None and adaptation.used and k == max(args.k):
                         read_ms["with"].append(spent)
+                        if n < len(shipped_ms):  # K = 0 read it
+                            extra.append(spent - shipped_ms[n])
                     figures.add(reading.dice, photo.dice)
+                    detector_missed += unfound(backend, adaptation, photo, reading.dice)
                 layer = ""
                 if adaptation is not None:
                     held, ship = adapt.Figures(**adaptation.held_out), adapt.Figures(**adaptation.shipped)
@@ -128,8 +155,13 @@ def main() -> int:
                 c = figures
                 taught = sum(len(p.dice) for p in photos[:k])
                 fitted = f"{adaptation.seconds:6.1f} ({taught} dice)" if adaptation else ""
-                print(f"{name[:27]:28}{k:4}{c.dice:6}{c.right:6}{c.wrong:6}{c.unread:7}{c.missed:7}{c.phantom:6}"
-                      f"{100 * c.share:8.1f}  {layer:38}{fitted}", flush=True)
+                if adaptation is not None:
+                    fits.append((adaptation.seconds, taught))
+                print(f"{name[:27]:28}{k:4}{c.dice:6}{c.right:6}{c.wrong:6}{c.unread:7}{c.missed:7}"
+                      f"{detector_missed:6}{c.phantom:6}{100 * c.share:8.1f}  {layer:38}{fitted}", flush=True)
+                if extra:
+                    print(f"{name}: reading with the layer costs {1000 * statistics.median(extra):+.1f} ms CPU a photo "
+                          f"(median over {len(extra)} photos, the same read without it)")
                 if adaptation is not None and k == max(args.k) and adaptation.head is not None and not fit_examples:
                     fit_examples = [adapt._look(backend, p.image, None, adapt._expected_side(None, p.image, backend))
                                     for p in photos[:k]]
@@ -141,6 +173,10 @@ def main() -> int:
         cpu = time.process_time()
         adapt.fit_head(offsets[picks], features[picks], targets)
         print(f"the head's fit, 1,000 examples: {time.process_time() - cpu:.2f} s CPU (one core)")
+    if fits:
+        seconds, taught = max(fits, key=lambda f: f[1])
+        print(f"the whole fit: {seconds:.1f} s CPU for {taught} dice taught, {1000 * seconds / max(taught, 1):.1f} s "
+              "per 1,000 (one core)")
     for what, times in read_ms.items():
         if times:
             print(f"read a photo {what} the layer: median {1000 * statistics.median(times):.1f} ms CPU "

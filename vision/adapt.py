@@ -9,9 +9,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
 - two heads (:class:`Head`, logistic regressions whose logits start at the shipped
   classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
-  heat, size and look; and its value, over the classifier's log probabilities and
-  rotation-invariant ring harmonics of the crop, fitted only for the values taught, so a
-  value the table never showed is read as the network reads it;
+  heat, size and look; and its value, over the classifier's log probabilities, the
+  rotation-invariant ring harmonics and the pip counts of the crop, fitted only for the values
+  taught, so a value the table never showed is read as the network reads it;
 - whether a die reaching past the photo's edge is "cut off" (not for a camera framing one die);
 - the value threshold below which a die is unreadable.
 
@@ -32,12 +32,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import numerals, tray
+from vision import network, numerals, tray
 from vision.adapt_backend import Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
 from vision.adapt_features import LOW_HEAT, _look, _Looked
@@ -75,11 +76,13 @@ def _reach(image: NDArray[Any], candidate: Candidate) -> float:
     return float(max(-(x - half), -(y - half), x + half - w, y + half - h) / max(side, 1e-9))
 
 
-def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head, heat: float,
-              value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
+def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tuple[NDArray[Any], NDArray[Any]],
+              heat: float, value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
+    """The dice of ``looked`` at thresholds ``heat`` and ``value_min``; ``probs`` the head's
+    (:meth:`Head.probs`) of its candidates."""
     if not looked.found:
         return []
-    die_p, value_p = head.probs(looked.offsets, looked.features)
+    die_p, value_p = probs
     h, w = image.shape[:2]
     out: list[DieReading] = []
     for (x, y, side, peak), p_die, probs in zip(looked.found, die_p, value_p, strict=True):
@@ -107,6 +110,16 @@ def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, head: Head
                                                 confidence=confidence, unreadable=unreadable, kind=kind,
                                                 face=numerals.face_symbol(kind, v)))
     return _without_parts(out)
+
+
+def _unsure(die: DieReading, value_min: float) -> DieReading:
+    """``die`` as :func:`_readings` reads it at ``value_min`` rather than 0."""
+    if die.value is None or die.confidence >= value_min:
+        return die
+    if isinstance(die, numerals.NumberedReading):
+        return replace(die, value=None, face=None,
+                       unreadable="ambiguous pips" if die.kind == "d6-pips" else "ambiguous numeral")
+    return replace(die, value=None, unreadable="ambiguous pips")
 
 
 def _without_parts(dice: list[DieReading]) -> list[DieReading]:
@@ -161,13 +174,18 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
         when it does not read the held-out photos better than the shipped reader.
     """
     start = time.process_time()
-    backend = backend or backend_for(family_of(photos))
+    with network.remembering():  # the photos' passes and crops, read several ways, run once
+        adaptation = _fit(photos, backend or backend_for(family_of(photos)))
+    adaptation.seconds = time.process_time() - start
+    return adaptation
+
+
+def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     adaptation = Adaptation(family=backend.family, fingerprint=backend.fingerprint(), photos=len(photos),
                             value_min=backend.value_min, examples=_counts(photos),
                             kinds=sorted({d.kind for p in photos for d in p.dice}))
     if len(photos) < 2 or not any(p.dice for p in photos):
         adaptation.why = "fewer than two labelled photos"
-        adaptation.seconds = time.process_time() - start
         return adaptation
     shipped = Figures()
     for photo in photos:
@@ -198,10 +216,13 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
             for k in range(len(photos)):
                 if k % folds != fold:
                     continue
-                for (h, v), fig in figures.items():
-                    fig.add(_readings(backend, photos[k].image, looks[k], head, h, v, adaptation.kinds,
-                                              adaptation.cut_off)
-                            if head else [], photos[k].dice)
+                probs = head.probs(looks[k].offsets, looks[k].features) if head else None
+                for h in HEATS:  # the value threshold changes no die's box: one match for all
+                    dice = _readings(backend, photos[k].image, looks[k], probs, h, 0.0, adaptation.kinds,
+                                     adaptation.cut_off) if probs else []
+                    _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in photos[k].dice])
+                    for v in VALUE_MINS:
+                        figures[h, v].add([_unsure(d, v) for d in dice], photos[k].dice, pairs)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
             if best is None or key[:2] > best[:2]:
@@ -217,7 +238,6 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     adaptation.used = adaptation.head is not None and held.gain > shipped.gain and held.right > shipped.right
     if not adaptation.used:
         adaptation.why = "it reads the taught photos held out no better than the shipped reader"
-    adaptation.seconds = time.process_time() - start
     return adaptation
 
 
@@ -256,7 +276,8 @@ def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: st
         side = _expected_side(adaptation.side, bgr, backend)
         scale = None if adaptation.side is None else backend.learned_side / side
         looked = _look(backend, bgr, scale, side, adaptation.heat)  # fewer crops to classify
-        dice = _readings(backend, bgr, looked, adaptation.head, adaptation.heat, adaptation.value_min,
+        probs = adaptation.head.probs(looked.offsets, looked.features)
+        dice = _readings(backend, bgr, looked, probs, adaptation.heat, adaptation.value_min,
                          adaptation.kinds, adaptation.cut_off)
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)

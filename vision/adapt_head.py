@@ -40,7 +40,7 @@ class Head:
 
     def probs(self, offsets: NDArray[Any], features: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """N×C offsets, N×F features → (N probabilities of a die, N×(C−1) of each value given one)."""
-        x = (features - self.mean) / self.scale
+        x = (features[:, :len(self.mean)] - self.mean) / self.scale  # a head saved before later features
         values = offsets[:, 1:]
         die_logit = _logsumexp(values) - offsets[:, 0] + x @ self.die_w + self.die_b
         shipped = _softmax(values)

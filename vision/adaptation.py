@@ -31,10 +31,13 @@ class Figures:
     missed: int = 0
     phantom: int = 0
 
-    def add(self, dice: Sequence[DieReading], labels: Sequence[Example]) -> None:
-        """Count one photo's readings against its labels (kind and value must agree)."""
-        boxes = [{"box": list(e.box), "value": e.value} for e in labels]
-        _, pairs = score_photo(dice, boxes)
+    def add(self, dice: Sequence[DieReading], labels: Sequence[Example],
+            pairs: Sequence[tuple[int | None, int | None]] | None = None) -> None:
+        """Count one photo's readings against its labels (kind and value must agree);
+        ``pairs`` their match (:func:`vision.scoring.score_photo`'s, which depends on the boxes
+        only), None to match them here."""
+        if pairs is None:
+            _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in labels])
         self.dice += len(labels)
         for i, j in pairs:
             if j is None:

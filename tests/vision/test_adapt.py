@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import cv2
 import numpy as np
 import pytest
 
-from vision import adapt, read_tray
+from vision import adapt, adapt_features, network, read_tray, tray
 
 BYLER = "real-dice/byler-tray-d6"
 
@@ -126,3 +128,90 @@ def test_a_camera_framing_one_die_does_not_make_it_cut_off(real_photos):
     readings = [d for p in framed for d in adapt.read(p.image, adaptation, backend=backend).dice]
     assert readings and all(d.unreadable != "cut off" for d in readings)
     assert adapt.fit(_photos(real_photos)[:3], adapt.PipBackend()).cut_off is True
+
+
+def _close(a, b):
+    """Whether two adaptations' JSON forms agree, numbers within float rounding."""
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and not isinstance(b, bool):
+        return b == pytest.approx(a, rel=1e-4, abs=1e-4)
+    return a == b
+
+
+@pytest.mark.slow
+def test_each_network_run_once_learns_the_same_layer(real_photos, monkeypatch):
+    # fit runs each crop and detector canvas once (vision.network.remembering): the layer it
+    # learns is the one learned running the networks on every pass
+    photos = _photos(real_photos, change=lambda value: 7 - value)[:6]
+    remembered = adapt.fit(photos, adapt.PipBackend()).to_dict()
+    runs = []
+    original = network.Network.run
+    monkeypatch.setattr(network, "remembering", contextlib.nullcontext)
+    monkeypatch.setattr(network.Network, "run", lambda self, blob: runs.append(len(blob)) or original(self, blob))
+    every = adapt.fit(photos, adapt.PipBackend()).to_dict()
+    remembered.pop("seconds"), every.pop("seconds")
+    assert remembered["used"] and remembered["head"]
+    assert _close(remembered, every)
+    assert runs
+
+
+def test_a_network_remembers_only_inside_remembering(real_photos):
+    reader = tray.PipReader()
+    crops = np.stack([tray.crop_die(cv2.imread(str(real_photos.photos(BYLER)[0])), (200.0, 200.0), 80.0)] * 2)
+    sessions = []
+    with network.remembering():
+        first = reader.classify(crops)
+        session = reader._classifier._session
+        reader._classifier._session = _Counting(session, sessions)
+        again = reader.classify(crops[::-1])
+        assert not sessions  # every row met before
+    reader.classify(crops)
+    assert sessions == [4]  # outside, the network runs again
+    assert again == pytest.approx(first, abs=1e-6)
+
+
+class _Counting:
+    """An onnxruntime session counting the rows it is run on."""
+
+    def __init__(self, session, rows):
+        self.session, self.rows = session, rows
+
+    def run(self, outputs, feeds):
+        self.rows.extend(len(v) for v in feeds.values())
+        return self.session.run(outputs, feeds)
+
+
+PIP_PLACES = {1: [(20, 20)], 2: [(12, 12), (28, 28)], 3: [(12, 12), (20, 20), (28, 28)],
+              4: [(12, 12), (12, 28), (28, 12), (28, 28)], 5: [(12, 12), (12, 28), (20, 20), (28, 12), (28, 28)],
+              6: [(12, 11), (12, 20), (12, 29), (28, 11), (28, 20), (28, 29)]}
+
+
+def _face(value, face, pip):
+    crop = np.full((tray.CROP, tray.CROP, 3), face, np.uint8)
+    for x, y in PIP_PLACES[value]:
+        cv2.circle(crop, (x, y), 2, (pip, pip, pip), -1)
+    return crop
+
+
+def test_the_pips_of_a_crop_are_counted_dark_on_light_and_light_on_dark():
+    crops = np.stack([_face(v, 230, 20) for v in range(1, 7)] + [_face(v, 30, 240) for v in range(1, 7)]
+                     + [np.full((tray.CROP, tray.CROP, 3), 128, np.uint8)])
+    counts = adapt_features._pip_counts(crops)
+    assert counts.shape == (13, 2 * adapt_features.PIPS)
+    assert counts[:12].tolist() == np.eye(12).tolist()  # dark pips 1..6, then light pips 1..6
+    assert not counts[12].any()  # a plain crop: no count
+
+
+def test_a_head_fitted_before_a_feature_was_added_reads_as_it_did():
+    rng = np.random.default_rng(2)
+    targets = rng.choice([0, 1, 2, 3], 200)
+    offsets = np.log(np.full((200, 7), 0.05))
+    offsets[np.arange(200), targets] = np.log(0.7)
+    features = np.hstack([offsets, rng.normal(size=(200, 4))])
+    head = adapt.fit_head(offsets, features, targets)
+    appended = np.hstack([features, rng.normal(size=(200, 3))])
+    for now, then in zip(head.probs(offsets, appended), head.probs(offsets, features), strict=True):
+        assert now == pytest.approx(then)
