@@ -136,6 +136,7 @@ class FakeController(Controller):
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
         self.taught: dict[str, int] = {}      # examples taught per kind (device/examples.py's count)
+        self.adaptation: dict | None = None   # what the table's adaptation reports (examples())
         # the real round, over the folder's real examples
         self.teaching_round = TeachingRound(self._data_dir, time.monotonic, Examples(self._data_dir), lambda: None)
 
@@ -326,7 +327,8 @@ class FakeController(Controller):
             counts: dict[str, int] = {}
             for item in self._examples:
                 counts[item["kind"]] = counts.get(item["kind"], 0) + 1
-            return {"examples": copy.deepcopy(self._examples), "counts": counts, "adaptation": None}
+            return {"examples": copy.deepcopy(self._examples), "counts": counts,
+                    "adaptation": copy.deepcopy(self.adaptation)}
 
     def example_crop(self, example_id: int) -> bytes:
         with self._lock:

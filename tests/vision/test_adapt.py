@@ -126,3 +126,12 @@ def test_a_camera_framing_one_die_does_not_make_it_cut_off(real_photos):
     readings = [d for p in framed for d in adapt.read(p.image, adaptation, backend=backend).dice]
     assert readings and all(d.unreadable != "cut off" for d in readings)
     assert adapt.fit(_photos(real_photos)[:3], adapt.PipBackend()).cut_off is True
+
+
+@pytest.mark.parametrize(("examples", "photos", "said"), [
+    ({"d6-pips": {"3": 1}}, 1, "1 example of 1 photo; not used (why)"),
+    ({"d6-pips": {"3": 1, "4": 1}}, 1, "2 examples of 1 photo; not used (why)"),
+    ({"d6-pips": {"3": 1}, "d10": {"10": 2}}, 2, "3 examples of 2 photos; not used (why)"),
+])
+def test_the_summary_counts_in_the_singular_and_the_plural(examples, photos, said):
+    assert adapt.Adaptation(examples=examples, photos=photos, why="why").summary() == said
