@@ -171,7 +171,7 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
         return adaptation
     shipped = Figures()
     for photo in photos:
-        shipped.add(backend.shipped(photo.image).dice, photo.dice)
+        shipped.add(backend.shipped(photo.image).dice, photo.dice, photo.partial)
     adaptation.shipped = shipped.to_dict()
     # the dice's side as labelled, and as the detector measures the dice it matches
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
@@ -201,7 +201,7 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
                 for (h, v), fig in figures.items():
                     fig.add(_readings(backend, photos[k].image, looks[k], head, h, v, adaptation.kinds,
                                               adaptation.cut_off)
-                            if head else [], photos[k].dice)
+                            if head else [], photos[k].dice, photos[k].partial)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
             if best is None or key[:2] > best[:2]:

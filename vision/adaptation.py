@@ -31,14 +31,16 @@ class Figures:
     missed: int = 0
     phantom: int = 0
 
-    def add(self, dice: Sequence[DieReading], labels: Sequence[Example]) -> None:
-        """Count one photo's readings against its labels (kind and value must agree)."""
+    def add(self, dice: Sequence[DieReading], labels: Sequence[Example], partial: bool = False) -> None:
+        """Count one photo's readings against its labels (kind and value must agree); on a
+        ``partial`` photo (not every die labelled) a reading matching no label may be a real
+        die: it is no phantom, only the labelled dice are scored."""
         boxes = [{"box": list(e.box), "value": e.value} for e in labels]
         _, pairs = score_photo(dice, boxes)
         self.dice += len(labels)
         for i, j in pairs:
             if j is None:
-                self.phantom += 1
+                self.phantom += not partial
             elif i is None:
                 self.missed += 1
             elif dice[i].value is None:
