@@ -68,3 +68,27 @@ def test_teach_refuses_a_partial_that_is_not_true_or_false(tmp_path, history, re
     assert main(["teach", str(out / "labels.json"), "--data", str(tmp_path / "fresh")]) == 2
     name = labels["images"][0]["file"]
     assert capsys.readouterr().err == f"dicelens: {out / 'labels.json'}: {name}: partial must be true or false, not 'yes'\n"
+
+
+def test_numbered_dice_are_exported_with_the_datasets_kinds_and_taught_back_as_theirs(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    from device.examples import TaughtFile
+    from vision import adapt
+
+    image = np.full((200, 300, 3), 90, np.uint8)
+    data = cv2.imencode(".png", image)[1].tobytes()
+    dice = [adapt.Example("d6", 4, (10, 10, 50, 50)), adapt.Example("d10", 10, (60, 10, 100, 50)),
+            adapt.Example("d4", 2, (110, 10, 150, 50)), adapt.Example("d20", 17, (160, 10, 200, 50))]
+    with Examples(tmp_path / "data") as examples:
+        examples.add([TaughtFile(data, ".png", image, "a.png", dice)])
+    out = tmp_path / "out"
+    assert main(["export-examples", "--data", str(tmp_path / "data"), str(out)]) == 0
+    [image_labels] = json.loads((out / "labels.json").read_text())["images"]
+    assert image_labels["partial"] is False
+    assert [(d.get("kind"), d["sides"], d["value"]) for d in image_labels["dice"]] == \
+        [("d6-numerals", 6, 4), ("d10", 10, 10), ("d4-long", 4, 2), ("d20", 20, 17)]
+    assert main(["teach", str(out / "labels.json"), "--data", str(tmp_path / "again")]) == 0
+    with Examples(tmp_path / "again") as examples:
+        assert [(e["kind"], e["value"]) for e in examples.export()] == [(d.kind, d.value) for d in dice]
