@@ -174,13 +174,14 @@ class Examples:
 
     def partial_photos(self) -> set[str]:
         """The photos (file names under ``examples/``) with dice that are no example: a roll's
-        photo whose roll saved more dice on a photo (with a box) than it has examples, and a
-        photo taught as partial (an export's, ``TaughtFile.partial``)."""
+        photo whose roll saved more dice on a photo (with a box) than it has examples, or whose
+        roll is gone from the history (cleared: its dice are not known), and a photo taught as
+        partial (an export's, ``TaughtFile.partial``)."""
         partial = {row[0] for row in self._db.execute("SELECT DISTINCT photo FROM examples WHERE partial")}
         for name, examples, dice in self._db.execute(
-                "SELECT e.photo, count(*), r.dice FROM examples e JOIN rolls r ON r.id = e.roll "
-                "GROUP BY e.photo, e.roll"):
-            if sum(1 for die in json.loads(dice or "[]") if die.get("box")) > examples:
+                "SELECT e.photo, count(*), r.dice FROM examples e LEFT JOIN rolls r ON r.id = e.roll "
+                "WHERE e.roll IS NOT NULL GROUP BY e.photo, e.roll"):
+            if dice is None or sum(1 for die in json.loads(dice) if die.get("box")) > examples:
                 partial.add(name)
         return partial
 

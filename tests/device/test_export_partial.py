@@ -57,6 +57,13 @@ def test_a_rolls_photo_whose_every_die_is_an_example_is_whole(tmp_path, history,
         assert [p.partial for p in examples.taught_photos()] == [False]
 
 
+def test_a_rolls_photo_stays_partial_once_the_history_is_cleared(tmp_path, history, reader, clock):
+    _roll_with_a_die_tapped_in(tmp_path, history, reader, clock, everything=True)
+    history.clear()  # the roll's dice are not known any more: its photo may hold others
+    with Examples(tmp_path) as examples:
+        assert [p.partial for p in examples.taught_photos()] == [True]
+
+
 def test_teach_refuses_a_partial_that_is_not_true_or_false(tmp_path, history, reader, clock, capsys):
     _roll_with_a_die_tapped_in(tmp_path, history, reader, clock)
     out = tmp_path / "out"
