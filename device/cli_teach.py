@@ -1,11 +1,13 @@
 """``dicelens teach LABELS.json --data DIR``: teach the reader a table's own dice.
 
 ``LABELS.json`` has the schema of the datasets' ``labels.json`` (``{"images": [{"file",
-"width", "height", "dice": [{"value", "box", "kind"}]}]}``; ``file`` relative to the labels'
-folder; ``kind`` one of the datasets' kinds, none for a pip d6; ``width`` and ``height``
-optional; other keys ignored). Every labelled die becomes an example in DIR's history
-database (:mod:`device.examples`), then the reader adapts to all the examples of DIR
-(:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
+"width", "height", "partial"?, "dice": [{"value", "sides"?, "box", "kind"?}]}]}``; ``file``
+relative to the labels' folder; ``kind`` one of the datasets' kinds, none for a pip d6;
+``width``, ``height`` and ``sides`` optional; ``partial`` true for a photo with dice that are
+not labelled (the adaptation's held-out figures score its labelled dice only: a die read
+where no label lies is no phantom); other keys ignored). Every labelled die becomes an
+example in DIR's history database (:mod:`device.examples`), then the reader adapts to all
+the examples of DIR (:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
 "new", "examples", "examples_photos", "by_value": {kind: {value: count}}, "lacking": {kind:
 [values with no example]}, "used", "held_out", "shipped", "summary"}``, where ``held_out``
 and ``shipped`` count the taught dice read right, wrong, unread, missed and phantoms held
@@ -34,6 +36,17 @@ from device.teach_round import lacking
 from vision import adapt
 from vision.numerals import SIDES
 
+#: The reader's kinds as the datasets' labels.json names them (``kind``; none for a pip d6).
+LABEL_OF_KIND = {"d6-pips": None, "d6": "d6-numerals", "d4": "d4-long"}
+
+
+def _label(item: dict) -> dict:
+    """An example as a die of the datasets' labels.json (value, sides, box, kind but for a pip
+    d6, color unknown), with its id, who and at."""
+    kind = LABEL_OF_KIND.get(item["kind"], item["kind"])
+    return {"value": item["value"], "sides": SIDES[item["kind"]], "box": item["box"],
+            **({"kind": kind} if kind else {}), "color": None, "id": item["id"], "who": item["who"], "at": item["at"]}
+
 
 def register(subparsers) -> None:
     """Add ``teach`` and ``export-examples`` to the ``dicelens`` sub-commands."""
@@ -48,7 +61,8 @@ def register(subparsers) -> None:
     export = subparsers.add_parser(
         "export-examples", help="write a data folder's examples as labelled photos (labels.json) and crops",
         description="Write DIR's examples into OUT: its photos, labels.json in the datasets' schema "
-                    "(each die also with its id, who and at; dicelens teach reads it back), and crops/ID.png.")
+                    "(each die also with its id, who and at; a photo with dice that are no example, "
+                    "a roll's, \"partial\": true; dicelens teach reads it back), and crops/ID.png.")
     export.add_argument("--data", type=Path, required=True, metavar="DIR", help="the data folder")
     export.add_argument("out", type=Path, metavar="OUT", help="the folder to write into (made when missing)")
     export.set_defaults(func=run_export)
@@ -70,8 +84,9 @@ def run_export(args: argparse.Namespace) -> int:
                 if image is None:  # the data folder's photo was damaged after it was taught
                     raise UsageError(f"{args.data / item['photo']}: not an image, or a damaged one")
                 height, width = image.shape[:2]
-                images[name] = {"file": name, "width": width, "height": height, "origin": item["origin"], "dice": []}
-            images[name]["dice"].append({key: item[key] for key in ("id", "kind", "value", "box", "who", "at")})
+                images[name] = {"file": name, "width": width, "height": height, "origin": item["origin"],
+                                "partial": item["partial"], "dice": []}
+            images[name]["dice"].append(_label(item))
             (out / "crops" / f"{item['id']}.png").write_bytes(examples.crop(item["id"]))
     (out / "labels.json").write_text(json.dumps({"source": f"dicelens examples of {args.data}",
                                                   "images": list(images.values())}, indent=1))
@@ -128,7 +143,10 @@ def _taught_file(labels: Path, entry: dict) -> TaughtFile:
             raise UsageError(f"{labels}: {name} die {n}: a {example.kind} has "
                              f"{SIDES[example.kind]} sides, not {sides!r}")
         dice.append(example)
-    return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice)
+    partial = entry.get("partial", False)
+    if not isinstance(partial, bool):
+        raise UsageError(f"{labels}: {name}: partial must be true or false, not {partial!r}")
+    return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice, partial=partial)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -46,12 +46,16 @@ CREATE TABLE IF NOT EXISTS examples (
 """
 #: The roll an example of the page comes from (a correction, a die tapped in; None: taught).
 ROLL_COLUMN = "ALTER TABLE examples ADD COLUMN roll INTEGER"
+#: 1: its photo has dice that are no example (taught from an export's partial photo).
+PARTIAL_COLUMN = "ALTER TABLE examples ADD COLUMN partial INTEGER NOT NULL DEFAULT 0"
 
 
 @dataclass
 class TaughtFile:
     """A photo to teach: its bytes, file suffix (".jpg"), decoded image (H×W×3 uint8 BGR),
-    where it came from (shown back), its dice, and the roll it is the photo of (None: taught)."""
+    where it came from (shown back), its dice, the roll it is the photo of (None: taught), and
+    whether it has dice that are not among ``dice`` (``partial``; a roll's photo tells by its
+    roll's dice)."""
 
     data: bytes
     suffix: str
@@ -59,6 +63,7 @@ class TaughtFile:
     origin: str
     dice: list[adapt.Example]
     roll: int | None = None
+    partial: bool = False
 
 
 def _crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
@@ -86,9 +91,11 @@ class Examples:
     @classmethod
     def beside(cls, history: History) -> Examples:
         """The examples of an open history's folder (checked when it opened), for the
-        controller's threads: one connection, callers take turns (:attr:`lock`)."""
+        controller's threads: one connection, callers take turns (:attr:`lock`), closed with
+        the history."""
         examples = cls.__new__(cls)
         examples._open(history.folder)
+        history.close_with(examples.close)
         return examples
 
     def _open(self, folder: Path) -> None:
@@ -101,8 +108,11 @@ class Examples:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(SCHEMA)
-        if "roll" not in {row["name"] for row in self._db.execute("PRAGMA table_info(examples)")}:
+        columns = {row["name"] for row in self._db.execute("PRAGMA table_info(examples)")}
+        if "roll" not in columns:
             self._db.execute(ROLL_COLUMN)
+        if "partial" not in columns:
+            self._db.execute(PARTIAL_COLUMN)
 
     def add(self, files: Sequence[TaughtFile], who: str | None = None, at: datetime | None = None) -> int:
         """Add every die of ``files`` in one transaction; returns how many were new (a die
@@ -126,11 +136,11 @@ class Examples:
                 for name, file in zip(names, files, strict=True):
                     for die in file.dice:
                         self._db.execute(
-                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at, roll) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
+                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at, roll, partial) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
                             "kind = excluded.kind, value = excluded.value, who = excluded.who, at = excluded.at",
                             (name, die.kind, die.value, json.dumps([round(v, 1) for v in die.box]),
-                             _crop_png(file.image, die.box), file.origin, who, when, file.roll))
+                             _crop_png(file.image, die.box), file.origin, who, when, file.roll, file.partial))
             return self.count() - before
         except BaseException:
             for path in written:
@@ -156,20 +166,36 @@ class Examples:
         for row in self._db.execute("SELECT photo, kind, value, box FROM examples ORDER BY id"):
             by_photo.setdefault(row["photo"], []).append(
                 adapt.Example(row["kind"], int(row["value"]), tuple(json.loads(row["box"]))))
+        partial = self.partial_photos()
         out = []
         for name, dice in by_photo.items():
             image = cv2.imread(str(self.photos / name), cv2.IMREAD_COLOR)
             if image is not None:
-                out.append(adapt.TaughtPhoto(image, dice))
+                out.append(adapt.TaughtPhoto(image, dice, partial=name in partial))
         return out
+
+    def partial_photos(self) -> set[str]:
+        """The photos (file names under ``examples/``) with dice that are no example: a roll's
+        photo whose roll saved more dice on a photo (with a box) than it has examples, or whose
+        roll is gone from the history (cleared: its dice are not known), and a photo taught as
+        partial (an export's, ``TaughtFile.partial``)."""
+        partial = {row[0] for row in self._db.execute("SELECT DISTINCT photo FROM examples WHERE partial")}
+        for name, examples, dice in self._db.execute(
+                "SELECT e.photo, count(*), r.dice FROM examples e LEFT JOIN rolls r ON r.id = e.roll "
+                "WHERE e.roll IS NOT NULL GROUP BY e.photo, e.roll"):
+            if dice is None or sum(1 for die in json.loads(dice) if die.get("box")) > examples:
+                partial.add(name)
+        return partial
 
     def export(self) -> list[dict]:
         """Every example as JSON: id, photo (file under ``examples/``), kind, value, box
         ([x0, y0, x1, y1] photo pixels), origin, who, at (ISO 8601 UTC), roll (the roll's id
-        for a die corrected or tapped in on the page, else None)."""
+        for a die corrected or tapped in on the page, else None), partial (its photo has dice
+        that are no example: :meth:`partial_photos`)."""
+        partial = self.partial_photos()
         return [{"id": row["id"], "photo": f"{FOLDER}/{row['photo']}", "kind": row["kind"], "value": row["value"],
                  "box": json.loads(row["box"]), "origin": row["origin"], "who": row["who"], "at": row["at"],
-                 "roll": row["roll"]}
+                 "roll": row["roll"], "partial": row["photo"] in partial}
                 for row in self._db.execute("SELECT id, photo, kind, value, box, origin, who, at, roll "
                                             "FROM examples ORDER BY id")]
 
@@ -233,10 +259,12 @@ def add_throw(store: Examples, photo: bytes, image: np.ndarray,
         return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who)
 
 
-def taught_by_kind(folder: str | os.PathLike) -> dict[str, dict[int, int]]:
+def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False) -> dict[str, dict[int, int]]:
     """How many examples a data folder holds per kind and value, ``{kind: {value: count}}``;
-    empty when nothing is taught. Reads its own short-lived, read-only connection (callable
-    from any thread while an :class:`Examples` or the history has the database open).
+    empty when nothing is taught. Only the taught ones (``dicelens teach``, the teaching round:
+    no roll) unless ``from_rolls``, which adds the corrected and tapped-in dice of the rolls
+    (already counted as the rolls' dice). Reads its own short-lived, read-only connection
+    (callable from any thread while an :class:`Examples` or the history has the database open).
 
     :raises sqlite3.Error: a database that cannot be read.
     """
@@ -247,8 +275,10 @@ def taught_by_kind(folder: str | os.PathLike) -> dict[str, dict[int, int]]:
     try:
         if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'examples'").fetchone() is None:
             return {}
+        has_roll = "roll" in {row[1] for row in db.execute("PRAGMA table_info(examples)")}
+        where = "" if from_rolls or not has_roll else " WHERE roll IS NULL"
         counts: dict[str, dict[int, int]] = {}
-        for kind, value, count in db.execute("SELECT kind, value, count(*) FROM examples GROUP BY kind, value"):
+        for kind, value, count in db.execute(f"SELECT kind, value, count(*) FROM examples{where} GROUP BY kind, value"):
             counts.setdefault(kind, {})[int(value)] = int(count)
         return counts
     finally:

@@ -37,6 +37,7 @@ import os
 import sqlite3
 import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound, SaveFailed
@@ -103,6 +104,7 @@ class History:
                                    isolation_level=None, timeout=10)
         self._db.row_factory = sqlite3.Row
         self._closed = False
+        self._beside: list[Callable[[], None]] = []  # closed with it (close_with)
         # SQLite's own lower() and NOCASE fold ASCII only: "ágata" would not find "Ágata".
         self._db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
                                  deterministic=True)
@@ -326,10 +328,18 @@ class History:
                 return f"{folder} is not writable: rolls and photos cannot be saved"
         return None
 
+    def close_with(self, close: Callable[[], None]) -> None:
+        """Call ``close`` when the history closes: a connection kept beside it
+        (:meth:`device.examples.Examples.beside`) lives no longer than it."""
+        with self._lock:
+            self._beside.append(close)
+
     def close(self) -> None:
-        """Close the database; idempotent."""
+        """Close the database, and what was kept beside it (:meth:`close_with`); idempotent."""
         with self._lock:
             if not self._closed:
+                for close in self._beside:
+                    close()
                 self._db.close()
                 self._closed = True
 

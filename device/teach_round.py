@@ -173,7 +173,7 @@ class TeachingRound:
                      "crop": "data:image/png;base64," + base64.b64encode(die["crop"]).decode("ascii")}
                     for n, die in enumerate(self._dice)]
             on = self._on
-        examples = taught_by_kind(self._folder)
+        examples = taught_by_kind(self._folder, from_rolls=True)  # every example teaches the reader
         return {"on": on, "dice": dice, "examples": {kind: {str(v): c for v, c in sorted(values.items())}
                                                       for kind, values in examples.items()},
                 "lacking": lacking(examples)}

@@ -189,7 +189,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
         return adaptation
     shipped = Figures()
     for photo in photos:
-        shipped.add(backend.shipped(photo.image).dice, photo.dice)
+        shipped.add(backend.shipped(photo.image).dice, photo.dice, partial=photo.partial)
     adaptation.shipped = shipped.to_dict()
     # the dice's side as labelled, and as the detector measures the dice it matches
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
@@ -222,7 +222,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
                                      adaptation.cut_off) if probs else []
                     _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in photos[k].dice])
                     for v in VALUE_MINS:
-                        figures[h, v].add([_unsure(d, v) for d in dice], photos[k].dice, pairs)
+                        figures[h, v].add([_unsure(d, v) for d in dice], photos[k].dice, pairs, photos[k].partial)
         for (h, v), fig in figures.items():
             key = (fig.gain, fig.right, option, h, v)
             if best is None or key[:2] > best[:2]:

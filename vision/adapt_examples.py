@@ -32,10 +32,12 @@ class Example:
 
 @dataclass
 class TaughtPhoto:
-    """A photo (H×W×3 uint8 BGR) and every die in it, labelled."""
+    """A photo (H×W×3 uint8 BGR) and its dice labelled: every die in it, or only some when
+    ``partial`` (a roll's photo with only its corrected or tapped-in dice as examples)."""
 
     image: NDArray[Any]
     dice: list[Example]
+    partial: bool = False
 
 
 def example(kind: str | None, value: object, box: object, width: int, height: int) -> Example:

@@ -32,16 +32,18 @@ class Figures:
     phantom: int = 0
 
     def add(self, dice: Sequence[DieReading], labels: Sequence[Example],
-            pairs: Sequence[tuple[int | None, int | None]] | None = None) -> None:
+            pairs: Sequence[tuple[int | None, int | None]] | None = None, partial: bool = False) -> None:
         """Count one photo's readings against its labels (kind and value must agree);
         ``pairs`` their match (:func:`vision.scoring.score_photo`'s, which depends on the boxes
-        only), None to match them here."""
+        only), None to match them here; on a ``partial`` photo (not every die labelled) a
+        reading matching no label may be a real die: it is no phantom, only the labelled dice
+        are scored."""
         if pairs is None:
             _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in labels])
         self.dice += len(labels)
         for i, j in pairs:
             if j is None:
-                self.phantom += 1
+                self.phantom += not partial
             elif i is None:
                 self.missed += 1
             elif dice[i].value is None:
@@ -127,13 +129,19 @@ class Adaptation:
         held, shipped = Figures(**self.held_out), Figures(**self.shipped)
         figure = (f"read right {100 * held.share:.1f} % vs {100 * shipped.share:.1f} % without"
                   if self.held_out else "")
+        taught_of = f"{_counted(taught, 'example')} of {_counted(self.photos, 'photo')}"
         if not self.used:
-            return f"{taught} examples of {self.photos} photos; not used ({self.why})" + (
+            return f"{taught_of}; not used ({self.why})" + (
                 f": {figure}" if figure else "")
         scale = ("the reader's own scale" if self.side is None
                  else f"dice of {100 * self.side:.1f} % of the photo's side")
-        return (f"{taught} examples of {self.photos} photos; {figure} (held out by photo); "
+        return (f"{taught_of}; {figure} (held out by photo); "
                 f"{scale}, detector threshold {self.heat}, value threshold {self.value_min}")
+
+
+def _counted(n: int, noun: str) -> str:
+    """"1 photo", "2 photos": a log line's count in English."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def load(folder: Path) -> Adaptation | None:

@@ -8,9 +8,11 @@ their crops, removed). Answers and failures as :mod:`web.api`'s.
                                          updated roll; 400 with the reason outside the photo,
                                          on a die there, an unknown kind or one the roll is not
                                          thrown with, or where the rules take no die more
-``GET  /api/examples``                   ``{"examples": [{id, kind, value, box, roll, who, at}],
-                                         "counts": {kind: n}, "adaptation": {used, examples,
-                                         right, shipped, why}|null}``
+``GET  /api/examples``                   ``{"examples": [{id, kind, name, value, box, roll, who,
+                                         at}], "counts": {kind: n}, "names": {kind: name},
+                                         "adaptation": {used, examples, right, shipped,
+                                         why}|null}``: ``name``, the kind as the page names
+                                         it in the request's language ("pip d6")
 ``GET  /api/examples/<id>/crop``         the example's crop (PNG); 404 none
 ``DELETE /api/examples/<id>``            *PIN* forget it (its roll stays as it is) →
                                          ``{"removed": id}``; 404 none
@@ -27,6 +29,7 @@ from flask_babel import gettext as _
 
 from . import security
 from .api import controller
+from .dice_stats import kind_word
 from .errors import BadRequest, NotFound, refusals
 from .inputs import MAX_ID, face_value, json_body, name_text, only_keys
 from .messages import shown_roll
@@ -67,7 +70,10 @@ def add_die(roll_id: int):
 @bp.get("/examples")
 def examples():
     with refusals():
-        return jsonify(controller().examples())
+        listed = controller().examples()
+    examples = [{**example, "name": kind_word(example["kind"])} for example in listed["examples"]]
+    names = {kind: kind_word(kind) for kind in {*listed["counts"], *(e["kind"] for e in examples)}}
+    return jsonify({**listed, "examples": examples, "names": names})
 
 
 def _no_example(example_id: int) -> str:

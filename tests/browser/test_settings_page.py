@@ -43,3 +43,18 @@ def test_a_rule_that_is_not_json_is_refused_in_the_page_s_language(phone, contro
     page.get_by_role("button", name=save).click()
     expect(page.locator("#toast")).to_have_text(said)
     assert len(controller.presets()) == 3  # nothing sent
+
+
+@pytest.mark.parametrize(("locale", "one", "two"), [
+    ("en-US", "Your dice: 1 example; read right 90 % vs 50 % without",
+     "Your dice: 2 examples; read right 90 % vs 50 % without"),
+    ("pt-BR", "Seus dados: 1 exemplo; lidos certo 90 % contra 50 % sem eles",
+     "Seus dados: 2 exemplos; lidos certo 90 % contra 50 % sem eles"),
+    ("es-ES", "Tus dados: 1 ejemplo; leídos bien 90 % frente a 50 % sin ellos",
+     "Tus dados: 2 ejemplos; leídos bien 90 % frente a 50 % sin ellos"),
+])
+def test_the_adaptations_examples_are_counted_in_the_singular_and_the_plural(phone, controller, locale, one, two):
+    for examples, said in ((1, one), (2, two)):
+        controller.adaptation = {"used": True, "examples": examples, "right": 0.9, "shipped": 0.5, "why": ""}
+        page = phone("/settings", locale=locale)
+        expect(page.locator("#examples-adaptation")).to_have_text(said)

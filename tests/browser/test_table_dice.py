@@ -26,16 +26,21 @@ def controller(tmp_path):
         made.close()
 
 
-@pytest.mark.parametrize(("locale", "add", "title", "heading", "not_yet", "remove", "none"), [
+@pytest.mark.parametrize(("locale", "add", "title", "heading", "not_yet", "remove", "none", "kind", "alt"), [
     ("en-US", "Add a die the reader missed", "The missed die: its value", "Examples of your dice",
-     "Not used yet: not fitted yet", "Remove example 1", "No examples yet."),
+     "Not used yet: not fitted yet", "Remove example 1", "No examples yet.", "pip d6",
+     "Example 1: a pip d6 showing 5"),
     ("pt-BR", "Adicionar um dado que o leitor não viu", "O dado que faltou: seu valor", "Exemplos dos seus dados",
-     "Ainda não usados: ainda não ajustados", "Remover o exemplo 1", "Ainda não há exemplos."),
+     "Ainda não usados: ainda não ajustados", "Remover o exemplo 1", "Ainda não há exemplos.", "d6 de pontos",
+     "Exemplo 1: um d6 de pontos mostrando 5"),
     ("es-ES", "Añadir un dado que el lector no vio", "El dado que faltó: su valor", "Ejemplos de tus dados",
-     "Aún no se usan: aún no ajustados", "Quitar el ejemplo 1", "Aún no hay ejemplos."),
+     "Aún no se usan: aún no ajustados", "Quitar el ejemplo 1", "Aún no hay ejemplos.", "d6 de puntos",
+     "Ejemplo 1: un d6 de puntos que muestra 5"),
 ])
 def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, controller, locale, add, title,
-                                                                      heading, not_yet, remove, none):
+                                                                      heading, not_yet, remove, none, kind, alt):
+    """The examples name their kind as the teach page does, in the page's language (never
+    the reader's code "d6-pips")."""
     page = phone("/", locale=locale)
     controller.arm("free")
     image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)  # 640×640 pixels
@@ -59,10 +64,11 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     settings = phone("/settings", locale=locale)
     expect(settings.get_by_role("heading", name=heading)).to_be_visible()
     expect(settings.locator("#examples-adaptation")).to_have_text(not_yet)
-    expect(settings.locator("#examples-counts")).to_have_text("d6-pips: 1")
+    expect(settings.locator("#examples-counts")).to_have_text(kind + ": 1")
     item = settings.locator("#examples-list li")
     expect(item).to_have_count(1)
-    expect(item).to_contain_text("d6-pips 5")
+    expect(item).to_contain_text(kind + " 5")
+    expect(item.locator("img")).to_have_attribute("alt", alt)
     expect(item.locator("img")).to_have_js_property("naturalWidth", 64)  # its crop, loaded
     settings.get_by_role("button", name=remove).click()
     expect(item).to_have_count(0)

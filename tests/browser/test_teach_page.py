@@ -76,3 +76,17 @@ def test_a_throw_taught_from_settings_in_the_pages_language(phone, controller, l
     assert controller.teaching()["on"] is False
     assert controller.state()["preset"] == "2d6"            # back to the preset chosen before
     assert controller.teaching()["examples"] == {"d10": {"10": 1}, "d6-pips": {"3": 1}}
+
+
+@pytest.mark.parametrize(("locale", "start", "ok", "thanks"), [
+    ("en-US", "Start teaching", "All right", "Thank you: 1 die taught."),
+    ("pt-BR", "Começar a ensinar", "Tudo certo", "Obrigado: 1 dado ensinado."),
+    ("es-ES", "Empezar a enseñar", "Todo bien", "Gracias: 1 dado enseñado."),
+])
+def test_one_die_taught_is_thanked_in_the_singular(phone, controller, locale, start, ok, thanks):
+    page = phone("/teach", locale=locale)
+    page.get_by_role("button", name=start).click()
+    controller.teach_throw([("d6-pips", 4)])
+    expect(page.locator("#teach-dice .teach-die")).to_have_count(1)
+    page.get_by_role("button", name=ok).click()
+    expect(page.locator("#toast")).to_have_text(thanks)

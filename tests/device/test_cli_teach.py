@@ -213,6 +213,9 @@ def test_exported_examples_teach_another_folder_the_same_dice(tmp_path, real_pho
         kept = examples.export()
     assert json.loads(capsys.readouterr().out) == {"photos": 2, "dice": len(kept), "out": str(out)}
     assert sorted(p.name for p in (out / "crops").iterdir()) == sorted(f"{e['id']}.png" for e in kept)
+    images = json.loads((out / "labels.json").read_text())["images"]
+    assert [image["partial"] for image in images] == [False, False]   # every die of a taught photo labelled
+    assert all(d["sides"] == 6 and "kind" not in d for image in images for d in image["dice"])  # datasets' pip d6
     assert _teach(out / "labels.json", again, capsys)[0] == 0
     with Examples(again) as examples:
         taught = examples.export()

@@ -111,3 +111,21 @@ def test_the_taught_examples_are_counted_per_kind_and_value(tmp_path):
         assert taught_by_kind(tmp_path) == {}                    # the table, empty
         examples.add([TaughtFile(b"photo", ".png", image, "a.png", dice)])
         assert taught_by_kind(tmp_path) == {"d6-pips": {3: 2}, "d10": {10: 1}}
+
+
+def test_only_the_taught_examples_count_as_taught_not_the_rolls_corrected_or_tapped_in_dice(tmp_path):
+    """A roll's corrected or tapped-in die is an example too, but it is counted among the
+    roll's dice: 'taught' counts only `dicelens teach` and the teaching round (no roll)."""
+    import numpy as np
+
+    from device.examples import Examples, TaughtFile, taught_by_kind
+    from vision import adapt
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    tapped = [adapt.Example("d6-pips", v, (10 * v, 10, 10 * v + 8, 18)) for v in range(1, 6)]
+    with Examples(tmp_path) as examples:
+        examples.add([TaughtFile(b"throw", ".png", image, "teaching round",
+                                 [adapt.Example("d6-pips", 2, (10, 50, 40, 80))])])
+        examples.add([TaughtFile(b"roll photo", ".jpg", image, "roll 7", tapped, roll=7)])
+        assert taught_by_kind(tmp_path) == {"d6-pips": {2: 1}}
+        assert sum(taught_by_kind(tmp_path, from_rolls=True)["d6-pips"].values()) == 6

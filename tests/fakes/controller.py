@@ -91,6 +91,19 @@ class Subscription:
         self._owner._unsubscribe(self)
 
 
+class _ExamplesOpenedEachTime:
+    """The calls the teaching round makes on a folder's :class:`Examples`, each on a connection
+    of its own, closed after it (the fake has no history whose lifetime a connection could share)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.lock = threading.Lock()
+
+    def add(self, *args, **kwargs) -> int:
+        with Examples(self.folder) as examples:
+            return examples.add(*args, **kwargs)
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -136,8 +149,10 @@ class FakeController(Controller):
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
         self.taught: dict[str, int] = {}      # examples taught per kind (device/examples.py's count)
+        self.adaptation: dict | None = None   # what the table's adaptation reports (examples())
         # the real round, over the folder's real examples
-        self.teaching_round = TeachingRound(self._data_dir, time.monotonic, Examples(self._data_dir), lambda: None)
+        self.teaching_round = TeachingRound(self._data_dir, time.monotonic, _ExamplesOpenedEachTime(self._data_dir),
+                                            lambda: None)
 
     # --- what the tests drive -------------------------------------------------
     def new_history(self) -> None:
@@ -326,7 +341,8 @@ class FakeController(Controller):
             counts: dict[str, int] = {}
             for item in self._examples:
                 counts[item["kind"]] = counts.get(item["kind"], 0) + 1
-            return {"examples": copy.deepcopy(self._examples), "counts": counts, "adaptation": None}
+            return {"examples": copy.deepcopy(self._examples), "counts": counts,
+                    "adaptation": copy.deepcopy(self.adaptation)}
 
     def example_crop(self, example_id: int) -> bytes:
         with self._lock:

@@ -215,3 +215,28 @@ def test_a_head_fitted_before_a_feature_was_added_reads_as_it_did():
     appended = np.hstack([features, rng.normal(size=(200, 3))])
     for now, then in zip(head.probs(offsets, appended), head.probs(offsets, features), strict=True):
         assert now == pytest.approx(then)
+
+
+@pytest.mark.parametrize(("examples", "photos", "said"), [
+    ({"d6-pips": {"3": 1}}, 1, "1 example of 1 photo; not used (why)"),
+    ({"d6-pips": {"3": 1, "4": 1}}, 1, "2 examples of 1 photo; not used (why)"),
+    ({"d6-pips": {"3": 1}, "d10": {"10": 2}}, 2, "3 examples of 2 photos; not used (why)"),
+])
+def test_the_summary_counts_in_the_singular_and_the_plural(examples, photos, said):
+    assert adapt.Adaptation(examples=examples, photos=photos, why="why").summary() == said
+
+
+def test_on_a_partial_photo_a_die_read_where_no_label_lies_is_no_phantom():
+    """A roll's photo teaches only its corrected or tapped-in dice: the other dice on it are
+    real, so the held-out figures score its labelled dice only."""
+    from vision.reading import DieReading
+
+    def reading(value, x):
+        return DieReading(value=value, sides=6, box=(x, 0, x + 20, 20), center=(x + 10, 10), color="", confidence=1.0)
+
+    readings, labels = [reading(3, 0), reading(5, 50)], [adapt.Example("d6-pips", 3, (0, 0, 20, 20))]
+    whole, partial = adapt.Figures(), adapt.Figures()
+    whole.add(readings, labels)
+    partial.add(readings, labels, partial=True)
+    assert (whole.dice, whole.right, whole.phantom) == (1, 1, 1)
+    assert (partial.dice, partial.right, partial.phantom) == (1, 1, 0)

@@ -85,9 +85,17 @@ def test_removing_an_example_leaves_its_roll_and_a_second_time_is_404(client, fr
     roll = client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300, "value": 5}).get_json()
     [example] = client.get("/api/examples").get_json()["examples"]
     assert client.delete(f"/api/examples/{example['id']}").get_json() == {"removed": example["id"]}
-    assert client.get("/api/examples").get_json() == {"examples": [], "counts": {}, "adaptation": None}
+    assert client.get("/api/examples").get_json() == {"examples": [], "counts": {}, "names": {}, "adaptation": None}
     assert client.get(f"/api/rolls/{roll['id']}").get_json() == roll
     again = client.delete(f"/api/examples/{example['id']}", headers={"Accept-Language": "es"})
     assert again.status_code == 404 and again.get_json() == {"error": f"no hay ejemplo {example['id']}"}
     assert client.get(f"/api/examples/{example['id']}/crop").status_code == 404
     assert client.delete("/api/examples/99999999999999999999").status_code == 404
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "pip d6"), ("pt-BR", "d6 de pontos"), ("es", "d6 de puntos")])
+def test_the_examples_name_their_kind_as_the_teach_page_does(client, free_roll, lang, name):
+    client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300, "value": 5})
+    listed = client.get("/api/examples", headers={"Accept-Language": lang}).get_json()
+    assert [(e["kind"], e["name"]) for e in listed["examples"]] == [("d6-pips", name)]
+    assert listed["names"] == {"d6-pips": name}

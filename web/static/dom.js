@@ -3,11 +3,15 @@
 /** A value that is there: null and undefined are nothing to show (never the words "null", "undefined"). */
 export const present = (value) => value !== null && value !== undefined;
 
+const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+
 /** A translator over a catalogue: t("Hello {name}", {name}) → the translated string, filled in;
- *  a value that is not there shows as "–". */
+ *  a value that is not there shows as "–". A count's entry is its forms by CLDR plural category
+ *  ({"one", "many", "other"}, the server's ngettext): params.n picks one in the page's language. */
 export function translator(catalogue) {
   return function t(text, params) {
-    const found = catalogue[text] || text;
+    let found = catalogue[text] || text;
+    if (typeof found === "object") found = found[plurals.select(Number(params.n))] || found.other;
     return found.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? (present(params[k]) ? params[k] : "–") : "{" + k + "}"));
   };
 }

@@ -21,13 +21,13 @@ export async function showExamples() {
   if (!listed) return;
   $("#examples-adaptation").textContent = adaptationText(listed.adaptation);
   $("#examples-counts").textContent = Object.entries(listed.counts)
-    .map(([kind, n]) => kind + ": " + n).join(" · ");
+    .map(([kind, n]) => listed.names[kind] + ": " + n).join(" · ");
   $("#examples-none").hidden = listed.examples.length > 0;
   setChildren($("#examples-list"), listed.examples.map((example) => el("li", { class: "example",
     dataset: { exampleId: String(example.id) } }, [
     el("img", { src: API.examples + "/" + example.id + "/crop", width: "48", height: "48",
-      alt: t("Example {id}: a {kind} showing {value}", example) }),
-    el("span", { text: [example.kind + " " + example.value,
+      alt: t("Example {id}: a {kind} showing {value}", { ...example, kind: example.name }) }),
+    el("span", { text: [example.name + " " + example.value,
       example.roll ? t("Roll {id}", { id: example.roll }) : null, example.who].filter(Boolean).join(" · ") }),
     el("button", { type: "button", class: "ghost", text: t("Remove"),
       "aria-label": t("Remove example {id}", { id: example.id }),
