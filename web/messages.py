@@ -121,7 +121,8 @@ def needs_text(needs: dict) -> str:
 def problem_text(problem: dict) -> str | None:
     """A roll's problem (``Problem.to_dict()``) as the page says it, in the request's
     language; None for a problem the page shows as the device words it (too many or too
-    few dice, only some moved, the rules' refusal: their English ``text``)."""
+    few dice, only some moved, a refusal the rules did not word as a Phrase: their English
+    ``text``)."""
     code = problem["code"]
     if code == "no principal":
         return gettext("No principal die found: tap the principal die.")
@@ -140,6 +141,9 @@ def problem_text(problem: dict) -> str | None:
             n=problem["seen"], count=problem["wanted"])
     if code == "leaning" and problem.get("die") is not None:
         return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
+    if code == "refused" and problem.get("reason"):  # the rules' refusal of the dice (RULES T-3)
+        return translated(Phrase("{why}: throw again, or correct it on the page",
+                                 why=Phrase.from_dict(problem["reason"])))
     if code == "wrong dice" and problem.get("kind"):
         dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
         return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
@@ -177,9 +181,14 @@ def prompt_asks(state: dict) -> str | None:
 
 def shown_state(state: dict) -> dict:
     """The controller's state with the page's words added: ``prompt_text``
-    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), and its latest roll
-    as :func:`shown_roll`."""
+    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), its problem's ``text``
+    as :func:`problem_text` where the page has words for it, and its latest roll as
+    :func:`shown_roll`."""
     latest = state.get("latest_roll")
+    problem = state.get("problem")
+    worded = problem_text(problem) if problem else None
+    if worded is not None:  # the problem's text in the phone's language too
+        state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
             **({"latest_roll": shown_roll(latest)} if latest else {})}
 
