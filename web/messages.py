@@ -154,7 +154,11 @@ def problem_text(problem: dict) -> str | None:
 def prompt_text(state: dict) -> str:
     """What the roll asks of the players (the controller's ``state()``), as the page shows
     it in the request's language; "" when it asks nothing. A problem the page has no words
-    for is shown in the device's English, as it comes, rather than hidden."""
+    for is shown in the device's English, as it comes, rather than hidden. While the
+    teaching round is on (``teaching``), it says so: the throws are the round's."""
+    if state.get("teaching"):  # the round takes every throw: the roll waits (device/teach_round.py)
+        return gettext("Teaching round on: every throw goes to Settings → Teach dicelens your dice; "
+                       "Done teaching to roll again.")
     if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
         return ""
     problem = state.get("problem")
@@ -166,8 +170,10 @@ def prompt_text(state: dict) -> str:
 
 def prompt_asks(state: dict) -> str | None:
     """What the prompt asks: ``"throw"`` (only the armed roll's throw), ``"dice"`` (more dice
-    the rules want, RULES D6-4, P-3), ``"fix"`` (a problem to fix, or a refused frame), or
-    None (no prompt)."""
+    the rules want, RULES D6-4, P-3), ``"fix"`` (a problem to fix, or a refused frame),
+    ``"teach"`` (the teaching round is on: throws go to it), or None (no prompt)."""
+    if state.get("teaching"):
+        return "teach"
     if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
         return None
     problem = state.get("problem")
@@ -185,9 +191,9 @@ def shown_state(state: dict) -> dict:
     as :func:`problem_text` where the page has words for it, and its latest roll as
     :func:`shown_roll`."""
     latest = state.get("latest_roll")
-    problem = state.get("problem")
+    problem: dict | None = state.get("problem")
     worded = problem_text(problem) if problem else None
-    if worded is not None:  # the problem's text in the phone's language too
+    if problem and worded is not None:  # the problem's text in the phone's language too
         state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
             **({"latest_roll": shown_roll(latest)} if latest else {})}

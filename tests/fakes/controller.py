@@ -131,13 +131,14 @@ class FakeController(Controller):
                        "problem": None, "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,
                                   "by_hand": False},
-                       "latest_roll": None, "odds": None}
+                       "latest_roll": None, "odds": None, "teaching": False}
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
         self.taught: dict[str, int] = {}      # examples taught per kind (device/examples.py's count)
         # the real round, over the folder's real examples
-        self.teaching_round = TeachingRound(self._data_dir, time.monotonic, Examples(self._data_dir), lambda: None)
+        self.teaching_round = TeachingRound(self._data_dir, time.monotonic, Examples(self._data_dir), lambda: None,
+                                            self._teaching_changed)
 
     # --- what the tests drive -------------------------------------------------
     def new_history(self) -> None:
@@ -424,6 +425,11 @@ class FakeController(Controller):
 
     def teaching(self) -> dict:
         return self.teaching_round.state()
+
+    def _teaching_changed(self) -> None:
+        with self._lock:
+            self._state["teaching"] = self.teaching_round.on
+            self._publish_state()
 
     def start_teaching(self) -> dict:
         self.teaching_round.start()
