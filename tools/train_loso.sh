@@ -17,6 +17,7 @@
 # tools/render_dice.py whose floor patches come from the other sources only, with
 # tools/train_pips.py --varied (the runs of 2026-12-01 after issue 16's renders: README).
 # PIPS_DETECTOR_EPOCHS, PIPS_CLASSIFIER_EPOCHS: the pips chain's epochs (default 40 and 25).
+# PIPS_OPTIONS: more tools/train_pips.py options for the pips chain, e.g. "--colour-jitter --pip-negatives 2".
 # The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
 # that a run fits in a shared 2-core machine's session; vision_generalise.py prints them.
 set -eu
@@ -52,7 +53,7 @@ pips)
         for network in detector classifier; do
             step "$dir" "$network" "$python" "$here/train_pips.py" --threads 1 --only "$network" \
                 --leave-out-source "$source" --out "$dir" --detector-epochs "${PIPS_DETECTOR_EPOCHS:-40}" \
-                --classifier-epochs "${PIPS_CLASSIFIER_EPOCHS:-25}" "$@"
+                --classifier-epochs "${PIPS_CLASSIFIER_EPOCHS:-25}" ${PIPS_OPTIONS:-} "$@"
         done
     done
     ;;

@@ -31,7 +31,10 @@ networks; tools/pips_data.py :func:`rendered_photos`), and ``--varied`` augments
 as real tables (:func:`vary_light`'s colour temperature, brightness, blur, noise and JPEG;
 detector windows cut to one die filling them, dice of 10–80 px, a tilt; classifier crops
 of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors`` of the
-training sources only (tools/train_loso.sh, PIPS_RENDERS).
+training sources only (tools/train_loso.sh, PIPS_RENDERS). Two more, off by default, aim at
+the sources a network never saw (tools/pips_augment.py): ``--colour-jitter`` shows windows and
+crops in other hues, channel orders, saturations and grey; ``--pip-negatives N`` teaches N
+crops a photo of one pip or a few inside a labelled die as background.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tools.pips_augment import pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
@@ -163,9 +167,10 @@ def _perspective(canvas, points, rng):
     return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
 
 
-def _detector_sample(image, dice, rng, varied: bool = False):
+def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False):
     """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps;
-    ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt."""
+    ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt;
+    ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`)."""
     filling = varied and bool(dice) and rng.random() < FILL_SHARE
     if filling:
         image, dice = _filling(image, dice, rng)
@@ -192,6 +197,8 @@ def _detector_sample(image, dice, rng, varied: bool = False):
         canvas = canvas[:, ::-1]
         points = [(WINDOW - x, y, s) for x, y, s in points]
     canvas = jitter_colour(np.ascontiguousarray(canvas), rng)
+    if recoloured:
+        canvas = recolour(canvas, rng)
     if varied:
         canvas = vary_light(canvas, rng)
         if rng.random() < 0.3:
@@ -216,7 +223,7 @@ def _detector_sample(image, dice, rng, varied: bool = False):
     return canvas, heat, regress, mask
 
 
-def train_detector(photos, images, epochs: int, rng, varied: bool = False) -> nn.Module:
+def train_detector(photos, images, epochs: int, rng, varied: bool = False, recoloured: bool = False) -> nn.Module:
     net = PipDetector()
     batch_size = 16
     steps = epochs * math.ceil(len(photos) / batch_size)
@@ -228,7 +235,8 @@ def train_detector(photos, images, epochs: int, rng, varied: bool = False) -> nn
         net.train()
         total = 0.0
         for i in range(0, len(order), batch_size):
-            batch = [_detector_sample(images[k], photos[k].targets, rng, varied) for k in order[i:i + batch_size]]
+            batch = [_detector_sample(images[k], photos[k].targets, rng, varied, recoloured)
+                     for k in order[i:i + batch_size]]
             x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
             heat = torch.from_numpy(np.stack([b[1] for b in batch]))
             regress = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -303,14 +311,17 @@ def mined_by_detector(photos, images, detector: Path) -> list[tuple[int, float, 
     return items
 
 
-def _crop(images, item, rng, varied: bool = False) -> np.ndarray:
+def _crop(images, item, rng, varied: bool = False, recoloured: bool = False) -> np.ndarray:
     """A crop as the detector would give it: centre and side a little off, any turn, other light;
-    ``varied`` (``--varied``): also :func:`vary_light`, and a die of 10–20 pixels (shrunk and enlarged)."""
+    ``varied`` (``--varied``): also :func:`vary_light`, and a die of 10–20 pixels (shrunk and enlarged);
+    ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`)."""
     k, x, y, s, _ = item
     x += rng.normal(0, 0.05 * s)
     y += rng.normal(0, 0.05 * s)
     s *= rng.uniform(0.85, 1.2)
     crop = jitter_colour(crop_die(images[k], (x, y), s, rng.uniform(0, 360)), rng)
+    if recoloured:
+        crop = recolour(crop, rng)
     if rng.random() < 0.2:
         crop = cv2.GaussianBlur(crop, (3, 3), 0)
     if varied:
@@ -321,23 +332,26 @@ def _crop(images, item, rng, varied: bool = False) -> np.ndarray:
     return crop
 
 
-def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool = False) -> nn.Module:
-    """:param mined: :func:`mined_by_detector`, learned in every epoch; ``varied``: see :func:`_crop`."""
+def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool = False,
+                     recoloured: bool = False, pip_crops: int = 0) -> nn.Module:
+    """:param mined: :func:`mined_by_detector`, learned in every epoch; ``varied``, ``recoloured``:
+    see :func:`_crop`; :param pip_crops: background crops of a pip or a few inside a die, a photo
+    and epoch (:func:`pip_negatives`)."""
     net = PipClassifier()
     positives = _positives(photos) + mined
     batch_size = 64
-    per_epoch = len(positives) + 3 * len(photos)
+    per_epoch = len(positives) + 3 * len(photos) + sum(min(pip_crops, len(p.targets)) for p in photos)
     steps = epochs * math.ceil(per_epoch * 1.05 / batch_size)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     for epoch in range(epochs):
-        items = positives + _negatives(photos, images, 3, rng)
+        items = positives + _negatives(photos, images, 3, rng) + pip_negatives(photos, pip_crops, rng)
         order = rng.permutation(len(items))
         net.train()
         total = 0.0
         for i in range(0, len(order), batch_size):
             batch = [items[j] for j in order[i:i + batch_size]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, varied) for it in batch])))
+            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, varied, recoloured) for it in batch])))
             target = torch.tensor([it[4] for it in batch])
             loss = F.cross_entropy(net(x), target, label_smoothing=0.05)
             opt.zero_grad()
@@ -375,6 +389,12 @@ def main() -> int:
     parser.add_argument("--varied", action="store_true",
                         help="augment as varied as real tables: dice filling the window, dice of 10-80 px, "
                              "colour temperature, brightness, blur, noise, JPEG, perspective, low resolution")
+    parser.add_argument("--colour-jitter", action="store_true",
+                        help="show both networks the dice in other colours: hue turned, channels swapped, "
+                             "saturation scaled, washed to grey (tools/pips_augment.py)")
+    parser.add_argument("--pip-negatives", type=int, default=0, metavar="N",
+                        help="N crops a photo and epoch of a pip or a few inside a labelled die, "
+                             "learned by the classifier as background (tools/pips_augment.py)")
     args = parser.parse_args()
     if args.renders and not (args.renders / "labels.json").is_file():
         parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
@@ -387,12 +407,14 @@ def main() -> int:
     for photo, image in extra:
         photos.append(photo)
         images.append(image)
-    print(f"{sum(p.source == 'render' for p in photos)} renders from {args.renders}, varied {args.varied}", flush=True)
+    print(f"{sum(p.source == 'render' for p in photos)} renders from {args.renders}, varied {args.varied}, "
+          f"colour jitter {args.colour_jitter}, pip negatives {args.pip_negatives}", flush=True)
     start = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only != "classifier":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
-        detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied)
+        detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied,
+                                  args.colour_jitter)
         _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)
@@ -406,7 +428,7 @@ def main() -> int:
               f"dice as the detector in {args.out} finds them", flush=True)
         torch.manual_seed(SEED)
         classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined,
-                                      args.varied)
+                                      args.varied, args.colour_jitter, args.pip_negatives)
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")

@@ -1,0 +1,78 @@
+"""What tools/train_pips.py shows its networks so that they read trays they never saw (issue 16).
+
+No PyTorch here, so that tests read it in the run-time venv.
+
+``--colour-jitter`` (:func:`recolour`): a die's pips are the same whatever its colour, and the
+sources a network never learned from differ from the others mostly in body and floor colour
+(patterson's translucent red and blue dice on green felt, which the detector leaving it out
+finds only 0.16–0.35 hot). Hue turned, channels swapped, colour washed out to grey or
+strengthened: applied to whole detector windows and classifier crops of real photos and
+renders alike, so floors and bodies of every hue are seen.
+
+``--pip-negatives`` (:func:`pip_negatives`): a crop the size of one pip or a few, centred inside
+a labelled die, is background. Left out, penlington's close white dice have their pips read as
+dice of their own (a single pip is a 1), the phantoms of its leave-one-source-out row.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+#: :func:`recolour`: the chance of each change, drawn apart
+HUE_SHARE = 0.5
+SWAP_SHARE = 0.3
+SATURATION_SHARE = 0.5
+GREY_SHARE = 0.2
+SATURATION = (0.3, 1.6)  # the saturation's scale
+#: :func:`pip_negatives`: a crop's side over its die's, and how far from the die's centre it
+#: lies (in the die's sides): one to a few pips of the top face, never the whole die
+PIP_CROP = (0.2, 0.45)
+PIP_REACH = 0.32
+
+
+def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same dice in other colours: an H×W×3 uint8 BGR image with, each drawn apart, its hue
+    turned by any angle (HUE_SHARE), its channels in another order (SWAP_SHARE), its saturation
+    scaled by SATURATION (SATURATION_SHARE) and its colour washed toward grey, partly or wholly
+    (GREY_SHARE). Brightness is kept (the value channel), so pips stay darker or lighter than
+    their face. A new array; ``image`` is not changed."""
+    out = image.copy()
+    if rng.random() < SWAP_SHARE:
+        out = np.ascontiguousarray(out[:, :, rng.permutation(3)])
+    hue, saturate = rng.random() < HUE_SHARE, rng.random() < SATURATION_SHARE
+    if hue or saturate:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV).astype(np.float32)
+        if hue:  # OpenCV's 8-bit hue runs 0-179
+            hsv[:, :, 0] = (hsv[:, :, 0] + rng.uniform(0, 180)) % 180
+        if saturate:
+            hsv[:, :, 1] = np.clip(hsv[:, :, 1] * rng.uniform(*SATURATION), 0, 255)
+        out = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < GREY_SHARE:
+        grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        share = 1.0 if rng.random() < 0.5 else rng.uniform(0.3, 1.0)
+        out = cv2.addWeighted(grey, share, out, 1 - share, 0)
+    return out
+
+
+def pip_negatives(photos, per_photo: int, rng: np.random.Generator) -> list[tuple[int, float, float, float, int]]:
+    """Background crops (class 0) inside labelled dice: ``per_photo`` a photo (at most one a die),
+    each centred within PIP_REACH of a die's side from its top face's centre, PIP_CROP of its
+    side across, as tools/train_pips.py's ``_negatives`` gives them: (photo index, x, y, side
+    pixels, 0). Cocked dice count too: a pip of any die is no die.
+
+    :param photos: tools/pips_data.py ``Photo``-likes (their ``targets``: (x, y, side) pixels).
+    """
+    items: list[tuple[int, float, float, float, int]] = []
+    if per_photo <= 0:  # no draw from rng: a run without them repeats the one before they existed
+        return items
+    for k, photo in enumerate(photos):
+        dice = photo.targets
+        for d in rng.permutation(len(dice))[:per_photo]:
+            x, y, side = dice[int(d)]
+            angle, reach = rng.uniform(0, 2 * math.pi), side * PIP_REACH * math.sqrt(rng.random())
+            items.append((k, x + reach * math.cos(angle), y + reach * math.sin(angle),
+                          side * rng.uniform(*PIP_CROP), 0))
+    return items
