@@ -127,7 +127,8 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
                         "numbered": numbered_reader or adapted("numbered", tray_reader("numbered"),
                                                                self._refitter.adaptation_for)}
         #: Settings → "Teach dicelens your dice": asked for frames before the roll.
-        self.teaching_round = TeachingRound(history.folder, clock, self._examples, lambda: self._refitter.request())
+        self.teaching_round = TeachingRound(history.folder, clock, self._examples, lambda: self._refitter.request(),
+                                            self._teaching_changed)
         self._tray = TrayDispatcher([self.teaching_round, self], self.readers, annotate)
         self._history = history
         self._clock = clock
@@ -293,6 +294,10 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
     def teaching(self) -> dict:
         """The round's state (:meth:`TeachingRound.state`)."""
         return self.teaching_round.state()
+
+    def _teaching_changed(self) -> None:
+        with self._lock:
+            self._publish_state()  # the live page says the round is on, or is no longer
 
     def start_teaching(self) -> dict:
         """Every throw is the round's until :meth:`stop_teaching`; the armed preset waits."""

@@ -51,13 +51,16 @@ class TeachingRound:
         round started or its last throw was confirmed or skipped.
     :param examples: the folder's examples, which a confirmed throw joins.
     :param taught: called after a throw's dice became examples (the background refit).
+    :param changed: called after the round turned on or off (the controller's state event).
     """
 
-    def __init__(self, folder, clock: Callable[[], float], examples: Examples, taught: Callable[[], None]):
+    def __init__(self, folder, clock: Callable[[], float], examples: Examples, taught: Callable[[], None],
+                 changed: Callable[[], None] = lambda: None):
         self._folder = folder
         self._clock = clock
         self._examples = examples
         self._taught = taught
+        self._changed = changed
         self._lock = threading.Lock()
         self._on = False
         self._since = 0.0
@@ -70,12 +73,16 @@ class TeachingRound:
     def wanted(self, t: float) -> Wanted | None:
         """While on, every frame, read by every kind's reader (the roll sees none); None when off."""
         with self._lock:
-            if self._on and self._clock() - self._asked > ALIVE_SECONDS:
+            ended = self._on and self._clock() - self._asked > ALIVE_SECONDS
+            if ended:
                 self._on = False  # its page is gone
                 self._drop()
-            if not self._on:
-                return None
-            return Wanted(reader="numbered", as_is=True, before=None, photos=True, token="teach")
+            on = self._on
+        if ended:
+            self._changed()
+        if not on:
+            return None
+        return Wanted(reader="numbered", as_is=True, before=None, photos=True, token="teach")
 
     def take(self, taken: Taken) -> bool:
         """Hold the throw read when it settled since the round started (or since the last
@@ -105,15 +112,26 @@ class TeachingRound:
     def start(self) -> None:
         """Turn the round on (again: the throw held stays)."""
         with self._lock:
-            if not self._on:
+            started = not self._on
+            if started:
                 self._on, self._since = True, self._clock()
             self._asked = self._clock()
+        if started:
+            self._changed()
 
     def stop(self) -> None:
         """Turn the round off; a throw not confirmed is dropped."""
         with self._lock:
-            self._on = False
+            stopped, self._on = self._on, False
             self._drop()
+        if stopped:
+            self._changed()
+
+    @property
+    def on(self) -> bool:
+        """Whether the round takes every throw (the live page says so, RULES T-2: the roll waits)."""
+        with self._lock:
+            return self._on
 
     def fix(self, index: int, value: int) -> None:
         """Die ``index`` of the held throw shows ``value`` (a d10's 0 is 10, RULES P-1).

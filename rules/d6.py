@@ -234,7 +234,7 @@ def resolve_d6(
     for natural in dice + extra:
         _check_face(natural)
     if len(dice) > spec.count:
-        raise InvalidRoll(f"{_dice(len(dice))} given for a {spec.label()} roll")
+        raise InvalidRoll(Phrase("{n} dice given for a {label} roll", n=len(dice), label=spec.label()))
 
     missing = spec.count - len(dice)
     # RULES D6-2a: a lone die is the principal die; of several, the players say which.

@@ -327,14 +327,17 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
         return PoolOutcome(spec, (), None, 0, False)
     # RULES P-11: the counts are checked before any die is looked at.
     if not len(first) or len(first) > pool:
-        raise InvalidRoll(f"a pool of {pool} dice needs {pool} values in the first roll, got {len(first)}")
+        raise InvalidRoll(Phrase("a pool of {pool} dice needs {pool} values in the first roll, got {n}",
+                                 pool=pool, n=len(first)))
     if len(rerolls) > pool:
-        raise InvalidRoll(f"{len(rerolls)} reroll dice for a pool of {pool}: one reroll die per 10")
+        raise InvalidRoll(Phrase("{n} reroll dice for a pool of {pool}: one reroll die per 10",
+                                 n=len(rerolls), pool=pool))
     first = [normalise_natural(v) for v in first]
     rerolls = [normalise_natural(v) for v in rerolls]
     missing = pool - len(first)
     if missing and rerolls:
-        raise InvalidRoll(f"reroll dice given before the first roll is complete ({missing} still missing)")
+        raise InvalidRoll(Phrase("reroll dice given before the first roll is complete ({missing} still missing)",
+                                 missing=missing))
 
     options = spec.options
     target = options.target_number
@@ -368,8 +371,9 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
 
     if len(rerolls) > len(tens):
         if not tens:
-            raise InvalidRoll("no 10 to reroll in the first roll")
-        raise InvalidRoll(f"{len(rerolls)} reroll dice for {len(tens)} tens: one reroll die per 10")
+            raise InvalidRoll(Phrase("no 10 to reroll in the first roll"))
+        raise InvalidRoll(Phrase("{n} reroll dice for {tens} tens: one reroll die per 10",
+                                 n=len(rerolls), tens=len(tens)))
     dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired, strict=False)]  # paired: the whole pool
     if missing:  # RULES T-3: wait for the rest of the first roll
         return PoolOutcome(spec, tuple(dice), _missing_needs(missing), None, False)

@@ -121,7 +121,8 @@ def needs_text(needs: dict) -> str:
 def problem_text(problem: dict) -> str | None:
     """A roll's problem (``Problem.to_dict()``) as the page says it, in the request's
     language; None for a problem the page shows as the device words it (too many or too
-    few dice, only some moved, the rules' refusal: their English ``text``)."""
+    few dice, only some moved, a refusal the rules did not word as a Phrase: their English
+    ``text``)."""
     code = problem["code"]
     if code == "no principal":
         return gettext("No principal die found: tap the principal die.")
@@ -140,6 +141,9 @@ def problem_text(problem: dict) -> str | None:
             n=problem["seen"], count=problem["wanted"])
     if code == "leaning" and problem.get("die") is not None:
         return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
+    if code == "refused" and problem.get("reason"):  # the rules' refusal of the dice (RULES T-3)
+        return translated(Phrase("{why}: throw again, or correct it on the page",
+                                 why=Phrase.from_dict(problem["reason"])))
     if code == "wrong dice" and problem.get("kind"):
         dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
         return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
@@ -150,7 +154,11 @@ def problem_text(problem: dict) -> str | None:
 def prompt_text(state: dict) -> str:
     """What the roll asks of the players (the controller's ``state()``), as the page shows
     it in the request's language; "" when it asks nothing. A problem the page has no words
-    for is shown in the device's English, as it comes, rather than hidden."""
+    for is shown in the device's English, as it comes, rather than hidden. While the
+    teaching round is on (``teaching``), it says so: the throws are the round's."""
+    if state.get("teaching"):  # the round takes every throw: the roll waits (device/teach_round.py)
+        return gettext("Teaching round on: every throw goes to Settings → Teach dicelens your dice; "
+                       "Done teaching to roll again.")
     if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
         return ""
     problem = state.get("problem")
@@ -162,8 +170,10 @@ def prompt_text(state: dict) -> str:
 
 def prompt_asks(state: dict) -> str | None:
     """What the prompt asks: ``"throw"`` (only the armed roll's throw), ``"dice"`` (more dice
-    the rules want, RULES D6-4, P-3), ``"fix"`` (a problem to fix, or a refused frame), or
-    None (no prompt)."""
+    the rules want, RULES D6-4, P-3), ``"fix"`` (a problem to fix, or a refused frame),
+    ``"teach"`` (the teaching round is on: throws go to it), or None (no prompt)."""
+    if state.get("teaching"):
+        return "teach"
     if not (state.get("prompt") or state.get("needs") or state.get("state") == "armed"):
         return None
     problem = state.get("problem")
@@ -177,9 +187,14 @@ def prompt_asks(state: dict) -> str | None:
 
 def shown_state(state: dict) -> dict:
     """The controller's state with the page's words added: ``prompt_text``
-    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), and its latest roll
-    as :func:`shown_roll`."""
+    (:func:`prompt_text`) and ``prompt_asks`` (:func:`prompt_asks`), its problem's ``text``
+    as :func:`problem_text` where the page has words for it, and its latest roll as
+    :func:`shown_roll`."""
     latest = state.get("latest_roll")
+    problem: dict | None = state.get("problem")
+    worded = problem_text(problem) if problem else None
+    if problem and worded is not None:  # the problem's text in the phone's language too
+        state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
             **({"latest_roll": shown_roll(latest)} if latest else {})}
 

@@ -13,7 +13,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from device.errors import DeviceError, SaveFailed
 from device.events import EventHub
@@ -27,6 +27,9 @@ from rules.errors import InvalidRoll
 from rules.pool import PoolOptions
 from vision.principal import MeasuredColor
 from vision.reading import DieReading
+
+if TYPE_CHECKING:
+    from device.teach_round import TeachingRound
 
 log = logging.getLogger("device.controller")
 
@@ -91,6 +94,7 @@ class RollCore:
     _problem: dict | None                   # the prompt's problem as data (Problem.to_dict)
     _needs: dict | None
     _roll: Roll | None                      # the roll of the armed preset
+    teaching_round: TeachingRound           # while on, it takes every throw (the state says so)
     _latest: dict | None
     _fresh_after: float                     # frames settled before this are stale (T-2)
     _generation: int                        # bumped when a reading in flight goes stale
@@ -236,6 +240,7 @@ class RollCore:
             "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
             "odds": self._preset_odds(preset) if preset else None,
+            "teaching": self.teaching_round.on,
         }
 
     def _camera_dict(self, preset: Preset | None) -> dict:

@@ -14,6 +14,7 @@ import numpy as np
 from device.errors import RollNeedsDice
 from device.roll.core import RollCore, all_or_nothing
 from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Correction, Die, Roll, faces, now, waiting_note
+from device.roll.walk import problem_phrase
 from rules.phrase import Phrase
 from vision.reading import DieReading, TrayReading
 
@@ -60,7 +61,7 @@ class RollEdits(RollCore):
             if leaning and not cocked:  # RULES T-5: its top face, entered by hand
                 die.source = "hand"
             if more:
-                if roll is self._roll:
+                if self._is_current(roll):
                     raise ValueError(Phrase("the current roll asks for its dice itself: "
                                             "throw them or enter them by hand"))
                 self._add_dice(roll, list(more), who)
@@ -111,22 +112,35 @@ class RollEdits(RollCore):
             return self._after_edit(roll, was_complete)
 
     def _editable(self, roll_id: int) -> Roll:
-        """The roll to edit: the current roll itself, or a copy from the history."""
+        """A copy of the roll to edit, the current roll's or one from the history: a refused
+        edit leaves the roll as it was (:meth:`_after_edit` puts an accepted one in place)."""
         if self._roll is not None and self._roll.id == roll_id:
-            return self._roll
+            return copy.deepcopy(self._roll)
         return Roll.from_dict(self._history.roll(roll_id))
 
+    def _is_current(self, roll: Roll) -> bool:
+        """Whether ``roll`` (from :meth:`_editable`) is a copy of the current roll."""
+        return self._roll is not None and roll.id is not None and roll.id == self._roll.id
+
     def _after_edit(self, roll: Roll, was_complete: bool) -> dict:
-        """Resolve an edited roll and save it. The current roll asks for what it now needs;
-        a past roll cannot take dice any more, so an edit that would leave a finished one
-        waiting for dice is refused (ValueError, nothing saved)."""
-        if roll is self._roll:
+        """Resolve an edited roll and save it. An edit whose dice the rules refuse (a third
+        die for a 2D6) is refused, the roll left as it was (ValueError, nothing saved): a
+        finished result is never undone by dice the rules do not take (RULES T-3, T-4). The
+        current roll asks for what it now needs (a die to throw again, RULES T-1; the next
+        of a chain, D6-4); a past roll cannot take dice any more, so an edit that would leave
+        a finished one waiting for dice is refused too."""
+        if self._is_current(roll):
+            refused = self._resolve(copy.deepcopy(roll)).problem
+            if refused is not None and refused.code == "refused":
+                raise ValueError(Phrase("the rules take no such change to roll {id} ({why}): nothing was changed",
+                                        id=roll.id, why=problem_phrase(refused)))
+            self._roll = roll
             self._generation += 1  # a reading in flight was for the roll before the edit
             self._void = None  # the table fixed the throw by hand
             self._advance(self._redrawn(roll))
             return copy.deepcopy(cast(dict, self._latest))  # _advance saved it
         walk = self._resolve(roll)
-        waiting = walk.problem.english() if walk.problem else None if roll.complete else walk.outcome.needs.reason
+        waiting = problem_phrase(walk.problem) if walk.problem else None if roll.complete else walk.outcome.needs.reason
         if waiting is not None and was_complete:
             refusal = Phrase("roll {id} is finished and can take no more dice, but this change would "
                              "leave it waiting for them ({waiting}): only the current roll can ask "

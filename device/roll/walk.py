@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, cast
 
 import rules
 from device.roll.record import Die, Roll
-from device.tray.problems import Problem
+from device.tray.problems import Problem, unreadable_phrase
 from rules import cocked as cocked_policy
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
@@ -60,7 +60,8 @@ def walk(roll: Roll, chain_limit: int, cocked: str = cocked_policy.DEFAULT,
                 later = rules.resolve(spec, [[cast(int, die.natural) for die in throw]  # all read: no problem
                                              for throw in (*counted, dice)], max_links=bound)
             except InvalidRoll as exc:  # dice the rules refuse: say so, keep waiting
-                problem = Problem("refused", why=str(exc), asks="throw again, or correct it on the page")
+                why = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)  # its Phrase
+                problem = Problem("refused", why=why, asks="throw again, or correct it on the page")
         if problem is not None:
             return Walk(spec, outcome, counted, step, problem)
         outcome = later
@@ -118,6 +119,18 @@ def resolve(roll: Roll, chain_limit: int, cocked: str = cocked_policy.DEFAULT,
     roll.successes, roll.outcome = result.get("successes"), result.get("outcome")
     roll.perfect, roll.botch = bool(result.get("perfect")), bool(result.get("botch"))
     return walked
+
+
+def problem_phrase(problem: Problem) -> Phrase:
+    """A roll's throw problem (:func:`walk`) as a :class:`Phrase`, for a refusal that names it
+    (web/messages.py words it in the phone's language): the rules' refusal of its dice
+    (their Phrase, RULES T-3), an unreadable die (T-1); any other as its English."""
+    if problem.code == "refused":
+        return Phrase("{why}: throw again, or correct it on the page", why=problem.why)
+    if problem.code == "unreadable" and problem.die is not None:
+        return Phrase("die {n}: {why} — throw it again or correct it on the page",
+                      n=problem.die, why=Phrase(unreadable_phrase(problem.why)))
+    return Phrase("{problem}", problem=problem.english())
 
 
 def spec_for(roll: Roll, principal_found: bool, first_count: int) -> D6Spec | PoolSpec:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rules.phrase import Phrase
+
 #: What can be wrong: the tray is empty, nothing moved (T-2), dice of another kind or more of
 #: a kind than asked, too many or too few dice, only some of them moved, dice missing (T-3),
 #: dice of a throw a cocked die voided that did not move (T-5 rethrow_set), a die unreadable
@@ -158,14 +160,16 @@ class Problem:
         """The problem as the state carries it: every field (``dice`` as ``[{"name",
         "count"}]``, ``then`` as its dict or None), plus ``phrase``, the clause of an
         unreadable, voiding or leaning die ("it is cocked", else None), and ``text``,
-        :meth:`english`."""
+        :meth:`english`, and ``reason``, ``why`` as :meth:`Phrase.to_dict` when it is a
+        Phrase (the rules' refusal, for the page to word), else None."""
         return {"code": self.code, "dice": [{"name": name, "count": count} for name, count in self.dice],
                 "die": self.die, "why": self.why, "color": self.color, "seen": self.seen,
                 "moved": self.moved, "wanted": self.wanted, "label": self.label, "kind": self.kind,
                 "phrase": unreadable_phrase(self.why) if self.code in ("unreadable", "void", "leaning") else None,
                 "values": None if self.values is None else list(self.values),
                 "sides": None if self.sides is None else list(self.sides),
-                "text": self.english(), "then": None if self.then is None else self.then.to_dict()}
+                "text": self.english(), "then": None if self.then is None else self.then.to_dict(),
+                "reason": self.why.to_dict() if isinstance(self.why, Phrase) else None}
 
 
 def leaning(values: Sequence[int | None], sides: Sequence[int]) -> Problem:

@@ -75,3 +75,28 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     expect(settings.locator("#examples-none")).to_have_text(none)
     expect(settings.locator("#examples-counts")).to_have_text("")
     assert controller.examples()["examples"] == [] and controller.roll(roll["id"]) == roll
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone, controller, locale):
+    """'Add a die the reader missed' tapped just above the fixed By hand/Throw bar: the hint it
+    shows under it comes into view above the bar (it opened behind it)."""
+    page = phone("/", locale=locale, viewport={"width": 320, "height": 640})
+    controller.arm("free")
+    image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)
+    controller.on_settled(image, time.monotonic() + 1)
+    add = page.locator("#photo-add")
+    expect(add).to_be_visible()
+    page.evaluate("""() => {  // the button's bottom just above the bar, as a thumb leaves it
+        const button = document.querySelector("#photo-add").getBoundingClientRect();
+        const bar = document.querySelector(".actions").getBoundingClientRect();
+        window.scrollBy(0, button.bottom - bar.top + 2);
+    }""")
+    add.dispatch_event("click")  # no scrolling of its own, as a tap
+    hint = page.locator("#photo-add-hint")
+    expect(hint).to_be_visible()
+    assert hint.evaluate("""node => {
+        const box = node.getBoundingClientRect();
+        return [box.top + 2, box.top + box.height / 2, box.bottom - 2].every(
+            y => node.contains(document.elementFromPoint(box.x + box.width / 2, y)));
+    }""")

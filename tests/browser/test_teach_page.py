@@ -90,3 +90,32 @@ def test_one_die_taught_is_thanked_in_the_singular(phone, controller, locale, st
     expect(page.locator("#teach-dice .teach-die")).to_have_count(1)
     page.get_by_role("button", name=ok).click()
     expect(page.locator("#toast")).to_have_text(thanks)
+
+@pytest.mark.parametrize(("locale", "line", "prompt", "waiting"), [
+    ("en-US", "Teaching round · 2D6",
+     "Teaching round on: every throw goes to Settings → Teach dicelens your dice; Done teaching to roll again.",
+     "Armed · 2D6"),
+    ("pt-BR", "Rodada de ensino · 2D6",
+     "Rodada de ensino ligada: toda jogada vai para Ajustes → Ensine seus dados ao dicelens; "
+     "Terminar de ensinar para rolar de novo.", "Armada · 2D6"),
+    ("es-ES", "Ronda de enseñanza · 2D6",
+     "Ronda de enseñanza activa: toda tirada va a Ajustes → Enseña tus dados a dicelens; "
+     "Terminar de enseñar para volver a tirar.", "Preparada · 2D6"),
+])
+def test_the_live_page_says_the_teaching_round_takes_the_throws(phone, controller, locale, line, prompt, waiting):
+    """While the round is on, a throw is the round's: the live page says so (it kept waiting
+    for the roll's dice, as if the throw were lost), and says what it asks again after 'Done'."""
+    controller.arm("2d6")
+    page = phone("/", locale=locale)
+    expect(page.locator("#link")).to_have_attribute("data-link", "live")
+    expect(page.locator("#machine-state")).to_have_text(re.compile("^" + re.escape(waiting)))
+    controller.start_teaching()                            # from another phone's Settings
+    expect(page.locator("#machine-state")).to_have_text(line)
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    controller.teach_throw([("d6-pips", 3)])               # the throw goes to the round
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    page.reload()                                          # the state the page is served with says so too
+    expect(page.locator("#machine-state")).to_have_text(line)
+    controller.stop_teaching()
+    expect(page.locator("#machine-state")).to_have_text(re.compile("^" + re.escape(waiting)))
+    expect(page.locator("#prompt")).not_to_have_text(prompt)

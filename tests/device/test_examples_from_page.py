@@ -141,6 +141,37 @@ def test_a_finished_roll_the_rules_take_no_die_more_refuses_a_die_tapped_in(cont
     assert len(controller.roll(state["latest_roll"]["id"])["dice"]) == 2
 
 
+def test_the_current_finished_roll_refuses_a_die_the_rules_take_no_more_and_keeps_its_result(controller, reader,
+                                                                                           clock):
+    """RULES T-3, T-4: a third die tapped in on the current 2D6, finished, is refused; the
+    result stays, and the next preset armed leaves it finished (it was lost, abandoned)."""
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                            die(6, "white", 300, 100)))
+    roll = state["latest_roll"]
+    assert roll["complete"] and roll["total"] == 9
+    with pytest.raises(ValueError, match="the rules take no such change to roll") as refused:
+        controller.add_die(roll["id"], 450.0, 300.0, 2)
+    assert "3 dice given for a 2D6 roll" in str(refused.value)
+    after = controller.state()
+    assert after["state"] == "resolved" and after["latest_roll"] == roll and after["prompt"] is None
+    assert controller.roll(roll["id"]) == roll and controller.examples()["examples"] == []
+    controller.arm("1d6")
+    assert controller.roll(roll["id"])["total"] == 9 and controller.roll(roll["id"])["note"] is None
+
+
+def test_a_refused_correction_of_the_current_roll_leaves_it_as_it_was(controller, reader, clock):
+    """A correction refused after it was applied (dice given with ``more`` for the current
+    roll) leaves neither its face nor its correction on the current roll."""
+    controller.arm("2d6")
+    roll = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),
+                                           die(6, "white", 300, 100)))["latest_roll"]
+    with pytest.raises(ValueError, match="asks for its dice itself"):
+        controller.correct(roll["id"], 1, value=2, more=[4])
+    assert controller.state()["latest_roll"] == roll and controller.roll(roll["id"]) == roll
+    assert controller.correct(roll["id"], 1, value=2)["total"] == 5  # the roll itself took nothing
+
+
 def test_removing_an_example_leaves_its_roll_as_it_was(controller, reader, clock):
     controller.arm("2d6")
     state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True),

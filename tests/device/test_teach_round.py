@@ -135,3 +135,28 @@ def test_a_confirmed_throw_refits_the_reader_in_the_background(ctl, reader, cloc
     assert refitter.settle(timeout=120)
     assert spy.fits == [2]  # the throw's two dice, fitted once
     refitter.close()
+
+
+def test_the_state_says_the_round_is_on_and_each_change_is_an_event(ctl, reader, clock):
+    """The live page words the round from the state (``teaching``), sent as a state event when
+    the round starts, stops, and ends by itself (its page gone)."""
+    ctl.arm("2d6")
+    assert ctl.state()["teaching"] is False
+    events = ctl.subscribe()
+
+    def states() -> list[bool]:
+        seen = []
+        while (event := events.get(timeout=0)) is not None:
+            if event.kind == "state":
+                seen.append(event.data["teaching"])
+        return seen
+
+    ctl.start_teaching()
+    assert ctl.state()["teaching"] is True and states() == [True]
+    ctl.stop_teaching()
+    assert ctl.state()["teaching"] is False and states() == [False]
+    ctl.start_teaching()
+    clock.tick(61)                                           # nobody asked for a minute
+    ctl.on_settled(reader.frame(die(2, "red", x=2, y=2, size=20, principal=True), die(4, x=30, y=2, size=20)),
+                   clock.tick())
+    assert states()[:2] == [True, False] and ctl.state()["teaching"] is False

@@ -144,7 +144,7 @@ class FakeController(Controller):
                        "problem": None, "needs": None,
                        "camera": {"status": camera_status, "message": None, "can_throw": True,
                                   "by_hand": False},
-                       "latest_roll": None, "odds": None}
+                       "latest_roll": None, "odds": None, "teaching": False}
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
@@ -152,7 +152,7 @@ class FakeController(Controller):
         self.adaptation: dict | None = None   # what the table's adaptation reports (examples())
         # the real round, over the folder's real examples
         self.teaching_round = TeachingRound(self._data_dir, time.monotonic, _ExamplesOpenedEachTime(self._data_dir),
-                                            lambda: None)
+                                            lambda: None, self._teaching_changed)
 
     # --- what the tests drive -------------------------------------------------
     def new_history(self) -> None:
@@ -440,6 +440,11 @@ class FakeController(Controller):
 
     def teaching(self) -> dict:
         return self.teaching_round.state()
+
+    def _teaching_changed(self) -> None:
+        with self._lock:
+            self._state["teaching"] = self.teaching_round.on
+            self._publish_state()
 
     def start_teaching(self) -> dict:
         self.teaching_round.start()

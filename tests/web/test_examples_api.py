@@ -99,3 +99,57 @@ def test_the_examples_name_their_kind_as_the_teach_page_does(client, free_roll, 
     listed = client.get("/api/examples", headers={"Accept-Language": lang}).get_json()
     assert [(e["kind"], e["name"]) for e in listed["examples"]] == [("d6-pips", name)]
     assert listed["names"] == {"d6-pips": name}
+
+@pytest.fixture
+def two_d6(real, reader, clock):
+    """The current roll: a finished 2D6 read from a 640×480 photo, a red 3 and a white 6 (total 9)."""
+    real.arm("2d6")
+    real.on_settled(photo(reader, die(3, "red", 100, 100, principal=True), die(6, "white", 300, 100)), clock.tick())
+    roll = real.state()["latest_roll"]
+    assert roll["complete"] and roll["total"] == 9
+    return roll
+
+
+@pytest.mark.parametrize(("lang", "why"), [
+    ("en", "the rules take no such change to roll {id} (3 dice given for a 2D6 roll: throw again, "
+           "or correct it on the page): nothing was changed"),
+    ("pt-BR", "as regras não aceitam esta mudança na rolagem {id} (3 dados informados para uma rolagem 2D6: "
+              "jogue de novo, ou corrija na página): nada foi mudado"),
+    ("es", "las reglas no admiten este cambio en la tirada {id} (se dieron 3 dados para una tirada 2D6: "
+           "tira de nuevo, o corrígelo en la página): no se cambió nada"),
+])
+def test_the_current_finished_roll_refuses_a_die_the_rules_take_no_more(client, two_d6, lang, why):
+    """RULES T-3, T-4: a third die on the current 2D6 is a 400 with the reason in the phone's
+    language; the roll keeps its result, also once the next preset is armed."""
+    answer = client.post(f"/api/rolls/{two_d6['id']}/dice", json={"x": 450, "y": 300, "value": 2},
+                         headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and answer.get_json()["error"] == why.format(id=two_d6["id"])
+    state = client.get("/api/state").get_json()
+    assert state["state"] == "resolved" and state["latest_roll"]["total"] == 9 and state["prompt_text"] == ""
+    client.post("/api/arm", json={"preset": "1d6"})
+    kept = client.get(f"/api/rolls/{two_d6['id']}").get_json()
+    assert kept["complete"] and kept["total"] == 9 and len(kept["dice"]) == 2
+
+
+@pytest.mark.parametrize(("lang", "inner"), [
+    ("en", "3 dice given for a 2D6 roll: throw again, or correct it on the page"),
+    ("pt-BR", "3 dados informados para uma rolagem 2D6: jogue de novo, ou corrija na página"),
+    ("es", "se dieron 3 dados para una tirada 2D6: tira de nuevo, o corrígelo en la página"),
+])
+def test_a_past_finished_roll_says_why_it_takes_no_die_more_in_the_phones_language(client, two_d6, lang, inner):
+    client.post("/api/arm", json={"preset": "1d6"})  # the 2D6 is a past roll now
+    answer = client.post(f"/api/rolls/{two_d6['id']}/dice", json={"x": 450, "y": 300, "value": 2},
+                         headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and f"({inner})" in answer.get_json()["error"]
+
+
+@pytest.mark.parametrize(("lang", "inner"), [
+    ("en", "die 2: it is cocked — throw it again or correct it on the page"),
+    ("pt-BR", "dado 2: está inclinado — jogue-o de novo ou corrija na página"),
+    ("es", "dado 2: está montado — tíralo de nuevo o corrígelo en la página"),
+])
+def test_a_past_roll_corrected_to_cocked_says_why_in_the_phones_language(client, two_d6, lang, inner):
+    client.post("/api/arm", json={"preset": "1d6"})
+    answer = client.post(f"/api/rolls/{two_d6['id']}/dice/1", json={"cocked": True},
+                         headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and f"({inner})" in answer.get_json()["error"]

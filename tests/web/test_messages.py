@@ -10,10 +10,12 @@ from device.combat import CombatSession
 from device.controller import Controller
 from device.presets import build_presets
 from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
+from rules.d6 import D6Spec, resolve_d6
+from rules.errors import InvalidRoll
 from tests.device.controller_fakes import die, fakes, numbered
 from web import combat as web_combat
 from web import create_app
-from web.messages import DEVICE_WORDS, prompt_text
+from web.messages import DEVICE_WORDS, prompt_text, shown_state
 
 from .test_events import Stream
 
@@ -71,6 +73,23 @@ def test_a_refused_frame_says_why_then_what_the_roll_still_asks_for(app):
                                       "No principal die found: tap the principal die.")
     assert said(app, state, "pt_BR") == ("Nenhum dado se moveu desde a última leitura. "
                                          "Dado principal não encontrado: toque no dado principal.")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "3 dice given for a 2D6 roll: throw again, or correct it on the page"),
+    ("pt_BR", "3 dados informados para uma rolagem 2D6: jogue de novo, ou corrija na página"),
+    ("es", "se dieron 3 dados para una tirada 2D6: tira de nuevo, o corrígelo en la página"),
+])
+def test_the_rules_refusal_of_a_throw_is_said_in_each_language(app, lang, text):
+    """A throw the rules refuse (RULES T-3): the prompt and the problem's text in the phone's
+    language, from the rules' Phrase (they were their English)."""
+    with pytest.raises(InvalidRoll) as refused:
+        resolve_d6(D6Spec(count=2), [3, 6, 2])
+    problem = Problem("refused", why=refused.value.args[0], asks="throw again, or correct it on the page").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    assert said(app, state, lang) == text
+    with app.test_request_context(f"/?lang={lang}"):
+        assert shown_state(state)["problem"]["text"] == text
 
 
 @pytest.mark.parametrize("lang", LANGS)

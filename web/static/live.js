@@ -107,7 +107,8 @@ function renderState() {
     idle: t("Idle"), armed: t("Armed"), waiting: t("Waiting for the dice"), reading: t("Reading the dice"),
     prompting: state.prompt_asks === "dice" ? t("More dice needed") : t("Check the dice"), resolved: t("Resolved"),
   };
-  const line = [words[state.state] || state.state];
+  // The teaching round takes every throw (the roll waits): the line says so, the prompt how to go on.
+  const line = [state.teaching ? t("Teaching round") : words[state.state] || state.state];
   if (state.preset) line.push(presetLabel(state.preset));
   if (state.roller) line.push(t("by {name}", { name: state.roller }));
   const past = pastRoll();

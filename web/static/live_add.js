@@ -19,6 +19,7 @@ export function tapToAdd({ receive }) {
     $("#photo-box").classList.toggle("tap", on);
     $("#photo-add").setAttribute("aria-pressed", String(on));
     $("#photo-add-hint").hidden = !on;
+    if (on) $("#photo-add-hint").scrollIntoView({ block: "nearest" });  // above the bar (style.css)
   }
 
   function show(shown) {
