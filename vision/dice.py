@@ -27,6 +27,7 @@ PIPS = "d6-pips"
 #: least this sure; chosen on the photos benchmarks/vision_read_dice.py reports (0.75: 5.1
 #: phantoms per 100 pip dice; 0.95: a d4 lost to the pip reader), so optimistic.
 NUMBERED_TRAY = 0.9
+OTHER_KINDS = tuple(kind for kind in KINDS if kind != PIPS)
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -86,7 +87,8 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         first = first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None
         # a pip tray already when the letterboxed pass is sure and names no other kind sure:
         # the numbered reader's other passes cost 4–20 detector runs a photo, to be discarded
-        if first is None or not first.sure or numbered_tray(read_found(bgr, first.found)):
+        if first is None or not first.sure or numbered_tray(read_found(bgr, first.looks.may_read(
+                first.found, OTHER_KINDS, NUMBERED_TRAY), first.looks)):
             dice = read_numbered(bgr, first=first).dice
         if numbered_tray(dice):
             dice = reread_pips(dice, bgr)

@@ -120,6 +120,30 @@ def test_a_sure_pip_tray_is_decided_on_the_first_pass(real_photos, monkeypatch):
     assert [(d.box, d.value, d.color) for d in reading.dice] == [(d.box, d.value, d.color) for d in read_tray(photo).dice]
 
 
+def test_each_numbered_look_is_classified_once_a_reading(real_photos, mixed, monkeypatch):
+    # a sure first pass's candidates were classified up to three times (its sureness, the choice
+    # of reader, the dice read), both looks each (upright and half-turned); on a pip tray only a
+    # candidate whose upright look may make it a sure numbered die is looked at half-turned
+    looks, candidates = [], set()
+    run, detect_at = numerals._CLASSIFIER.run, numerals._detect_at
+    monkeypatch.setattr(numerals._CLASSIFIER, "run", lambda blob: looks.append(len(blob)) or run(blob))
+
+    def counted_detect_at(*args):
+        found = detect_at(*args)
+        candidates.update(c[:3] for c in found)
+        return found
+
+    monkeypatch.setattr(numerals, "_detect_at", counted_detect_at)
+    assert dice.numbered_tray(read_dice(mixed).dice)
+    assert 0 < sum(looks) <= 2 * len(candidates)
+    looks.clear()
+    candidates.clear()
+    photo = cv2.imread(str(real_photos.photo("real-dice/byler-tray-d6", "IMG_20191208_112332.jpg")))
+    reading = read_dice(photo)
+    assert reading.dice and not dice.numbered_tray(reading.dice)
+    assert len(candidates) <= sum(looks) < 2 * len(candidates)
+
+
 @pytest.mark.slow
 def test_the_first_pass_shared_reads_as_before(real_photos):
     # read_dice decides on the numbered reader's first pass when it is sure, and goes on from it
