@@ -20,6 +20,7 @@ from vision.image import MIN_SIDE, as_bgr
 from vision.numerals import KINDS, SIDES, NumberedReading, first_pass, read_found, read_numbered
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
+from vision.tray import first_pass as pip_first_pass
 from vision.tray import read_at, read_tray
 
 PIPS = "d6-pips"
@@ -27,6 +28,7 @@ PIPS = "d6-pips"
 #: least this sure; chosen on the photos benchmarks/vision_read_dice.py reports (0.75: 5.1
 #: phantoms per 100 pip dice; 0.95: a d4 lost to the pip reader), so optimistic.
 NUMBERED_TRAY = 0.9
+OTHER_KINDS = tuple(kind for kind in KINDS if kind != PIPS)
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -63,9 +65,11 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         kind at least :data:`NUMBERED_TRAY` sure (:func:`numbered_tray`), it alone decides
         where the dice are and of which kind, and the pip reader's classifier only re-reads
         the dice it named pip d6 (:func:`reread_pips`); else the photo is a pip tray, read by
-        the pip reader alone. The numbered reader's letterboxed pass decides a pip tray when
-        it is sure (:attr:`vision.numerals.FirstPass.sure`), without the passes at other
-        scales, and is shared with them when not.
+        the pip reader alone. A pip tray is decided without the numbered reader's passes at
+        other scales when its letterboxed pass names no other kind :data:`NUMBERED_TRAY` sure
+        and is sure itself (:attr:`vision.numerals.FirstPass.sure`) or the pip reader's first
+        pass is (:attr:`vision.tray.PipFirstPass.sure`: dice of the size the pip networks
+        learned); each first pass is shared with its reader's later passes.
         Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
         the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
         1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone
@@ -84,14 +88,18 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
     else:
         dice = []
         first = first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None
-        # a pip tray already when the letterboxed pass is sure and names no other kind sure:
-        # the numbered reader's other passes cost 4–20 detector runs a photo, to be discarded
-        if first is None or not first.sure or numbered_tray(read_found(bgr, first.found)):
+        pips_first = None
+        # a pip tray already when the letterboxed pass names no other kind sure and is sure, or
+        # the pip reader's first pass is: the numbered reader's other passes cost 3–20 detector
+        # runs a photo, discarded on patterson's and penlington's photos
+        if first is None or numbered_tray(read_found(bgr, first.looks.may_read(
+                first.found, OTHER_KINDS, NUMBERED_TRAY), first.looks)) or not (
+                first.sure or (pips_first := pip_first_pass(bgr)).sure):
             dice = read_numbered(bgr, first=first).dice
         if numbered_tray(dice):
             dice = reread_pips(dice, bgr)
         else:  # a pip tray: the pip reader is the better there (it learned pips alone)
-            dice = [as_pips(die) for die in read_tray(bgr).dice]
+            dice = [as_pips(die) for die in read_tray(bgr, first=pips_first).dice]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
     height, width = bgr.shape[:2]

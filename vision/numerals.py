@@ -147,16 +147,67 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float,
     return _detect(image, heat_min, first_pass(image, heat_min))
 
 
+class Looks:
+    """The classifier's two looks (:func:`classify`: the crop upright and half-turned) at one
+    photo's candidates, each look at each crop computed once a reading: the passes' sureness,
+    :func:`vision.dice.read_dice`'s choice of reader and the dice read share them (before, a
+    sure first pass's candidates were classified up to three times: 11 ms a banachowicz photo).
+
+    :param image: the H×W×3 uint8 BGR photo the candidates (x, y, side, heat; photo pixels) are of.
+    """
+
+    def __init__(self, image: NDArray[Any]) -> None:
+        self.image = image
+        self._crops: dict[tuple[float, float, float], NDArray[Any]] = {}
+        # (x, y, side), half-turned → (kind probabilities, value scores) of that look
+        self._seen: dict[tuple[tuple[float, float, float], bool], tuple[NDArray[Any], NDArray[Any]]] = {}
+
+    def _look(self, wanted: list[tuple[tuple[float, float, float], bool]]) -> None:
+        """Classify the looks of ``wanted`` not seen yet, in one batch."""
+        new = [look for look in dict.fromkeys(wanted) if look not in self._seen]
+        if not new:
+            return
+        for key, _ in new:
+            if key not in self._crops:
+                self._crops[key] = crop_die(self.image, key[:2], key[2])
+        batch = np.stack([self._crops[key][::-1, ::-1] if turned else self._crops[key] for key, turned in new])
+        outputs = _CLASSIFIER.run(to_blob(batch))
+        values = outputs["value"].reshape(len(new), len(KINDS), MAX_VALUE)
+        self._seen.update(zip(new, zip(_softmax(outputs["kind"]), values, strict=True), strict=True))
+
+    def __call__(self, found: list[tuple[float, float, float, float]]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """:func:`classify` of the crops of the candidates ``found``: (N×len(CLASSES) kind
+        probabilities, N×len(KINDS)×MAX_VALUE value scores), the mean of both looks."""
+        keys = [c[:3] for c in found]
+        self._look([(key, turned) for key in keys for turned in (False, True)])
+        looks = [(self._seen[key, False], self._seen[key, True]) for key in keys]
+        kinds = np.array([(up[0] + down[0]) / 2 for up, down in looks]).reshape(len(keys), len(CLASSES))
+        values = np.array([(up[1] + down[1]) / 2 for up, down in looks]).reshape(len(keys), len(KINDS), MAX_VALUE)
+        return kinds, values
+
+    def may_read(self, found: list[tuple[float, float, float, float]], kinds: Iterable[str],
+                 confidence: float) -> list[tuple[float, float, float, float]]:
+        """The candidates of ``found`` that :func:`read_found` may read as a die of one of
+        ``kinds`` at least ``confidence`` sure, from their upright look alone: a die's confidence
+        is at most its kind's probability, the mean of both looks', so one whose upright look
+        gives each of ``kinds`` less than 2 × ``confidence`` − 1 cannot be (exact: only the rest
+        are looked at half-turned)."""
+        columns = [CLASSES.index(kind) for kind in kinds]
+        self._look([(c[:3], False) for c in found])
+        return [c for c in found if self._seen[c[:3], False][0][columns].max() >= 2 * confidence - 1]
+
+
 @dataclass
 class FirstPass:
     """The letterboxed pass of :func:`detect`: its candidates (x, y, side, heat; photo pixels,
-    strongest first), :func:`vision.scale.strength` and the photo's pyramid, kept so that
-    :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
+    strongest first), :func:`vision.scale.strength`, the photo's pyramid and the classifier's
+    :class:`Looks`, kept so that :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
 
     scale: float
     found: list[tuple[float, float, float, float]]
     strength: float
     pyramid: Pyramid
+    looks: Looks
 
     @property
     def sure(self) -> bool:
@@ -168,26 +219,26 @@ def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN) -> FirstPass:
     """The letterboxed pass of :func:`detect` over an H×W×3 uint8 BGR photo."""
     h, w = image.shape[:2]
     base = DETECT_SIZE / max(h, w)
-    pyramid = Pyramid(image)
+    pyramid, looks = Pyramid(image), Looks(image)
     found = _detect_at(pyramid, base, heat_min)
-    return FirstPass(base, found, _strength(image, found), pyramid)
+    return FirstPass(base, found, _strength(looks, found), pyramid, looks)
 
 
 def _detect(image: NDArray[Any], heat_min: float, first: FirstPass) -> list[tuple[float, float, float, float]]:
-    base, pyramid = first.scale, first.pyramid
+    base, pyramid, looks = first.scale, first.pyramid, first.looks
     passes = {base: first.found}
     sure = {base: first.strength}
     for factor in PROBES if sure[base] < STRONG else ():
         scale = min(MAX_SCALE, base * factor)
         if scale not in passes:
             passes[scale] = _detect_at(pyramid, scale, heat_min)
-            sure[scale] = _strength(image, passes[scale])
+            sure[scale] = _strength(looks, passes[scale])
     scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
     better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
                          MAX_SCALE)
     if better is not None:
         refined = _detect_at(pyramid, better, heat_min)
-        if _strength(image, refined) >= sure[scale]:  # else the scale was misjudged
+        if _strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
             return refined
     return passes[scale]
 
@@ -245,11 +296,8 @@ def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN) -> li
     return found
 
 
-def _strength(image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> float:
-    if not found:
-        return 0.0
-    crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found[:SURE_SAMPLE]])
-    return strength(found, 1.0 - classify(crops)[0][:, 0])
+def _strength(looks: Looks, found: list[tuple[float, float, float, float]]) -> float:
+    return strength(found, 1.0 - looks(found[:SURE_SAMPLE])[0][:, 0]) if found else 0.0
 
 
 def classify(crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
@@ -295,13 +343,14 @@ def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArr
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 
-def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float]]) -> list[NumberedReading]:
+def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float]],
+               looks: Looks | None = None) -> list[NumberedReading]:
     """The dice of candidates ``found`` (x, y, side, heat; photo pixels) of an H×W×3 uint8 BGR
-    photo, each classified (colour not named yet: "white"); a candidate of no sure kind is left out."""
+    photo, each classified (colour not named yet: "white"); a candidate of no sure kind is left
+    out. Each die is read from its candidate alone. ``looks``: the photo's :class:`Looks`, when made."""
     if not found:
         return []
-    crops = np.stack([crop_die(image, (x, y), side) for x, y, side, _ in found])
-    kind_p, value_logits = classify(crops)
+    kind_p, value_logits = (looks or Looks(image))(found)
     return [die for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits, strict=False)
             if (die := _reading(image, x, y, side, kp, vl)) is not None]
 
@@ -332,8 +381,9 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
     height, width = bgr.shape[:2]
     dice: list[DieReading] = []  # each a NumberedReading
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:
-        found = _detect(bgr, HEAT_MIN, first or first_pass(bgr))
-        dice += [die for die in read_found(bgr, found) if die.kind in wanted]
+        first = first or first_pass(bgr)
+        found = _detect(bgr, HEAT_MIN, first)
+        dice += [die for die in read_found(bgr, found, first.looks) if die.kind in wanted]
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,

@@ -21,6 +21,7 @@ as blurred.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,23 @@ class _Looks:
         return [self.dice[c[:3]] for c in found]
 
 
+@dataclass
+class PipFirstPass:
+    """The first pass of :meth:`PipReader.detect`: its candidates (x, y, side, heat; photo
+    pixels, strongest first), :func:`vision.scale.strength`, the photo's pyramid and the
+    classifier's looks at the candidates, kept so that :meth:`PipReader.read` goes on from it."""
+
+    found: list[Candidate]
+    strength: float
+    pyramid: Pyramid
+    looks: _Looks
+
+    @property
+    def sure(self) -> bool:
+        """Whether :meth:`PipReader.detect` would read the photo at no other scale before measuring its dice."""
+        return self.strength >= STRONG
+
+
 class PipReader:
     """The two networks of one models folder, loaded on first use.
 
@@ -203,14 +221,24 @@ class PipReader:
         """
         return self._detect(image, heat_min, _Looks(self, image))
 
-    def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks) -> list[Candidate]:
+    def first_pass(self, image: NDArray[Any]) -> PipFirstPass:
+        """The first pass of :meth:`detect` over an H×W×3 uint8 BGR photo (shrunk to
+        :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``)."""
+        looks = _Looks(self, image)
+        pyramid = Pyramid(image, linear=True)
+        h, w = image.shape[:2]
+        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN)
+        return PipFirstPass(found, self._strength(looks, found), pyramid, looks)
+
+    def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks,
+                first: PipFirstPass | None = None) -> list[Candidate]:
         h, w = image.shape[:2]
         base = input_scale(w, h)
-        pyramid = Pyramid(image, linear=True)
-        passes = {base: self._detect_at(pyramid, base, heat_min)}
+        pyramid = first.pyramid if first else Pyramid(image, linear=True)
+        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min)}
         if self.single_pass:
             return passes[base]
-        sure = {base: self._strength(looks, passes[base])}
+        sure = {base: first.strength if first else self._strength(looks, passes[base])}
         for factor in PROBES if sure[base] < STRONG else ():
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
@@ -309,12 +337,15 @@ class PipReader:
         mean: NDArray[Any] = (p[:n] + p[n:]) / 2
         return mean
 
-    def read(self, image: NDArray[Any], principal_color: str | None = None) -> TrayReading:
+    def read(self, image: NDArray[Any], principal_color: str | None = None,
+             first: PipFirstPass | None = None) -> TrayReading:
         """Read every pip d6 in a photo.
 
         :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
         :param principal_color: palette name of the principal die, or None for the one
             die whose colour no other die has (see :func:`vision.principal.mark_principal`).
+        :param first: :meth:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
+            already; None to make it.
         :returns: a reading of :class:`DieReading` (sides 6; ``box`` a square of the die's
             side around the top face's centre, clipped to the photo); unreadable dice carry
             ``"cut off"``, ``"cocked"`` (resting on an edge, two faces up: at least
@@ -330,8 +361,8 @@ class PipReader:
         height, width = bgr.shape[:2]
         dice: list[DieReading] = []
         if min(height, width) >= MIN_SIDE:
-            looks = _Looks(self, bgr)
-            found = self._detect(bgr, HEAT_MIN, looks)
+            looks = first.looks if first else _Looks(self, bgr)
+            found = self._detect(bgr, HEAT_MIN, looks, first)
             dice = [d for d in looks.read(found) if d is not None]
         name_dice_colors(bgr, dice)
         note = mark_principal(dice, principal_color)
@@ -377,12 +408,18 @@ _SHIPPED = PipReader()
 
 
 def read_tray(image: NDArray[Any], principal_color: str | None = None, *,
-              reader: PipReader | None = None) -> TrayReading:
+              reader: PipReader | None = None, first: PipFirstPass | None = None) -> TrayReading:
     """Read every pip d6 in a tray photo (see :meth:`PipReader.read`).
 
     :param reader: the networks to read with; None for the shipped ones (vision/models).
+    :param first: ``reader``'s :meth:`PipReader.first_pass` of this photo, when made already.
     """
-    return (reader or _SHIPPED).read(image, principal_color)
+    return (reader or _SHIPPED).read(image, principal_color, first)
+
+
+def first_pass(image: NDArray[Any]) -> PipFirstPass:
+    """The shipped networks' :meth:`PipReader.first_pass`."""
+    return _SHIPPED.first_pass(image)
 
 
 def read_at(image: NDArray[Any], places: list[tuple[float, float, float]]) -> list[DieReading | None]:

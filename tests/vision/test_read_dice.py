@@ -74,7 +74,7 @@ def fake_readers(monkeypatch):
     pips = [_die(None, 1, 400), _die(None, 6, 204)]
     places = []
     monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None, first=None: TrayReading(numbered, (640, 480), 0.0))
-    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading(pips, (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image, first=None: TrayReading(pips, (640, 480), 0.0))
     monkeypatch.setattr(dice, "read_at", lambda image, at: places.extend(at) or [_die(None, 4, 102), None])
     return places
 
@@ -92,7 +92,7 @@ def test_a_pip_die_is_re_read_once(monkeypatch):
     # two numbered pip d6 the classifier sees no die in, over one pip-reader die: the nearer takes it
     numbered = [_die("d6-pips", 3, 100), _die("d6-pips", 6, 110), _die("d8", 8, 300)]
     monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None, first=None: TrayReading(numbered, (640, 480), 0.0))
-    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 4, 108)], (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image, first=None: TrayReading([_die(None, 4, 108)], (640, 480), 0.0))
     monkeypatch.setattr(dice, "read_at", lambda image, at: [None] * len(at))
     read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
     assert [(die.value, die.box[0]) for die in read] == [(3, 100), (4, 108), (8, 300)]
@@ -102,7 +102,7 @@ def test_a_photo_with_no_sure_numbered_die_is_a_pip_tray(monkeypatch):
     # on pip trays it never learned the numbered reader finds unsure d10s and pip d6 that are not there
     numbered = [_die("d10", None, 0, confidence=0.5), _die("d6-pips", 2, 200)]
     monkeypatch.setattr(dice, "read_numbered", lambda image, kinds=None, first=None: TrayReading(numbered, (640, 480), 0.0))
-    monkeypatch.setattr(dice, "read_tray", lambda image: TrayReading([_die(None, 6, 100)], (640, 480), 0.0))
+    monkeypatch.setattr(dice, "read_tray", lambda image, first=None: TrayReading([_die(None, 6, 100)], (640, 480), 0.0))
     read = read_dice(np.zeros((480, 640, 3), np.uint8)).dice
     assert [(die.kind, die.value, die.box[0]) for die in read] == [("d6-pips", 6, 100)]
     assert read_dice(np.zeros((480, 640, 3), np.uint8), ["d10"]).dice == [numbered[0]]
@@ -118,6 +118,52 @@ def test_a_sure_pip_tray_is_decided_on_the_first_pass(real_photos, monkeypatch):
     reading = read_dice(photo)
     assert len(runs) == 1 and reading.dice
     assert [(d.box, d.value, d.color) for d in reading.dice] == [(d.box, d.value, d.color) for d in read_tray(photo).dice]
+
+
+@pytest.mark.parametrize(("source", "name"), [("real-dice/penlington-desk-d6", "pl-3504b480be.jpg"),
+                                            ("real-dice/patterson-craps-d6-crops",
+                                             "DJI_20241005232833_0145_D_detection_1.jpg")])
+def test_a_pip_tray_the_pip_reader_is_sure_of_is_decided_on_the_first_passes(real_photos, monkeypatch, source, name):
+    # penlington's dice and patterson's close-ups are far from the size the numbered detector
+    # learned: its letterboxed pass was unsure, so it read the photo at three more scales (up
+    # to 15 tiles) before its reading was discarded for the pip reader's, whose first pass is sure
+    photo = cv2.imread(str(real_photos.photo(source, name)))
+    assert not numerals.first_pass(photo).sure and tray.first_pass(photo).sure
+    runs, pip_runs = [], []
+    detect_at, pip_detect_at = numerals._detect_at, tray._SHIPPED._detect_at
+    monkeypatch.setattr(numerals, "_detect_at", lambda *args: runs.append(args[1]) or detect_at(*args))
+    monkeypatch.setattr(tray._SHIPPED, "_detect_at", lambda *args: pip_runs.append(args[1]) or pip_detect_at(*args))
+    reading = read_dice(photo)
+    assert len(runs) == 1 and reading.dice
+    read_tray_runs = len(pip_runs[1:])  # the first pass of read_dice is the pip reader's first too
+    pip_runs.clear()
+    expected = read_tray(photo).dice
+    assert read_tray_runs == len(pip_runs) - 1
+    assert [(d.box, d.value, d.color) for d in reading.dice] == [(d.box, d.value, d.color) for d in expected]
+
+
+def test_each_numbered_look_is_classified_once_a_reading(real_photos, mixed, monkeypatch):
+    # a sure first pass's candidates were classified up to three times (its sureness, the choice
+    # of reader, the dice read), both looks each (upright and half-turned); on a pip tray only a
+    # candidate whose upright look may make it a sure numbered die is looked at half-turned
+    looks, candidates = [], set()
+    run, detect_at = numerals._CLASSIFIER.run, numerals._detect_at
+    monkeypatch.setattr(numerals._CLASSIFIER, "run", lambda blob: looks.append(len(blob)) or run(blob))
+
+    def counted_detect_at(*args):
+        found = detect_at(*args)
+        candidates.update(c[:3] for c in found)
+        return found
+
+    monkeypatch.setattr(numerals, "_detect_at", counted_detect_at)
+    assert dice.numbered_tray(read_dice(mixed).dice)
+    assert 0 < sum(looks) <= 2 * len(candidates)
+    looks.clear()
+    candidates.clear()
+    photo = cv2.imread(str(real_photos.photo("real-dice/byler-tray-d6", "IMG_20191208_112332.jpg")))
+    reading = read_dice(photo)
+    assert reading.dice and not dice.numbered_tray(reading.dice)
+    assert len(candidates) <= sum(looks) < 2 * len(candidates)
 
 
 @pytest.mark.slow
