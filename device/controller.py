@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from device.adapting import QUIET_SECONDS, Refitter
 from device.errors import CameraUnavailable, DeviceError, SaveFailed, ThrowUnsupported
 from device.events import EventHub, Subscription
-from device.examples import Examples
+from device.examples import Examples, taught_by_kind
 from device.history import History
 from device.presets import Preset
 from device.roll.camera import CameraSide
@@ -283,9 +283,7 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
     def dice_stats(self, player: str | None = None) -> dict:
         """The table's dice in numbers (:func:`device.dice_stats.dice_stats`): every roll of the
         history (of ``player``, any case, or everyone's) and the examples taught, per kind."""
-        # scipy and vision only when asked: `dicelens serve` and the CLI start without them
-        from device.dice_stats import dice_stats
-        from device.examples import taught_by_kind
+        from device.dice_stats import dice_stats  # scipy only when asked: `dicelens serve` starts without it
 
         taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder).items()}
         return dice_stats(self._history.dice_of_rolls(player), taught)
