@@ -87,6 +87,8 @@ def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone,
     controller.on_settled(image, time.monotonic() + 1)
     add = page.locator("#photo-add")
     expect(add).to_be_visible()
+    page.wait_for_function("""() => document.querySelector("#photo").complete
+        && document.querySelector("#photo").naturalWidth > 0""")  # the page laid out, as a player sees it
     page.evaluate("""() => {  // the button's bottom just above the bar, as a thumb leaves it
         const button = document.querySelector("#photo-add").getBoundingClientRect();
         const bar = document.querySelector(".actions").getBoundingClientRect();
@@ -95,8 +97,10 @@ def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone,
     add.dispatch_event("click")  # no scrolling of its own, as a tap
     hint = page.locator("#photo-add-hint")
     expect(hint).to_be_visible()
-    assert hint.evaluate("""node => {
+    # uncovered once the page has laid out what the tap changed (a failure times out)
+    page.wait_for_function("""() => {
+        const node = document.querySelector("#photo-add-hint");
         const box = node.getBoundingClientRect();
         return [box.top + 2, box.top + box.height / 2, box.bottom - 2].every(
             y => node.contains(document.elementFromPoint(box.x + box.width / 2, y)));
-    }""")
+    }""", timeout=10_000)

@@ -86,6 +86,7 @@ def test_a_throw_taught_from_settings_in_the_pages_language(phone, controller, l
 def test_one_die_taught_is_thanked_in_the_singular(phone, controller, locale, start, ok, thanks):
     page = phone("/teach", locale=locale)
     page.get_by_role("button", name=start).click()
+    expect(page.get_by_role("button", name=start)).to_be_hidden()  # the round is on: the throw is its
     controller.teach_throw([("d6-pips", 4)])
     expect(page.locator("#teach-dice .teach-die")).to_have_count(1)
     page.get_by_role("button", name=ok).click()
