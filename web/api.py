@@ -11,8 +11,8 @@ every POST must be same-origin.
                                          latest_roll, odds
 ``GET  /api/presets``                    ``{"presets": [{name, label, system, sides, count, spec}]}``
 ``POST /api/arm``                        *PIN* ``{"preset": name, "roller"?: str}`` → state
-``POST /api/throw``                      *PIN* the next throw (sim/file cameras) → state;
-                                         409 on a real camera
+``POST /api/throw``                      *PIN* the next throw (sim/file cameras; the teaching
+                                         round's while it is on) → state; 409 on a real camera
 ``POST /api/read``                       *PIN* read the tray now → state
 ``POST /api/dice``                       *PIN* dice by hand ``{"values": [int], "roller"?}`` → state;
                                          400 a face the armed preset's dice do not show, 409 none armed
