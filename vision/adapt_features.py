@@ -74,6 +74,17 @@ def _pip_counts(crops: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+def _sized(found: list[Candidate], size: float) -> list[Candidate]:
+    """``found`` each given the table's die side ``size`` (a detector that never saw the table's
+    dice sizes them at random: banachowicz's d10 at a third to twice their side, its crops a part of
+    the die), without the weaker of two closer than :data:`SAME_DIE` of it (one die, two peaks)."""
+    out: list[Candidate] = []
+    for x, y, _, heat in sorted(found, key=lambda c: -c[3]):
+        if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * size) ** 2 for fx, fy, _, _ in out):
+            out.append((x, y, size, heat))
+    return out
+
+
 @dataclass
 class _Looked:
     """The candidates of one photo and what the layer needs of each."""
@@ -83,10 +94,17 @@ class _Looked:
     features: NDArray[Any]  # N×F
 
 
-def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT) -> _Looked:
+SAME_DIE = 0.5  # of the table's die side: a weaker candidate this close to a stronger one is the same die
+
+
+def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT,
+          size: float | None = None) -> _Looked:
     """The candidates of a detector pass (``scale``; None: the shipped reader's passes) down to
-    ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels."""
+    ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels;
+    ``size`` (photo pixels) the side every candidate is cropped at, None for the detector's own."""
     found = backend.candidates(image, scale, heat)
+    if size is not None:
+        found = _sized(found, size)
     if not found:
         c = len(backend.classes)
         return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS + 2 * PIPS)))
