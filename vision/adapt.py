@@ -187,14 +187,14 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     if len(photos) < 2 or not any(p.dice for p in photos):
         adaptation.why = "fewer than two labelled photos"
         return adaptation
-    shipped = Figures()
-    for photo in photos:
+    shipped, first = Figures(), []
+    for photo in photos:  # each photo read, then its weaker candidates (the backend shares the passes)
         shipped.add(backend.shipped(photo.image).dice, photo.dice, partial=photo.partial)
+        first.append(_look(backend, photo.image, None, _expected_side(None, photo.image, backend)))
     adaptation.shipped = shipped.to_dict()
     # the dice's side as labelled, and as the detector measures the dice it matches
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
     labelled = float(np.median(sides))
-    first = [_look(backend, p.image, None, _expected_side(None, p.image, backend)) for p in photos]
     measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, first, strict=True)
                 for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
     side = float(np.median(measured)) if measured else labelled
@@ -204,12 +204,13 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     options: dict[tuple[float | None, float | None], list[_Looked]] = {(None, None): first}
     options[side, None] = [_look(backend, p.image, backend.learned_side / (side * max(p.image.shape[:2])),
                                  side * max(p.image.shape[:2])) for p in photos]
-    # the dice cropped at their labelled side, at the shipped passes and at the scale it asks for
+    # the same candidates cropped at the dice's labelled side
     options[None, labelled] = [_look(backend, p.image, None, _expected_side(None, p.image, backend),
-                                     size=labelled * max(p.image.shape[:2])) for p in photos]
-    options[labelled, labelled] = [_look(backend, p.image, backend.learned_side / (labelled * max(p.image.shape[:2])),
-                                         labelled * max(p.image.shape[:2]), size=labelled * max(p.image.shape[:2]))
-                                   for p in photos]
+                                     size=labelled * max(p.image.shape[:2]), found=looked.found)
+                               for p, looked in zip(photos, first, strict=True)]
+    options[side, labelled] = [_look(backend, p.image, backend.learned_side / (side * max(p.image.shape[:2])),
+                                     side * max(p.image.shape[:2]), size=labelled * max(p.image.shape[:2]),
+                                     found=looked.found) for p, looked in zip(photos, options[side, None], strict=True)]
     folds = min(FOLDS, len(photos))
     # each choice's held-out figures: the layer whole, and its die head alone (the dice it finds
     # read as the shipped classifier reads them: a table whose values it cannot learn)

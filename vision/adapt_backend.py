@@ -78,17 +78,25 @@ class PipBackend(Backend):
 
     def __init__(self, reader: tray.PipReader | None = None) -> None:
         self.reader = reader or tray.PipReader()
+        self._last: tuple[NDArray[Any], tray.PipFirstPass] | None = None
 
     def base_scale(self, width: int, height: int) -> float:
         return tray.input_scale(width, height)
 
     def shipped(self, image: NDArray[Any]) -> TrayReading:
-        return self.reader.read(image)
+        return self.reader.read(image, first=self._first_pass(image))
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
         if scale is None:
-            return self.reader.detect(image, heat)
+            return self.reader.detect(image, heat, self._first_pass(image))
         return self.reader.detect_at(image, scale, heat)
+
+    def _first_pass(self, image: NDArray[Any]) -> tray.PipFirstPass:
+        """The reader's first pass of ``image``, kept for the last image met: the fit reads a
+        photo and then its candidates down to a lower heat, sharing its pyramid and crops."""
+        if self._last is None or self._last[0] is not image:
+            self._last = (image, self.reader.first_pass(image))
+        return self._last[1]
 
     def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
         return np.stack([tray.crop_die(image, (x, y), side) for x, y, side, _ in found])

@@ -98,11 +98,12 @@ SAME_DIE = 0.5  # of the table's die side: a weaker candidate this close to a st
 
 
 def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT,
-          size: float | None = None) -> _Looked:
+          size: float | None = None, found: list[Candidate] | None = None) -> _Looked:
     """The candidates of a detector pass (``scale``; None: the shipped reader's passes) down to
     ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels;
-    ``size`` (photo pixels) the side every candidate is cropped at, None for the detector's own."""
-    found = backend.candidates(image, scale, heat)
+    ``size`` (photo pixels) the side every candidate is cropped at, None for the detector's own;
+    ``found`` that pass's candidates when known (not sized)."""
+    found = backend.candidates(image, scale, heat) if found is None else found
     if size is not None:
         found = _sized(found, size)
     if not found:

@@ -34,7 +34,7 @@ from vision.blur import BLURRED, sharpness
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
 from vision.network import Network
-from vision.numerals import peaks, to_blob
+from vision.numerals import peaks
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
@@ -207,9 +207,12 @@ class PipReader:
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
-    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN,
+               first: PipFirstPass | None = None) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first; peaks of heat below ``heat_min`` are left out.
+        strongest first; peaks of heat below ``heat_min`` are left out. ``first``, this photo's
+        :meth:`first_pass`, lends its pyramid and the classifier's looks (:func:`vision.adapt.fit`
+        reads a photo and detects its weaker candidates: each crop classified once).
 
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
         first; when the dice found there are not sure (:func:`vision.scale.strength` below :data:`STRONG`:
@@ -219,7 +222,9 @@ class PipReader:
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size).
         """
-        return self._detect(image, heat_min, _Looks(self, image))
+        if first is None:
+            return self._detect(image, heat_min, _Looks(self, image))
+        return self._detect(image, heat_min, first.looks, first if heat_min == HEAT_MIN else None, first.pyramid)
 
     def first_pass(self, image: NDArray[Any]) -> PipFirstPass:
         """The first pass of :meth:`detect` over an H×W×3 uint8 BGR photo (shrunk to
@@ -231,10 +236,10 @@ class PipReader:
         return PipFirstPass(found, self._strength(looks, found), pyramid, looks)
 
     def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks,
-                first: PipFirstPass | None = None) -> list[Candidate]:
+                first: PipFirstPass | None = None, pyramid: Pyramid | None = None) -> list[Candidate]:
         h, w = image.shape[:2]
         base = input_scale(w, h)
-        pyramid = first.pyramid if first else Pyramid(image, linear=True)
+        pyramid = first.pyramid if first else pyramid or Pyramid(image, linear=True)
         passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min)}
         if self.single_pass:
             return passes[base]
@@ -314,7 +319,7 @@ class PipReader:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
             return []
-        maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
+        maps = self._detector.run_images(canvas[None])["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
         for row, col, value in sorted(peaks(heat, heat_min), key=lambda p: -p[2])[:MAX_CANDIDATES]:
@@ -331,7 +336,7 @@ class PipReader:
         values 1..6, cocked; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
         n = len(crops)
-        logits = self._classifier.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))["classes"]
+        logits = self._classifier.run_images(np.concatenate([crops, crops[:, ::-1, ::-1]]))["classes"]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
         mean: NDArray[Any] = (p[:n] + p[n:]) / 2

@@ -148,9 +148,9 @@ def test_each_network_run_once_learns_the_same_layer(real_photos, monkeypatch):
     photos = _photos(real_photos, change=lambda value: 7 - value)[:6]
     remembered = adapt.fit(photos, adapt.PipBackend()).to_dict()
     runs = []
-    original = network.Network.run
+    original = network.Network._run  # run and run_images
     monkeypatch.setattr(network, "remembering", contextlib.nullcontext)
-    monkeypatch.setattr(network.Network, "run", lambda self, blob: runs.append(len(blob)) or original(self, blob))
+    monkeypatch.setattr(network.Network, "_run", lambda self, rows, blob: runs.append(len(rows)) or original(self, rows, blob))
     every = adapt.fit(photos, adapt.PipBackend()).to_dict()
     remembered.pop("seconds"), every.pop("seconds")
     assert remembered["used"] and remembered["head"]
@@ -280,3 +280,14 @@ def test_the_die_head_alone_is_used_when_it_finds_more_dice_and_reads_no_worse()
     assert adapt._finds_more(adapt.Figures(dice=200, unread=112, missed=88, phantom=25), shipped)
     assert not adapt._finds_more(adapt.Figures(dice=200, unread=26, missed=174, phantom=7), shipped)  # as many
     assert not adapt._finds_more(adapt.Figures(dice=200, unread=100, missed=80, wrong=20), shipped)  # misread
+
+
+def test_candidates_detected_from_a_photos_first_pass_are_those_detected_alone(real_photos):
+    # the fit reads a photo, then detects its weaker candidates sharing the reading's first pass
+    reader = tray.PipReader()
+    for path in real_photos.photos(BYLER)[:3]:
+        image = cv2.imread(str(path))
+        first = reader.first_pass(image)
+        for heat in (adapt.LOW_HEAT, tray.HEAT_MIN):
+            shared, alone = reader.detect(image, heat, first), reader.detect(image, heat)
+            assert len(shared) == len(alone) and np.ravel(shared) == pytest.approx(np.ravel(alone))
