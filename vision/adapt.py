@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 from vision import network, numerals, tray
 from vision.adapt_backend import Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
-from vision.adapt_features import LOW_HEAT, _look, _Looked
+from vision.adapt_features import LOW_HEAT, _look, _Looked, _sized
 from vision.adapt_head import Head, fit_head
 from vision.adaptation import FILE, VERSION, WRONG_COST, Adaptation, Figures, load
 from vision.colors import name_dice_colors
@@ -202,15 +202,17 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
     adaptation.cut_off = not matched or sum(matched) <= len(matched) / 2
     options: dict[tuple[float | None, float | None], list[_Looked]] = {(None, None): first}
-    options[side, None] = [_look(backend, p.image, backend.learned_side / (side * max(p.image.shape[:2])),
-                                 side * max(p.image.shape[:2])) for p in photos]
-    # the same candidates cropped at the dice's labelled side
-    options[None, labelled] = [_look(backend, p.image, None, _expected_side(None, p.image, backend),
-                                     size=labelled * max(p.image.shape[:2]), found=looked.found)
-                               for p, looked in zip(photos, first, strict=True)]
-    options[side, labelled] = [_look(backend, p.image, backend.learned_side / (side * max(p.image.shape[:2])),
-                                     side * max(p.image.shape[:2]), size=labelled * max(p.image.shape[:2]),
-                                     found=looked.found) for p, looked in zip(photos, options[side, None], strict=True)]
+    options[side, None] = [_look(backend, p.image, _scale_of(side, p.image, backend), side * max(p.image.shape[:2]))
+                           for p in photos]
+    # the same candidates cropped at the dice's labelled side, where that puts more of them on the dice
+    for option in [(None, None), (side, None)]:
+        sizes = [labelled * max(p.image.shape[:2]) for p in photos]
+        sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
+        if _on_dice(backend, photos, sized) > _on_dice(backend, photos, [lk.found for lk in options[option]]):
+            options[option[0], labelled] = [_look(backend, p.image, _scale_of(option[0], p.image, backend),
+                                                  _expected_side(option[0], p.image, backend), size=size,
+                                                  found=looked.found)
+                                            for p, size, looked in zip(photos, sizes, options[option], strict=True)]
     folds = min(FOLDS, len(photos))
     # each choice's held-out figures: the layer whole, and its die head alone (the dice it finds
     # read as the shipped classifier reads them: a table whose values it cannot learn)
@@ -258,6 +260,18 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     if not adaptation.used:
         adaptation.why = "it reads the taught photos held out no better than the shipped reader"
     return adaptation
+
+
+def _scale_of(side: float | None, image: NDArray[Any], backend: Backend) -> float | None:
+    """The detector's scale for dice of ``side`` (a share of the photo's long side; None: the shipped passes)."""
+    return None if side is None else backend.learned_side / (side * max(image.shape[:2]))
+
+
+def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], found: Sequence[list[Candidate]]) -> int:
+    """How many of the photos' labelled dice a candidate of ``found`` (each photo's) matches."""
+    empty = np.zeros((0, 0))
+    return sum(int(np.count_nonzero(_targets(backend, _Looked(f, empty, empty), p.dice)))
+               for p, f in zip(photos, found, strict=True))
 
 
 def _shipped_values(offsets: NDArray[Any]) -> NDArray[Any]:
