@@ -39,9 +39,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import network, numerals, tray
-from vision.adapt_backend import Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
+from vision.adapt_backend import LOW_HEAT, Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
-from vision.adapt_features import LOW_HEAT, _look, _Looked, _sized
+from vision.adapt_features import _look, _Looked, _sized
 from vision.adapt_head import Head, fit_head
 from vision.adaptation import FILE, VERSION, WRONG_COST, Adaptation, Figures, load
 from vision.colors import name_dice_colors
@@ -205,7 +205,8 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     options[side, None] = [_look(backend, p.image, _scale_of(side, p.image, backend), side * max(p.image.shape[:2]))
                            for p in photos]
     # the same candidates cropped at the dice's labelled side, where that puts more of them on the dice
-    for option in [(None, None), (side, None)]:
+    unsized: list[tuple[float | None, float | None]] = [(None, None), (side, None)]
+    for option in unsized:
         sizes = [labelled * max(p.image.shape[:2]) for p in photos]
         sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
         if _on_dice(backend, photos, sized) > _on_dice(backend, photos, [lk.found for lk in options[option]]):
@@ -325,7 +326,7 @@ def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: st
         side = _expected_side(adaptation.side, bgr, backend)
         scale = None if adaptation.side is None else backend.learned_side / side
         size = None if adaptation.size is None else adaptation.size * max(height, width)
-        looked = _look(backend, bgr, scale, side, adaptation.heat, size)  # fewer crops to classify
+        looked = _look(backend, bgr, scale, side, adaptation.heat, size, head=adaptation.head)  # the head's dice
         probs = adaptation.head.probs(looked.offsets, looked.features)
         dice = _readings(backend, bgr, looked, probs, adaptation.heat, adaptation.value_min,
                          adaptation.kinds, adaptation.cut_off)

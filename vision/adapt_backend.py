@@ -17,6 +17,7 @@ from vision.adapt_examples import TaughtPhoto
 from vision.reading import TrayReading
 
 Candidate = tuple[float, float, float, float]  # x, y, side (photo pixels), heat
+LOW_HEAT = 0.1  # detector peaks down to this are looked at; the head says which are dice
 
 
 class Backend:
@@ -95,7 +96,7 @@ class PipBackend(Backend):
         """The reader's first pass of ``image``, kept for the last image met: the fit reads a
         photo and then its candidates down to a lower heat, sharing its pyramid and crops."""
         if self._last is None or self._last[0] is not image:
-            self._last = (image, self.reader.first_pass(image))
+            self._last = (image, self.reader.first_pass(image, LOW_HEAT))
         return self._last[1]
 
     def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:

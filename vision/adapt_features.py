@@ -11,9 +11,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.adapt_backend import Backend, Candidate
-
-LOW_HEAT = 0.1  # detector peaks down to this are looked at; the head says which are dice
+from vision.adapt_backend import LOW_HEAT, Backend, Candidate
+from vision.adapt_head import Head
 
 
 def _crop_features(crops: NDArray[Any]) -> NDArray[Any]:
@@ -98,19 +97,28 @@ SAME_DIE = 0.5  # of the table's die side: a weaker candidate this close to a st
 
 
 def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: float, heat: float = LOW_HEAT,
-          size: float | None = None, found: list[Candidate] | None = None) -> _Looked:
+          size: float | None = None, found: list[Candidate] | None = None, head: Head | None = None) -> _Looked:
     """The candidates of a detector pass (``scale``; None: the shipped reader's passes) down to
     ``heat``, with what the heads need of them; ``side`` the die's expected side, photo pixels;
     ``size`` (photo pixels) the side every candidate is cropped at, None for the detector's own;
-    ``found`` that pass's candidates when known (not sized)."""
+    ``found`` that pass's candidates when known (not sized); ``head``, when given, keeps only
+    the candidates its die head takes for dice, and computes the rings and pip counts of those
+    only (reading: most candidates down to a low heat are floor)."""
     found = backend.candidates(image, scale, heat) if found is None else found
     if size is not None:
         found = _sized(found, size)
+    c = len(backend.classes)
     if not found:
-        c = len(backend.classes)
         return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS + 2 * PIPS)))
     crops = backend.crops(image, found)
     offsets = backend.log_probs(crops)
     extra = np.array([[peak, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, peak in found])
-    return _Looked(found, offsets, np.hstack([offsets, extra, _crop_features(crops), _polar(crops),
-                                              _pip_counts(crops)]))
+    seen = np.hstack([offsets, extra, _crop_features(crops)])
+    die_p = head.die_probs(offsets, seen) if head is not None else None
+    if die_p is not None:
+        keep = die_p >= 0.5
+        found = [f for f, k in zip(found, keep, strict=True) if k]
+        crops, offsets, seen = crops[keep], offsets[keep], seen[keep]
+        if not found:
+            return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS + 2 * PIPS)))
+    return _Looked(found, offsets, np.hstack([seen, _polar(crops), _pip_counts(crops)]))

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vision.adapt_backend import LOW_HEAT
 from vision.adapt_examples import Example, ExampleError
-from vision.adapt_features import LOW_HEAT
 from vision.adapt_head import Head
 from vision.reading import DieReading
 from vision.scoring import score_photo

@@ -149,12 +149,15 @@ def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angl
 class _Looks:
     """The classifier's probabilities of one photo's candidates and what they are read as: each
     candidate's crop is classified, and read, once a reading (the passes' sureness, the pips
-    rule and the dice read share them), the new crops of each call in one batch."""
+    rule and the dice read share them), the new crops of each call in one batch; each detector
+    pass is made once too, down to the heat ``floor``: a pass asked down to a higher heat is
+    that one's candidates as hot (the same, as the strongest are kept first)."""
 
-    def __init__(self, reader: PipReader, image: NDArray[Any]) -> None:
-        self.reader, self.image = reader, image
+    def __init__(self, reader: PipReader, image: NDArray[Any], floor: float = HEAT_MIN) -> None:
+        self.reader, self.image, self.floor = reader, image, floor
         self.probs: dict[tuple[float, float, float], NDArray[Any]] = {}
         self.dice: dict[tuple[float, float, float], DieReading | None] = {}
+        self.passes: dict[float, list[Candidate]] = {}  # by scale, down to floor
 
     def __call__(self, found: list[Candidate]) -> NDArray[Any]:
         """N×8 probabilities (see :meth:`PipReader.classify`) of the N candidates ``found``."""
@@ -226,13 +229,15 @@ class PipReader:
             return self._detect(image, heat_min, _Looks(self, image))
         return self._detect(image, heat_min, first.looks, first if heat_min == HEAT_MIN else None, first.pyramid)
 
-    def first_pass(self, image: NDArray[Any]) -> PipFirstPass:
+    def first_pass(self, image: NDArray[Any], floor: float = HEAT_MIN) -> PipFirstPass:
         """The first pass of :meth:`detect` over an H×W×3 uint8 BGR photo (shrunk to
-        :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``)."""
-        looks = _Looks(self, image)
+        :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``);
+        its detector passes are kept down to heat ``floor`` (≤ :data:`HEAT_MIN`), so that
+        ``detect(image, floor, first)`` reuses them."""
+        looks = _Looks(self, image, floor)
         pyramid = Pyramid(image, linear=True)
         h, w = image.shape[:2]
-        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN)
+        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN, looks)
         return PipFirstPass(found, self._strength(looks, found), pyramid, looks)
 
     def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks,
@@ -240,20 +245,20 @@ class PipReader:
         h, w = image.shape[:2]
         base = input_scale(w, h)
         pyramid = first.pyramid if first else pyramid or Pyramid(image, linear=True)
-        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min)}
+        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min, looks)}
         if self.single_pass:
             return passes[base]
         sure = {base: first.strength if first else self._strength(looks, passes[base])}
         for factor in PROBES if sure[base] < STRONG else ():
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
-                passes[scale] = self._detect_at(pyramid, scale, heat_min)
+                passes[scale] = self._detect_at(pyramid, scale, heat_min, looks)
                 sure[scale] = self._strength(looks, passes[scale])
         scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
         found = passes[scale]
         if better is not None:
-            refined = self._detect_at(pyramid, better, heat_min)
+            refined = self._detect_at(pyramid, better, heat_min, looks)
             if self._strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
                 found, scale = refined, better
         others = [c for cands in passes.values() if cands is not found for c in cands]
@@ -315,7 +320,16 @@ class PipReader:
     def _strength(looks: _Looks, found: list[Candidate]) -> float:
         return strength(found, 1.0 - looks(found[:SURE_SAMPLE])[:, 0]) if found else 0.0
 
-    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float,
+                   looks: _Looks | None = None) -> list[Candidate]:
+        """One pass's candidates down to ``heat_min``; made once for ``looks`` (down to its floor)."""
+        if looks is None or heat_min < looks.floor:
+            return self._pass(pyramid, scale, heat_min)
+        if scale not in looks.passes:
+            looks.passes[scale] = self._pass(pyramid, scale, looks.floor)
+        return [c for c in looks.passes[scale] if c[3] >= heat_min]
+
+    def _pass(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[Candidate]:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
             return []

@@ -291,3 +291,26 @@ def test_candidates_detected_from_a_photos_first_pass_are_those_detected_alone(r
         for heat in (adapt.LOW_HEAT, tray.HEAT_MIN):
             shared, alone = reader.detect(image, heat, first), reader.detect(image, heat)
             assert len(shared) == len(alone) and np.ravel(shared) == pytest.approx(np.ravel(alone))
+
+
+@pytest.mark.slow
+def test_reading_looks_closer_only_at_the_candidates_the_die_head_keeps(real_photos, monkeypatch):
+    # the rings and pip counts of the candidates the die head turns down are not computed: the
+    # same dice as when every candidate's are
+    photos = _photos(real_photos, change=lambda value: 7 - value)
+    adaptation = adapt.fit(photos[:6], adapt.PipBackend())
+    assert adaptation.used
+    looked = {"lazy": 0, "every": 0}
+    phase = ["lazy"]
+
+    def polar(crops, original=adapt_features._polar):
+        looked[phase[0]] += len(crops)
+        return original(crops)
+
+    monkeypatch.setattr(adapt_features, "_polar", polar)
+    lazy = [_values(adapt.read(p.image, adaptation)) for p in photos[6:]]
+    phase[0] = "every"
+    monkeypatch.setattr(adapt.Head, "die_probs", lambda self, offsets, features: None)
+    every = [_values(adapt.read(p.image, adaptation)) for p in photos[6:]]
+    assert lazy == every and lazy[0]
+    assert looked["lazy"] < looked["every"]
