@@ -33,7 +33,8 @@ class Backend:
     def base_scale(self, width: int, height: int) -> float:
         raise NotImplementedError
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
+        """The shipped reader's reading; ``named`` False: the dice's colours may be left unnamed."""
         raise NotImplementedError
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
@@ -84,8 +85,8 @@ class PipBackend(Backend):
     def base_scale(self, width: int, height: int) -> float:
         return tray.input_scale(width, height)
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
-        return self.reader.read(image, first=self._first_pass(image))
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
+        return self.reader.read(image, first=self._first_pass(image), named=named)
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
         if scale is None:
@@ -124,7 +125,7 @@ class NumberedBackend(Backend):
     def base_scale(self, width: int, height: int) -> float:
         return numerals.DETECT_SIZE / max(width, height)
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
         return numerals.read_numbered(image)
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:

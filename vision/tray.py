@@ -357,7 +357,7 @@ class PipReader:
         return mean
 
     def read(self, image: NDArray[Any], principal_color: str | None = None,
-             first: PipFirstPass | None = None) -> TrayReading:
+             first: PipFirstPass | None = None, named: bool = True) -> TrayReading:
         """Read every pip d6 in a photo.
 
         :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -365,6 +365,8 @@ class PipReader:
             die whose colour no other die has (see :func:`vision.principal.mark_principal`).
         :param first: :meth:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
             already; None to make it.
+        :param named: name the dice's colours and mark the principal die; False leaves them
+            "white", none principal (:func:`vision.adapt.fit` scores the values only).
         :returns: a reading of :class:`DieReading` (sides 6; ``box`` a square of the die's
             side around the top face's centre, clipped to the photo); unreadable dice carry
             ``"cut off"``, ``"cocked"`` (resting on an edge, two faces up: at least
@@ -383,8 +385,10 @@ class PipReader:
             looks = first.looks if first else _Looks(self, bgr)
             found = self._detect(bgr, HEAT_MIN, looks, first)
             dice = [d for d in looks.read(found) if d is not None]
-        name_dice_colors(bgr, dice)
-        note = mark_principal(dice, principal_color)
+        note = None
+        if named:
+            name_dice_colors(bgr, dice)
+            note = mark_principal(dice, principal_color)
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                            principal_note=note)
 

@@ -314,3 +314,9 @@ def test_reading_looks_closer_only_at_the_candidates_the_die_head_keeps(real_pho
     every = [_values(adapt.read(p.image, adaptation)) for p in photos[6:]]
     assert lazy == every and lazy[0]
     assert looked["lazy"] < looked["every"]
+
+
+def test_a_layer_reading_a_few_more_dice_right_but_finding_fewer_is_not_used():
+    shipped = adapt.Figures(dice=398, right=1, wrong=4, unread=21, missed=372, phantom=10)
+    assert not adapt._reads_better(adapt.Figures(dice=398, right=3, unread=2, missed=393), shipped)
+    assert adapt._reads_better(adapt.Figures(dice=398, right=30, unread=20, missed=348, phantom=10), shipped)
