@@ -6,6 +6,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 - the scale: the side the table's dice have in its photos (as a share of the photo's long
   side), so the detector reads them at the size it learned (:mod:`vision.scale`), in one pass;
   or the shipped reader's own passes, when they do better;
+- the side the candidates are cropped at: the detector's, or the table's labelled die side
+  (tried where it puts more candidates on the taught dice: a detector that never saw the
+  table's dice sizes them wrong, its crops a part of the die);
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
 - two heads (:class:`Head`, logistic regressions whose logits start at the shipped
   classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
@@ -16,7 +19,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 - the value threshold below which a die is unreadable.
 
 The layer is used only when, held out by photo, it reads the table's dice better than the
-shipped reader (more right, and more ``right − WRONG_COST × wrong − phantoms``); an empty or
+shipped reader (more right, and more ``right − WRONG_COST × wrong − phantoms``) and finds as
+many; or, as its die head alone (the values as the shipped classifier reads them), when that
+finds more of the dice, less phantoms, and reads their values no worse; an empty or
 bad example set gives an :class:`Adaptation` that is not used, and reading with it is reading
 with the shipped networks. It is saved as JSON (:data:`FILE`, :data:`VERSION`) and tied to the
 networks it was fitted on: retrained networks leave it unused until the table is taught again.
