@@ -320,3 +320,11 @@ def test_a_layer_reading_a_few_more_dice_right_but_finding_fewer_is_not_used():
     shipped = adapt.Figures(dice=398, right=1, wrong=4, unread=21, missed=372, phantom=10)
     assert not adapt._reads_better(adapt.Figures(dice=398, right=3, unread=2, missed=393), shipped)
     assert adapt._reads_better(adapt.Figures(dice=398, right=30, unread=20, missed=348, phantom=10), shipped)
+
+
+def test_the_fits_shipped_reading_leaves_colours_unnamed_and_reads_the_same_dice(real_photos):
+    reader = tray.PipReader()
+    image = cv2.imread(str(real_photos.photos(BYLER)[0]))
+    named, unnamed = reader.read(image), reader.read(image, named=False)
+    assert _values(unnamed) == _values(named) and unnamed.dice
+    assert {d.color for d in unnamed.dice} == {"white"} and not any(d.principal for d in unnamed.dice)
