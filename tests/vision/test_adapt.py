@@ -275,11 +275,12 @@ def test_a_layer_saved_before_dice_were_cropped_at_their_side_reads_the_detector
 
 
 def test_the_die_head_alone_is_used_when_it_finds_more_dice_and_reads_no_worse():
-    # banachowicz's d10, 20 photos taught, held out: the die head finds 112 of 200 (all unread)
-    shipped = adapt.Figures(dice=200, right=1, wrong=7, unread=18, missed=174, phantom=7)
-    assert adapt._finds_more(adapt.Figures(dice=200, unread=112, missed=88, phantom=25), shipped)
-    assert not adapt._finds_more(adapt.Figures(dice=200, unread=26, missed=174, phantom=7), shipped)  # as many
+    shipped = adapt.Figures(dice=200, right=2, wrong=7, unread=17, missed=174, phantom=7)
+    assert adapt._finds_more(adapt.Figures(dice=200, right=2, unread=110, missed=88, phantom=25), shipped)
+    assert not adapt._finds_more(adapt.Figures(dice=200, right=2, unread=26, missed=172, phantom=9), shipped)  # as many
     assert not adapt._finds_more(adapt.Figures(dice=200, unread=100, missed=80, wrong=20), shipped)  # misread
+    # fewer read right (byler, 5 photos taught: 24 right against 25, then 61.1 % against 74.1 %)
+    assert not adapt._finds_more(adapt.Figures(dice=200, right=1, unread=111, missed=88, phantom=25), shipped)
 
 
 def test_candidates_detected_from_a_photos_first_pass_are_those_detected_alone(real_photos):
