@@ -20,9 +20,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
 
 The layer is used only when, held out by photo, it reads the table's dice better than the
 shipped reader (:data:`MARGIN` dice more right, and more ``right − WRONG_COST × wrong −
-phantoms``) and finds as many; or, as its die head alone (the values as the shipped classifier reads them), when that
-finds :data:`MARGIN` more of the dice, less phantoms, reads their values no worse, and is
-worth more than the whole layer (:func:`_worth`); an empty or
+phantoms``) and finds as many; or, as its die head alone (the values read as the shipped
+reader reads them), when that finds :data:`MARGIN` more of the dice, less phantoms, reads
+their values no worse, and is worth more than the whole layer (:func:`_worth`); an empty or
 bad example set gives an :class:`Adaptation` that is not used, and reading with it is reading
 with the shipped networks. It is saved as JSON (:data:`FILE`, :data:`VERSION`) and tied to the
 networks it was fitted on: retrained networks leave it unused until the table is taught again.

@@ -75,8 +75,9 @@ def _pip_counts(crops: NDArray[Any]) -> NDArray[Any]:
 
 def _sized(found: list[Candidate], size: float) -> list[Candidate]:
     """``found`` each given the table's die side ``size`` (a detector that never saw the table's
-    dice sizes them at random: banachowicz's d10 at a third to twice their side, its crops a part of
-    the die), without the weaker of two closer than :data:`SAME_DIE` of it (one die, two peaks)."""
+    dice sizes them wrong: of banachowicz's first 8 photos' 80 d10, 21 lie on a candidate at the
+    detector's sides, 53 at their labelled side), without the weaker of two closer than
+    :data:`SAME_DIE` of it (one die, two peaks)."""
     out: list[Candidate] = []
     for x, y, _, heat in sorted(found, key=lambda c: -c[3]):
         if all((x - fx) ** 2 + (y - fy) ** 2 > (SAME_DIE * size) ** 2 for fx, fy, _, _ in out):
