@@ -64,7 +64,8 @@ def unfound(backend: adapt.Backend, adaptation: adapt.Adaptation | None, photo: 
     used = adaptation is not None and adaptation.used
     side = adapt._expected_side(adaptation.side if used else None, photo.image, backend)
     scale = backend.learned_side / side if used and adaptation.side is not None else None
-    looked = adapt._look(backend, photo.image, scale, side)
+    size = adaptation.size * max(photo.image.shape[:2]) if used and adaptation.size is not None else None
+    looked = adapt._look(backend, photo.image, scale, side, size=size)
     return len(missed) - int(np.count_nonzero(adapt._targets(backend, looked, missed)))
 
 
@@ -150,7 +151,8 @@ def main() -> int:
                     held, ship = adapt.Figures(**adaptation.held_out), adapt.Figures(**adaptation.shipped)
                     layer = (f"{'used' if adaptation.used else 'not used':9}"
                              f"{100 * held.share:5.1f} % vs {100 * ship.share:5.1f} %"
-                             f" side {adaptation.side and round(adaptation.side, 3)} heat {adaptation.heat}"
+                             f" side {adaptation.side and round(adaptation.side, 3)}"
+                             f"{'' if adaptation.size is None else ' cropped'} heat {adaptation.heat}"
                              f" v {adaptation.value_min}")
                 c = figures
                 taught = sum(len(p.dice) for p in photos[:k])

@@ -17,6 +17,7 @@ from vision.adapt_examples import TaughtPhoto
 from vision.reading import TrayReading
 
 Candidate = tuple[float, float, float, float]  # x, y, side (photo pixels), heat
+LOW_HEAT = 0.1  # detector peaks down to this are looked at; the head says which are dice
 
 
 class Backend:
@@ -32,7 +33,8 @@ class Backend:
     def base_scale(self, width: int, height: int) -> float:
         raise NotImplementedError
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
+        """The shipped reader's reading; ``named`` False: the dice's colours may be left unnamed."""
         raise NotImplementedError
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
@@ -78,17 +80,25 @@ class PipBackend(Backend):
 
     def __init__(self, reader: tray.PipReader | None = None) -> None:
         self.reader = reader or tray.PipReader()
+        self._last: tuple[NDArray[Any], tray.PipFirstPass] | None = None
 
     def base_scale(self, width: int, height: int) -> float:
         return tray.input_scale(width, height)
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
-        return self.reader.read(image)
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
+        return self.reader.read(image, first=self._first_pass(image), named=named)
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
         if scale is None:
-            return self.reader.detect(image, heat)
+            return self.reader.detect(image, heat, self._first_pass(image))
         return self.reader.detect_at(image, scale, heat)
+
+    def _first_pass(self, image: NDArray[Any]) -> tray.PipFirstPass:
+        """The reader's first pass of ``image``, kept for the last image met: the fit reads a
+        photo and then its candidates down to a lower heat, sharing its pyramid and crops."""
+        if self._last is None or self._last[0] is not image:
+            self._last = (image, self.reader.first_pass(image, LOW_HEAT))
+        return self._last[1]
 
     def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
         return np.stack([tray.crop_die(image, (x, y), side) for x, y, side, _ in found])
@@ -115,7 +125,7 @@ class NumberedBackend(Backend):
     def base_scale(self, width: int, height: int) -> float:
         return numerals.DETECT_SIZE / max(width, height)
 
-    def shipped(self, image: NDArray[Any]) -> TrayReading:
+    def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
         return numerals.read_numbered(image)
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:

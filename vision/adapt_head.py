@@ -49,6 +49,17 @@ class Head:
         own = np.isin(np.argmax(values, axis=1) + 1, self.taught)
         return 1 / (1 + np.exp(-die_logit)), np.where(own[:, None], adapted, shipped)
 
+    def die_probs(self, offsets: NDArray[Any], features: NDArray[Any]) -> NDArray[Any] | None:
+        """N probabilities of a die, as :meth:`probs` gives them, from the first F' columns of
+        the features only; None when the die head weighs a later column (it must see them all)."""
+        k = min(features.shape[1], len(self.mean))
+        if np.any(self.die_w[k:]):
+            return None
+        x = (features[:, :k] - self.mean[:k]) / self.scale[:k]
+        die_logit = _logsumexp(offsets[:, 1:]) - offsets[:, 0] + x @ self.die_w[:k] + self.die_b
+        p: NDArray[Any] = 1 / (1 + np.exp(-die_logit))
+        return p
+
     def to_dict(self) -> dict[str, Any]:
         return {name: np.round(getattr(self, name), 6).tolist() for name in _HEAD_FIELDS}
 

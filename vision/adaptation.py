@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vision.adapt_backend import LOW_HEAT
 from vision.adapt_examples import Example, ExampleError
-from vision.adapt_features import LOW_HEAT
 from vision.adapt_head import Head
 from vision.reading import DieReading
 from vision.scoring import score_photo
@@ -59,6 +59,11 @@ class Figures:
         return self.right / self.dice if self.dice else 0.0
 
     @property
+    def found(self) -> int:
+        """The labelled dice a reading lies on (right, wrong or unreadable)."""
+        return self.right + self.wrong + self.unread
+
+    @property
     def gain(self) -> int:
         return self.right - WRONG_COST * self.wrong - self.phantom
 
@@ -71,7 +76,8 @@ class Adaptation:
     """One table's layer; ``used`` says whether it read the table's held-out photos better.
 
     ``side`` is the die's side as the detector measures it, as a share of the photo's long
-    side (None: the shipped reader's passes find the dice); ``heat`` and ``value_min`` the
+    side (None: the shipped reader's passes find the dice); ``size`` the side every candidate is
+    cropped at, the same share (None: the side the detector measures); ``heat`` and ``value_min`` the
     thresholds; ``cut_off`` whether a die reaching past the photo's edge is unreadable "cut
     off" (False for a table whose taught dice mostly do: a camera framing one die);
     ``held_out`` and ``shipped`` the figures of :class:`Figures` held out by photo with the
@@ -82,6 +88,7 @@ class Adaptation:
     fingerprint: str = ""
     used: bool = False
     side: float | None = None
+    size: float | None = None
     heat: float = LOW_HEAT
     value_min: float = 0.6
     cut_off: bool = True
@@ -97,7 +104,8 @@ class Adaptation:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form saved in :data:`FILE`."""
         return {"version": VERSION, "family": self.family, "fingerprint": self.fingerprint, "used": self.used,
-                "side": self.side, "heat": self.heat, "value_min": self.value_min, "cut_off": self.cut_off,
+                "side": self.side, "size": self.size, "heat": self.heat, "value_min": self.value_min,
+                "cut_off": self.cut_off,
                 "head": self.head.to_dict() if self.head else None, "kinds": self.kinds,
                 "held_out": self.held_out, "shipped": self.shipped, "examples": self.examples,
                 "photos": self.photos, "seconds": round(self.seconds, 3), "why": self.why}
@@ -109,7 +117,8 @@ class Adaptation:
             raise ExampleError(f"not a dicelens adaptation of version {VERSION}")
         head = Head.from_dict(data["head"]) if data.get("head") else None
         return cls(family=data["family"], fingerprint=data["fingerprint"], used=bool(data["used"]),
-                   side=data["side"], heat=float(data["heat"]), value_min=float(data["value_min"]),
+                   side=data["side"], size=data.get("size"), heat=float(data["heat"]),
+                   value_min=float(data["value_min"]),
                    cut_off=bool(data["cut_off"]), head=head,
                    kinds=list(data["kinds"]), held_out=data["held_out"], shipped=data["shipped"],
                    examples=data["examples"], photos=int(data["photos"]), seconds=float(data["seconds"]),
@@ -135,6 +144,8 @@ class Adaptation:
                 f": {figure}" if figure else "")
         scale = ("the reader's own scale" if self.side is None
                  else f"dice of {100 * self.side:.1f} % of the photo's side")
+        if self.size is not None:
+            scale += f", cropped at {100 * self.size:.1f} % of it"
         return (f"{taught_of}; {figure} (held out by photo); "
                 f"{scale}, detector threshold {self.heat}, value threshold {self.value_min}")
 

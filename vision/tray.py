@@ -34,7 +34,7 @@ from vision.blur import BLURRED, sharpness
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
 from vision.network import Network
-from vision.numerals import peaks, to_blob
+from vision.numerals import peaks
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
@@ -149,12 +149,15 @@ def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angl
 class _Looks:
     """The classifier's probabilities of one photo's candidates and what they are read as: each
     candidate's crop is classified, and read, once a reading (the passes' sureness, the pips
-    rule and the dice read share them), the new crops of each call in one batch."""
+    rule and the dice read share them), the new crops of each call in one batch; each detector
+    pass is made once too, down to the heat ``floor``: a pass asked down to a higher heat is
+    that one's candidates as hot (the same, as the strongest are kept first)."""
 
-    def __init__(self, reader: PipReader, image: NDArray[Any]) -> None:
-        self.reader, self.image = reader, image
+    def __init__(self, reader: PipReader, image: NDArray[Any], floor: float = HEAT_MIN) -> None:
+        self.reader, self.image, self.floor = reader, image, floor
         self.probs: dict[tuple[float, float, float], NDArray[Any]] = {}
         self.dice: dict[tuple[float, float, float], DieReading | None] = {}
+        self.passes: dict[float, list[Candidate]] = {}  # by scale, down to floor
 
     def __call__(self, found: list[Candidate]) -> NDArray[Any]:
         """N×8 probabilities (see :meth:`PipReader.classify`) of the N candidates ``found``."""
@@ -207,9 +210,12 @@ class PipReader:
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
-    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN,
+               first: PipFirstPass | None = None) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first; peaks of heat below ``heat_min`` are left out.
+        strongest first; peaks of heat below ``heat_min`` are left out. ``first``, this photo's
+        :meth:`first_pass`, lends its pyramid and the classifier's looks (:func:`vision.adapt.fit`
+        reads a photo and detects its weaker candidates: each crop classified once).
 
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
         first; when the dice found there are not sure (:func:`vision.scale.strength` below :data:`STRONG`:
@@ -219,36 +225,40 @@ class PipReader:
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size).
         """
-        return self._detect(image, heat_min, _Looks(self, image))
+        if first is None:
+            return self._detect(image, heat_min, _Looks(self, image))
+        return self._detect(image, heat_min, first.looks, first if heat_min == HEAT_MIN else None, first.pyramid)
 
-    def first_pass(self, image: NDArray[Any]) -> PipFirstPass:
+    def first_pass(self, image: NDArray[Any], floor: float = HEAT_MIN) -> PipFirstPass:
         """The first pass of :meth:`detect` over an H×W×3 uint8 BGR photo (shrunk to
-        :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``)."""
-        looks = _Looks(self, image)
+        :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``);
+        its detector passes are kept down to heat ``floor`` (≤ :data:`HEAT_MIN`), so that
+        ``detect(image, floor, first)`` reuses them."""
+        looks = _Looks(self, image, floor)
         pyramid = Pyramid(image, linear=True)
         h, w = image.shape[:2]
-        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN)
+        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN, looks)
         return PipFirstPass(found, self._strength(looks, found), pyramid, looks)
 
     def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks,
-                first: PipFirstPass | None = None) -> list[Candidate]:
+                first: PipFirstPass | None = None, pyramid: Pyramid | None = None) -> list[Candidate]:
         h, w = image.shape[:2]
         base = input_scale(w, h)
-        pyramid = first.pyramid if first else Pyramid(image, linear=True)
-        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min)}
+        pyramid = first.pyramid if first else pyramid or Pyramid(image, linear=True)
+        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min, looks)}
         if self.single_pass:
             return passes[base]
         sure = {base: first.strength if first else self._strength(looks, passes[base])}
         for factor in PROBES if sure[base] < STRONG else ():
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
-                passes[scale] = self._detect_at(pyramid, scale, heat_min)
+                passes[scale] = self._detect_at(pyramid, scale, heat_min, looks)
                 sure[scale] = self._strength(looks, passes[scale])
         scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
         better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
         found = passes[scale]
         if better is not None:
-            refined = self._detect_at(pyramid, better, heat_min)
+            refined = self._detect_at(pyramid, better, heat_min, looks)
             if self._strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
                 found, scale = refined, better
         others = [c for cands in passes.values() if cands is not found for c in cands]
@@ -310,11 +320,20 @@ class PipReader:
     def _strength(looks: _Looks, found: list[Candidate]) -> float:
         return strength(found, 1.0 - looks(found[:SURE_SAMPLE])[:, 0]) if found else 0.0
 
-    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+    def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float,
+                   looks: _Looks | None = None) -> list[Candidate]:
+        """One pass's candidates down to ``heat_min``; made once for ``looks`` (down to its floor)."""
+        if looks is None or heat_min < looks.floor:
+            return self._pass(pyramid, scale, heat_min)
+        if scale not in looks.passes:
+            looks.passes[scale] = self._pass(pyramid, scale, looks.floor)
+        return [c for c in looks.passes[scale] if c[3] >= heat_min]
+
+    def _pass(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[Candidate]:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
             return []
-        maps = self._detector.run(to_blob(canvas[None]))["maps"][0]
+        maps = self._detector.run_images(canvas[None])["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
         for row, col, value in sorted(peaks(heat, heat_min), key=lambda p: -p[2])[:MAX_CANDIDATES]:
@@ -331,14 +350,14 @@ class PipReader:
         values 1..6, cocked; the mean of each crop's and its half-turned copy's (out of fold, fewer
         wrong values at the same coverage than one look)."""
         n = len(crops)
-        logits = self._classifier.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))["classes"]
+        logits = self._classifier.run_images(np.concatenate([crops, crops[:, ::-1, ::-1]]))["classes"]
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
         mean: NDArray[Any] = (p[:n] + p[n:]) / 2
         return mean
 
     def read(self, image: NDArray[Any], principal_color: str | None = None,
-             first: PipFirstPass | None = None) -> TrayReading:
+             first: PipFirstPass | None = None, named: bool = True) -> TrayReading:
         """Read every pip d6 in a photo.
 
         :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -346,6 +365,8 @@ class PipReader:
             die whose colour no other die has (see :func:`vision.principal.mark_principal`).
         :param first: :meth:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
             already; None to make it.
+        :param named: name the dice's colours and mark the principal die; False leaves them
+            "white", none principal (:func:`vision.adapt.fit` scores the values only).
         :returns: a reading of :class:`DieReading` (sides 6; ``box`` a square of the die's
             side around the top face's centre, clipped to the photo); unreadable dice carry
             ``"cut off"``, ``"cocked"`` (resting on an edge, two faces up: at least
@@ -364,8 +385,10 @@ class PipReader:
             looks = first.looks if first else _Looks(self, bgr)
             found = self._detect(bgr, HEAT_MIN, looks, first)
             dice = [d for d in looks.read(found) if d is not None]
-        name_dice_colors(bgr, dice)
-        note = mark_principal(dice, principal_color)
+        note = None
+        if named:
+            name_dice_colors(bgr, dice)
+            note = mark_principal(dice, principal_color)
         return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                            principal_note=note)
 

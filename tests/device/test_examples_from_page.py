@@ -252,6 +252,9 @@ def test_the_live_reader_reads_with_the_adaptation_only_when_it_is_used(tmp_path
 @pytest.mark.slow  # fits a layer over real photos
 def test_the_live_reader_reads_with_the_layer_the_examples_fitted_after_a_restart(tmp_path, history, clock, real_photos,
                                                                                    monkeypatch):
+    # a table whose dice show 7 - v where the networks learned v: the layer reads them much
+    # better than the shipped reader (on the sample's own values it reads 2 dice more of 82,
+    # within vision.adapt's margin)
     source = "real-dice/byler-tray-d6"
     entries = list(real_photos.labels(source).values())
     files = []
@@ -259,7 +262,8 @@ def test_the_live_reader_reads_with_the_layer_the_examples_fitted_after_a_restar
         path = real_photos.folder(source) / entry["file"]
         image = cv2.imread(str(path))
         files.append(TaughtFile(path.read_bytes(), ".jpg", image, entry["file"], [
-            adapt.example(d.get("kind"), d["value"], d["box"], image.shape[1], image.shape[0]) for d in entry["dice"]]))
+            adapt.example(d.get("kind"), 7 - d["value"], d["box"], image.shape[1], image.shape[0])
+            for d in entry["dice"]]))
     controller = Controller(build_presets(), history, clock=clock, refit_seconds=3600)
     with controller._examples.lock:
         controller._examples.add(files)
