@@ -35,6 +35,10 @@ OTHER_KINDS = tuple(kind for kind in KINDS if kind != PIPS)
 #: dice on real pip dice none is at 0.85 (2 of 1641 at 0.75), of those on d20s, d12s and
 #: d10s (and their facets) 40 of 73 are; 0.9: 37.
 NUMBERED_DIE = 0.85
+#: ... unless the pip reader is at least this sure of it: 86 % of its dice on the real pip photos
+#: are, none of the 88 the numbered classifier names another kind at NUMBERED_DIE (at most
+#: 0.92); so most pip dice cost no look (vision_read_time.py)
+PIPS_SURE = 0.95
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -142,21 +146,24 @@ def recheck_pips(pips: list[NumberedReading], image: NDArray[Any], looks: Looks 
     place (centre and side), replaced by the numbered reader's reading there
     (:func:`vision.numerals.read_found`: that kind, its value or unreadable with the reason,
     ``"ambiguous numeral"`` for the kinds of NUMERALS_NOT_LEARNED), with the pip die's box and
-    colour. Only the places whose upright look may reach the bar are looked at half-turned
+    colour. A die the pip reader is :data:`PIPS_SURE` sure of is not looked at; only the places
+    whose upright look may reach the bar are looked at half-turned
     (:meth:`vision.numerals.Looks.may_read`). ``looks``: the photo's, when made. No die is added
     or dropped. RULES T-1: a value made from the pips of several faces (a d20's facets) is never read."""
     if not pips:
         return list(pips)
     looks = looks or Looks(image)
     places = [(die.center[0], die.center[1], _side(die), 1.0) for die in pips]
-    doubtful = set(looks.may_read(places, OTHER_KINDS, NUMBERED_DIE))
+    doubtful = looks.may_read([place for place, die in zip(places, pips, strict=True)
+                               if die.confidence < PIPS_SURE], OTHER_KINDS, NUMBERED_DIE)
     out: list[DieReading] = list(pips)
+    if not doubtful:
+        return out
+    kind_p = dict(zip(doubtful, looks(doubtful)[0], strict=True))
     others = [CLASSES.index(kind) for kind in OTHER_KINDS]
     for i, place in enumerate(places):
-        if place not in doubtful:
-            continue
-        kind_p = looks([place])[0][0]
-        if kind_p[others].max() >= NUMBERED_DIE and int(kind_p.argmax()) in others:
+        p = kind_p.get(place)
+        if p is not None and int(p.argmax()) in others and p.max() >= NUMBERED_DIE:
             die = read_found(image, [place], looks)[0]
             out[i] = replace(die, box=pips[i].box, color=pips[i].color)
     return out
