@@ -118,9 +118,10 @@ def _outcomes(dice: list, labels: list[dict], value_p: Callable[[object], float]
 @contextmanager
 def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     """The numbered reader with the networks of ``folder`` (None: the shipped ones), every value
-    given (VALUE_MIN 0, no kind withheld); yields id(die) → its value's probability given its kind."""
+    given (VALUE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES scales);
+    yields id(die) → its value's probability given its kind."""
     saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-             numerals._reading)
+             numerals._reading, numerals._withheld)
     probabilities: dict[int, float] = {}
     original = numerals._reading
 
@@ -134,11 +135,12 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
         numerals._DETECTOR = Network(folder / "numerals_detect.onnx", "numbered-dice detector")
         numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
     numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, (), reading
+    numerals._withheld = lambda die: die
     try:
         yield probabilities
     finally:
         (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-         numerals._reading) = saved
+         numerals._reading, numerals._withheld) = saved
 
 
 def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):
