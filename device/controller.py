@@ -201,7 +201,9 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
 
     def throw(self) -> None:
         """Start a throw on a camera that throws itself (sim, file), of the dice the
-        roll wants now; after a finished roll, the same preset is armed again.
+        roll wants now; after a finished roll, the same preset is armed again. While the
+        teaching round is on, the throw is the round's: the camera's own set, with or without
+        a roll armed, and the roll is left as it is (RULES T-2: it waits for the round).
 
         :raises ThrowUnsupported: for a real camera (or none).
         :raises CameraUnavailable: while the camera is away.
@@ -214,23 +216,23 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
                                                why=self._camera["message"]))
             if throw is None or not self._can_throw():
                 raise ThrowUnsupported(Phrase("this camera cannot throw: throw the dice into the tray"))
-            if self._preset is None:
-                raise RollStateError(Phrase("no roll armed: choose a preset first"))
-            if not self._can_throw_dice(self._preset.sides):
-                raise ThrowUnsupported(Phrase("this camera cannot throw d{sides}s: enter them by hand on the page",
-                                              sides=self._preset.sides))
-            count = None
-            before = self._snapshot()
-            if self._state == "resolved":
-                self.arm(self._preset.name, self._roller)
-            if self._state in TAKING:
-                count = self._open_step()[1]
-                self._set_state("waiting", prompt=self._prompt, problem=self._problem)
+            count, before, teaching = None, self._snapshot(), self.teaching_round.on
+            if not teaching:
+                if self._preset is None:
+                    raise RollStateError(Phrase("no roll armed: choose a preset first"))
+                if not self._can_throw_dice(self._preset.sides):
+                    raise ThrowUnsupported(Phrase("this camera cannot throw d{sides}s: enter them by hand on the page",
+                                                  sides=self._preset.sides))
+                if self._state == "resolved":
+                    self.arm(self._preset.name, self._roller)
+                if self._state in TAKING:
+                    count = self._open_step()[1]
+                    self._set_state("waiting", prompt=self._prompt, problem=self._problem)
         try:
             throw(count)
         except (ValueError, DeviceError) as exc:  # e.g. more dice than the sim camera throws
             with self._lock:
-                if self._state == "waiting":  # nothing was thrown: back to what it was (a finished roll too)
+                if not teaching and self._state == "waiting":  # nothing thrown: back as it was (a finished roll too)
                     self._restore(before)
             if isinstance(exc, ThrowUnsupported):
                 raise
@@ -290,8 +292,11 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
 
     # --- the teaching round (device/teach_round.py) -----------------------------------
     def teaching(self) -> dict:
-        """The round's state (:meth:`TeachingRound.state`)."""
-        return self.teaching_round.state()
+        """The round's state (:meth:`TeachingRound.state`) and ``can_throw``: whether the
+        camera throws the set itself (sim, file; :meth:`throw`), whatever roll is armed."""
+        with self._lock:
+            can_throw = self._camera_dict(None)["can_throw"]
+        return {**self.teaching_round.state(), "can_throw": can_throw}
 
     def _teaching_changed(self) -> None:
         with self._lock:
@@ -300,19 +305,19 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
     def start_teaching(self) -> dict:
         """Every throw is the round's until :meth:`stop_teaching`; the armed preset waits."""
         self.teaching_round.start()
-        return self.teaching_round.state()
+        return self.teaching()
 
     def stop_teaching(self) -> dict:
         """Back to the preset armed before: its next throw settles after now (RULES T-2)."""
         self.teaching_round.stop()
         with self._lock:
             self._fresh_after = max(self._fresh_after, self._clock())
-        return self.teaching_round.state()
+        return self.teaching()
 
     def fix_taught_die(self, index: int, value: int) -> dict:
         """Die ``index`` of the throw held shows ``value``. :raises LookupError, ValueError:"""
         self.teaching_round.fix(index, value)
-        return self.teaching_round.state()
+        return self.teaching()
 
     def confirm_taught_throw(self, who: str | None = None) -> dict:
         """The throw held is right: its dice become examples.
@@ -326,12 +331,12 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
             raise SaveFailed(Phrase("the examples could not be saved ({why}): nothing was changed; "
                                     "try again once that is fixed",
                                     why=getattr(exc, "strerror", None) or str(exc))) from exc
-        return self.teaching_round.state()
+        return self.teaching()
 
     def skip_taught_throw(self) -> dict:
         """Drop the throw held: the next one is read."""
         self.teaching_round.skip()
-        return self.teaching_round.state()
+        return self.teaching()
 
     def subscribe(self) -> Subscription:
         """A queue of events (``.get(timeout)``, ``.close()``) for one open page."""

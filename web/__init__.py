@@ -10,6 +10,8 @@
 * :mod:`web.combat` — blueprint ``combat``: the fight's JSON API and its event stream.
 * :mod:`web.api` — blueprint ``api``: the JSON API under ``/api`` (route table there);
   :mod:`web.dice_stats` words its ``/api/dice-stats``.
+* :mod:`web.settings` — blueprint ``settings``: ``/api/settings`` and the PIN's ``/api/login``,
+  ``/api/logout``.
 * :mod:`web.teach` — blueprint ``teach``: the teaching round's API under ``/api/teach``.
 * :mod:`web.events` — ``GET /api/events``, server-sent events.
 * :mod:`web.security` — PIN for control actions, same-origin check for POSTs.
@@ -34,7 +36,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, url_for
 from flask.json.provider import DefaultJSONProvider
 
-from . import api, combat, events, examples, health, join, pages, security, teach
+from . import api, combat, events, examples, health, join, pages, security, settings, teach
 from .controller import Controller
 from .errors import register_error_handlers
 from .events import StreamCounter
@@ -91,6 +93,7 @@ def create_app(controller: Controller, config: dict | None = None) -> Flask:
     app.before_request(security.check_same_origin)
     app.register_blueprint(api.bp)
     app.register_blueprint(examples.bp)  # /api/examples, dice tapped in (issue 17)
+    app.register_blueprint(settings.bp)  # /api/settings, /api/login, /api/logout
     app.register_blueprint(events.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(combat.bp)  # /combat; its session comes from web.combat.attach
@@ -118,10 +121,10 @@ def _page_context() -> dict:
             "dice": url_for("api.dice_by_hand"),
             "rolls": url_for("api.rolls"),
             "examples": url_for("examples.examples"),
-            "settings": url_for("api.get_settings"),
-            "principal_from_tray": url_for("api.principal_from_tray"),
-            "login": url_for("api.login"),
-            "logout": url_for("api.logout"),
+            "settings": url_for("settings.get_settings"),
+            "principal_from_tray": url_for("settings.principal_from_tray"),
+            "login": url_for("settings.login"),
+            "logout": url_for("settings.logout"),
             "frame": url_for("api.latest_frame"),
             "setup": url_for("api.camera_setup"),
             "clear": url_for("api.clear_history"),

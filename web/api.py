@@ -11,8 +11,8 @@ every POST must be same-origin.
                                          latest_roll, odds
 ``GET  /api/presets``                    ``{"presets": [{name, label, system, sides, count, spec}]}``
 ``POST /api/arm``                        *PIN* ``{"preset": name, "roller"?: str}`` → state
-``POST /api/throw``                      *PIN* the next throw (sim/file cameras) → state;
-                                         409 on a real camera
+``POST /api/throw``                      *PIN* the next throw (sim/file cameras; the teaching
+                                         round's while it is on) → state; 409 on a real camera
 ``POST /api/read``                       *PIN* read the tray now → state
 ``POST /api/dice``                       *PIN* dice by hand ``{"values": [int], "roller"?}`` → state;
                                          400 a face the armed preset's dice do not show, 409 none armed
@@ -44,28 +44,12 @@ every POST must be same-origin.
                                          ``{"image": JPEG data URL, "width", "height", "die_px":
                                          int|null, "fit": "ok"|"small"|"large"|"none", "advice"}``;
                                          404 no frame yet (the controller's ``setup_view``)
-``GET  /api/settings``                   ``{"principal_color", "principal_measured" (or null), "presets",
-                                         "pin_set", "authorized",
-                                         "preset_labels": {name: {"text", "made"}} (messages.preset_labels),
-                                         "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
-                                         "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``
-``POST /api/settings/principal-from-tray`` *PIN* the principal die's colour measured on the one die
-                                         of the latest frame (RULES D6-2a; the light does not change
-                                         it) and kept with its name → settings as in GET, with
-                                         ``principal_measured`` ``{"name", "lab": [L*, a*, b*]}``;
-                                         409 with the reason when no die or several dice are in sight
-``POST /api/settings``                   *PIN* any of ``principal_color`` (str|null),
-                                         ``presets`` (list, or null: the config's), ``pin`` (4–12 digits, or null/""
-                                         to clear; 409 when the config decides the PIN:
-                                         ``pin`` set, or ``pin_from_page`` off),
-                                         ``house_rules`` (any of its keys, RULES P-5b),
-                                         ``cocked_dice`` (RULES T-5)
-                                         → settings as in GET
-``POST /api/login``                      ``{"pin"}`` → ``{"authorized": true}``; 400 no PIN, 401 wrong, 429
-                                         after 5 wrong PINs in a minute (counted before checking)
-``POST /api/logout``                     → ``{"authorized": bool}``
 ``GET  /api/events``                     server-sent events (:mod:`web.events`)
 =======================================  ==============================================
+
+The settings and the PIN (``/api/settings``, ``/api/login``, ``/api/logout``) are
+:mod:`web.settings`'s; the table's dice :mod:`web.examples`'s; the teaching round
+:mod:`web.teach`'s.
 """
 
 from __future__ import annotations
@@ -79,12 +63,10 @@ from collections.abc import Iterator
 from flask import Blueprint, current_app, jsonify, request, send_file
 from flask_babel import gettext as _
 
-from rules.cocked import POLICIES as COCKED_POLICIES
-
 from . import security
 from .controller import Controller
 from .dice_stats import shown_dice_stats
-from .errors import BadRequest, Conflict, NotFound, Unauthorized, refusals
+from .errors import BadRequest, Conflict, NotFound, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, examples_by_roll, first_checked
 from .inputs import (
     MAX_ID,
@@ -98,18 +80,14 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, preset_labels, reason, shown_roll, shown_state, translated
+from .messages import needs_text, reason, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_PAGE = 500          # the history's own bound on one page (device/history.py)
 MAX_OFFSET = 10**12
 MAX_DICE = 100          # dice in one throw; no roll asks for more (rules MAX_DICE, MAX_POOL: RULES P-11)
-MAX_PRESETS = 100
 FRAME_MAX_SIDE = 1280   # pixels of the latest-frame picture sent to a phone
-# No table rolls more than 100 dice or adds more than 100; bigger numbers in a preset
-# would only make the exact odds take minutes.
-MAX_PRESET_NUMBER = 100
 
 
 def controller() -> Controller:
@@ -376,124 +354,3 @@ def camera_setup():
     return jsonify(image="data:image/jpeg;base64," + base64.b64encode(view["jpeg"]).decode("ascii"),
                    width=view["width"], height=view["height"], die_px=view["die_px"], fit=view["fit"],
                    advice=translated(view["advice"]))
-
-
-# --- settings and PIN ---------------------------------------------------------------
-
-def public_settings() -> dict:
-    """The controller's settings without the PIN hash, plus ``pin_set``, ``authorized`` and
-    the presets' labels as the page shows them (``preset_labels``)."""
-    settings = dict(controller().settings())
-    pin_set = bool(settings.pop("pin", None))
-    return {**settings, "pin_set": pin_set, "authorized": security.is_authorized(),
-            "preset_labels": preset_labels(settings["presets"])}
-
-
-def _check_preset_numbers(value: object, depth: int = 0) -> None:
-    """:raises BadRequest: for a number beyond ±100 or nesting deeper than a preset's."""
-    if depth > 3:
-        raise BadRequest(_("a preset is nested too deeply"))
-    if isinstance(value, dict):
-        for item in value.values():
-            _check_preset_numbers(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            _check_preset_numbers(item, depth + 1)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and not (
-        -MAX_PRESET_NUMBER <= value <= MAX_PRESET_NUMBER
-    ):
-        raise BadRequest(_("numbers in a preset go from -%(high)d to %(high)d", high=MAX_PRESET_NUMBER))
-
-
-@bp.get("/settings")
-def get_settings():
-    return jsonify(public_settings())
-
-
-@bp.post("/settings")
-@security.requires_pin
-def post_settings():
-    body = json_body()
-    only_keys(body, {"principal_color", "presets", "pin", "house_rules", "cocked_dice"})
-    changes: dict = {}
-    if "cocked_dice" in body:  # RULES T-5
-        if body["cocked_dice"] not in COCKED_POLICIES:
-            raise BadRequest(_("cocked_dice must be one of %(policies)s", policies=", ".join(COCKED_POLICIES)))
-        changes["cocked_dice"] = body["cocked_dice"]
-    if "house_rules" in body:  # RULES P-5b
-        house = body["house_rules"]
-        if not isinstance(house, dict):
-            raise BadRequest(_("house_rules must be an object of rule_of_ten, rule_of_one and target_number"))
-        only_keys(house, {"rule_of_ten", "rule_of_one", "target_number"})
-        for key in ("rule_of_ten", "rule_of_one"):
-            if key in house and not isinstance(house[key], bool):
-                raise BadRequest(_("%(name)s must be true or false", name=key))
-        if "target_number" in house:
-            whole_number(house["target_number"], "target_number", 2, 10)
-        changes["house_rules"] = house
-    if "principal_color" in body:
-        color = body["principal_color"]
-        if color is not None and (not isinstance(color, str) or not 0 < len(color) <= 20):
-            raise BadRequest(_("principal_color must be a colour name or null"))
-        changes["principal_color"] = color
-    if "presets" in body:
-        presets = body["presets"]
-        if presets is not None and (not isinstance(presets, list) or len(presets) > MAX_PRESETS or not all(
-            isinstance(p, dict) for p in presets
-        )):
-            raise BadRequest(_("presets must be a list of at most %(count)d objects, or null "
-                               "for the configured ones", count=MAX_PRESETS))
-        for preset in presets or ():
-            _check_preset_numbers(preset)
-        changes["presets"] = presets  # None: back to the config's presets
-    new_pin = None
-    if "pin" in body:
-        pin = body["pin"]
-        if pin is None or pin == "":
-            changes["pin"] = None
-        elif security.valid_pin_format(pin):
-            new_pin = security.hash_pin(pin)
-            changes["pin"] = new_pin
-        else:
-            raise BadRequest(_("the PIN must be 4 to 12 digits"))
-    if changes:
-        try:
-            with refusals():
-                controller().update_settings(**changes)
-        except TypeError as exc:  # a preset of the wrong shape
-            raise BadRequest(reason(exc)) from exc
-    if new_pin:
-        security.log_in(new_pin)  # whoever sets the PIN stays in control
-    return jsonify(public_settings())
-
-
-@bp.post("/settings/principal-from-tray")
-@security.requires_pin
-def principal_from_tray():
-    with refusals():
-        controller().principal_from_tray()
-    return jsonify(public_settings())
-
-
-@bp.post("/login")
-def login():
-    body = json_body()
-    only_keys(body, {"pin"})
-    pin = body.get("pin")
-    if pin is not None and not isinstance(pin, str):
-        raise BadRequest(_("the PIN must be 4 to 12 digits"))
-    stored = security.stored_pin()
-    if stored is None:
-        return jsonify(authorized=True)
-    if not pin:  # not a wrong PIN: no attempt is counted
-        raise BadRequest(_("enter the PIN"))
-    if not security.attempts().check_pin(request.remote_addr, pin, stored):
-        raise Unauthorized(_("wrong PIN"))
-    security.log_in(stored)
-    return jsonify(authorized=True)
-
-
-@bp.post("/logout")
-def logout():
-    security.log_out()
-    return jsonify(authorized=security.is_authorized())

@@ -62,7 +62,8 @@ class Controller(Protocol):
         """Arm the preset of that name; the state. :raises LookupError: an unknown preset."""
 
     def throw(self) -> None:
-        """Start a throw (sim, file cameras). :raises RuntimeError: a camera that cannot."""
+        """Start a throw (sim, file cameras), the teaching round's while it is on.
+        :raises RuntimeError: a camera that cannot."""
 
     def read_now(self) -> None:
         """Read the tray now."""
@@ -147,7 +148,7 @@ class Controller(Protocol):
 
     # The teaching round (``device/teach_round.py``): each answers ``{"on", "dice": [{"index",
     # "kind", "sides", "read", "value", "fixed", "crop"}], "examples": {kind: {value: count}},
-    # "lacking": {kind: [values]}}``.
+    # "lacking": {kind: [values]}, "can_throw"}`` (``can_throw``: :meth:`throw` throws the set).
     def teaching(self) -> dict:
         """The round's state."""
 

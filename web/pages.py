@@ -47,10 +47,11 @@ from flask_babel import gettext as _
 from rules import destiny_spec
 
 from . import combat
-from .api import MAX_OFFSET, controller, page_of_rolls, public_settings
+from .api import MAX_OFFSET, controller, page_of_rolls
 from .errors import BadRequest
 from .inputs import query_name
 from .messages import shown_fight, shown_presets, shown_state
+from .settings import public_settings
 
 bp = Blueprint("pages", __name__)
 
@@ -133,6 +134,6 @@ def teach():
 def combat_page():
     state = shown_fight(combat.session().state())
     urls = {"state": url_for("combat.state"), "events": url_for("combat.events"),
-            "base": url_for("combat.state"), "login": url_for("api.login")}
+            "base": url_for("combat.state"), "login": url_for("settings.login")}
     return render_template("combat.html", combat=state, combat_api=urls,
                            characteristic_sides=destiny_spec.CHARACTERISTIC_SIDES)

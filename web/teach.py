@@ -7,7 +7,8 @@ POST is *PIN* (:mod:`web.security`).
                                          "read", "value", "fixed", "crop"}] (the throw held),
                                          "kinds": [{"kind", "name", "examples": {value: count},
                                          "count", "count_text", "lacking": [values],
-                                         "lacking_text"}]}``
+                                         "lacking_text"}], "can_throw"}`` (the camera throws
+                                         the set itself: ``POST /api/throw``, the round's)
 ``POST /api/teach/start``                every throw is the round's (``{}``)
 ``POST /api/teach/stop``                 back to the preset armed before; a throw held is dropped
 ``POST /api/teach/dice/<index>``         ``{"value": n}`` the die shows n (a d10's 0 is 10); 400 a
@@ -50,7 +51,7 @@ def shown_teaching(state: dict) -> dict:
                       "lacking_text": _("no example yet of %(values)s", values=listed) if lacking
                       else _("every value has an example")})
     dice = [{**die, "name": kind_word(die["kind"])} for die in state["dice"]]
-    return {"on": state["on"], "dice": dice, "kinds": kinds}
+    return {"on": state["on"], "dice": dice, "kinds": kinds, "can_throw": state["can_throw"]}
 
 
 def _answer(call) -> object:

@@ -8,13 +8,19 @@ own browser download is never used.
 from __future__ import annotations
 
 import threading
+import time
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
 from device.combat import CombatSession
+from device.controller import Controller
+from device.history import History
+from device.presets import build_presets
 from tests.fakes import controller as fake_controller
+from vision.reading import DieReading, TrayReading
 from web import combat, create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -71,6 +77,47 @@ class LiveServer:
 @pytest.fixture
 def controller(tmp_path):
     return fake_controller.FakeController(tmp_path)
+
+
+def pip_die(value: int | None, color: str, x: int, principal: bool = False) -> DieReading:
+    """A pip d6 as read at ``x`` pixels in a row of 60 px dice; ``value`` None: seen cocked."""
+    return DieReading(value=value, sides=6, box=(x, 100, x + 60, 160), center=(x + 30, 130), color=color,
+                      confidence=0.9, unreadable=None if value else "cocked", principal=principal)
+
+
+@pytest.fixture
+def tray_controller(tmp_path):
+    """Make the real controller (its history in ``tmp_path``) whose reader sees every frame as
+    ``tray_controller(*dice)``'s dice (:func:`pip_die`), its photos not annotated."""
+    made: list[Controller] = []
+
+    def make(*dice: DieReading) -> Controller:
+        def read(image, principal_color):
+            return TrayReading(dice=list(dice), size=(64, 48))
+        made.append(Controller(build_presets(), history, reader=read,
+                               annotate=lambda image, reading, labels=None: image))
+        return made[-1]
+
+    with History(tmp_path) as history:
+        yield make
+        for controller in made:
+            controller.close()
+
+
+def settle(controller, after: float = 1.0) -> None:
+    """Hand ``controller`` a settled frame ``after`` seconds from now, as the camera loop does."""
+    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + after)
+
+
+def thrown_2d6(controller, phone, lang: str, cocked_dice: str) -> Page:
+    """The live page in ``lang`` once a 2D6 thrown under the cocked-die policy ``cocked_dice``
+    (RULES T-5) settled in the tray of a camera that is ok: the page that saw it happen."""
+    controller.update_settings(cocked_dice=cocked_dice)
+    controller.on_status("ok")
+    page = phone(f"/?lang={lang}")
+    controller.arm("2d6")
+    settle(controller)
+    return page
 
 
 @pytest.fixture

@@ -5,31 +5,19 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pytest
 from playwright.sync_api import expect
 
 from device.combat import CombatSession
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
 from vision.numerals import NumberedReading
-from vision.reading import DieReading, TrayReading
+from vision.reading import TrayReading
 
-
-def _die(value, color, x, principal=False):
-    return DieReading(value=value, sides=6, box=(x, 100, x + 60, 160), center=(x + 30, 130), color=color,
-                      confidence=0.9, unreadable=None if value else "cocked", principal=principal)
-
-
-def _read(image, principal_color):  # every frame: a red 3, and a white die the reader saw cocked (T-1)
-    return TrayReading(dice=[_die(3, "red", 100, principal=True), _die(None, "white", 300)], size=(64, 48))
+from .conftest import pip_die, settle, thrown_2d6
 
 
 @pytest.fixture
-def controller(tmp_path):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history, reader=_read, annotate=lambda image, reading, labels=None: image)
+def controller(tray_controller):  # every frame: a red 3, and a white die the reader saw cocked (T-1)
+    return tray_controller(pip_die(3, "red", 100, principal=True), pip_die(None, "white", 300))
 
 
 def _read_fight(image, principal_color):  # a d8 7, and a d20 the reader saw cocked
@@ -71,11 +59,7 @@ def test_the_cocked_die_policy_is_a_page_setting(phone, controller, lang, headin
     ("es", "El dado 2 está apoyado: indica su cara de arriba.", "Indicar la cara de arriba"),
 ])
 def test_a_leaning_die_asks_for_its_top_face(phone, controller, lang, prompt, button):
-    controller.update_settings(cocked_dice="accept_leaning")
-    controller.on_status("ok")
-    page = phone(f"/?lang={lang}")
-    controller.arm("2d6")
-    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 1)
+    page = thrown_2d6(controller, phone, lang, "accept_leaning")
     expect(page.locator("#prompt")).to_have_text(prompt)
     page.get_by_role("button", name=button, exact=True).click()
     expect(page.locator("#fix-title")).to_have_text(prompt)
@@ -119,13 +103,9 @@ def test_a_fight_s_leaning_die_asks_for_its_top_face(phone, controller, fight, l
      "2 de los dados de la tirada anulada no se movieron: tira los 2 de nuevo."),
 ])
 def test_a_voided_throw_is_said_in_the_page_s_language(phone, controller, lang, voided, unmoved):
-    controller.update_settings(cocked_dice="rethrow_set")
-    controller.on_status("ok")
-    page = phone(f"/?lang={lang}")
-    controller.arm("2d6")
-    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 1)
+    page = thrown_2d6(controller, phone, lang, "rethrow_set")
     expect(page.locator("#prompt")).to_have_text(voided)
-    controller.on_settled(np.zeros((48, 64, 3), np.uint8), time.monotonic() + 2)  # the same tray: nothing moved
+    settle(controller, after=2)  # the same tray: nothing moved
     expect(page.locator("#prompt")).to_have_text(unmoved)
     expect(page.locator("#lean-open")).to_be_hidden()
 

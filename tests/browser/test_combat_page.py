@@ -29,6 +29,13 @@ def tap(page: Page, pad: str, value: int) -> None:
     page.locator(pad).get_by_role("button", name=str(value), exact=True).click()
 
 
+def send(page: Page, *dice: tuple[int, int]) -> None:
+    """Tap each ``(sides, value)`` die on the attack's keypads, then send the throw."""
+    for sides, value in dice:
+        tap(page, f'#attack-pads .keypad[data-sides="{sides}"]', value)
+    page.click("#attack-send")
+
+
 def fighter(page: Page, name: str):
     return page.locator(f'#fighters li.fighter[data-name="{name}"]')
 
@@ -62,16 +69,11 @@ def test_a_short_fight_on_two_phones(phone):
     expect(second.locator("#attack-pads .keypad")).to_have_count(2)
     expect(second.locator('#attack-pads .keypad[data-sides="8"] .key')).to_have_count(8)
     expect(second.locator('#attack-pads .keypad[data-sides="20"] .key')).to_have_count(20)
-    tap(second, '#attack-pads .keypad[data-sides="8"]', 7)
-    tap(second, '#attack-pads .keypad[data-sides="20"]', 14)
-    second.click("#attack-send")
+    send(second, (8, 7), (20, 14))
     expect(first.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
-    tap(first, '#attack-pads .keypad[data-sides="6"]', 4)
-    tap(first, '#attack-pads .keypad[data-sides="20"]', 9)
-    first.click("#attack-send")
+    send(first, (6, 4), (20, 9))
     expect(second.locator("#attack-prompt")).to_have_text("Hit! Attacker (Brann): roll Body d8 again for damage")
-    tap(second, '#attack-pads .keypad[data-sides="8"]', 5)
-    second.click("#attack-send")
+    send(second, (8, 5))
     for page in (first, second):
         expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
         expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
@@ -132,13 +134,9 @@ def test_defensa_perfecta_offers_the_counter_attack_and_energy_is_spent(phone, f
     page.fill("#attack-modifier", "-2")             # a Ciego attacker, the narrator says
     page.click("#attack")
     expect(page.locator("#attack-prompt")).to_have_text("Attacker (Saqueador): roll Body d6 and the Destiny d20")
-    tap(page, '#attack-pads .keypad[data-sides="6"]', 6)
-    tap(page, '#attack-pads .keypad[data-sides="20"]', 5)
-    page.click("#attack-send")
+    send(page, (6, 6), (20, 5))
     expect(page.locator("#attack-so-far")).to_have_text("Body 4 = d6 6 − modifier 2 · d20 5")
-    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
-    tap(page, '#attack-pads .keypad[data-sides="20"]', 20)
-    page.click("#attack-send")
+    send(page, (8, 5), (20, 20))
     expect(page.locator("#last-attack .verdict")).to_have_text("Miss, 4 against 5")
     expect(page.locator("#last-attack")).to_contain_text("Defensa Perfecta: Brann may counter-attack")
     page.click("#counter-attack")
@@ -270,14 +268,9 @@ def test_no_null_or_undefined_reaches_the_page_as_text(phone, fight):
     fight.roll_initiative({"Brann": 5, "Saqueador": 2})
     page = live(phone("/combat"))
     page.click("#attack")
-    for pad, value in (("8", 7), ("20", 14)):
-        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
-    page.click("#attack-send")
-    for pad, value in (("6", 2), ("20", 9)):
-        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
-    page.click("#attack-send")
-    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
-    page.click("#attack-send")
+    send(page, (8, 7), (20, 14))
+    send(page, (6, 2), (20, 9))
+    send(page, (8, 5))
     expect(page.locator("#last-attack .verdict")).to_contain_text("Hit")
     expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
     page.click("#next-turn")
@@ -309,15 +302,10 @@ def test_the_abbreviations_the_armour_and_the_ranged_box_are_plain(phone, fight,
     box = page.locator("#ranged").bounding_box()
     assert box["width"] <= 32 and abs(box["width"] - box["height"]) < 2   # was a field the card's width
     page.click("#attack")
-    for pad, value in (("8", 7), ("20", 14)):
-        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
-    page.click("#attack-send")
-    for pad, value in (("6", 4), ("20", 9)):
-        tap(page, f'#attack-pads .keypad[data-sides="{pad}"]', value)
-    page.click("#attack-send")
+    send(page, (8, 7), (20, 14))
+    send(page, (6, 4), (20, 9))
     expect(page.locator("#attack-so-far")).to_contain_text(defence)
-    tap(page, '#attack-pads .keypad[data-sides="8"]', 5)
-    page.click("#attack-send")
+    send(page, (8, 5))
     expect(page.locator("#last-attack .detail").filter(has_text=verdict_line)).to_have_text(verdict_line)
     fighter(page, "Saqueador").locator(".fighter-open").click()
     expect(page.locator("#fighter-detail")).to_contain_text(defence.split(" ")[0] + " d6 · " + verdict_line.split("+ ")[1])

@@ -13,26 +13,19 @@ LOCALES = ["en-US", "pt-BR", "es"]
 OTHER_NAMES = re.compile(r"perfect roll|botch|pifia|tirada perfecta", re.IGNORECASE)
 
 
+@pytest.mark.parametrize(("preset", "name", "shown", "throws"), [
+    ("2d6", "Rolagem Perfeita", "Rolagem Perfeita!", [[6, 2], [4]]),  # the principal 6, its extra die (RULES D6-3)
+    ("pool5", "Falha Crítica", "Falha Crítica", [[1, 2, 3, 4, 5]]),   # no success, a 1 left over (RULES P-5)
+], ids=["perfect-roll", "botch"])
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_perfect_roll_has_one_name_on_the_result_the_odds_and_the_history(phone, controller, locale):
+def test_an_outcome_has_one_name_on_the_result_the_odds_and_the_history(phone, controller, locale, preset, name,
+                                                                        shown, throws):
     page = phone("/", locale=locale)
-    controller.arm("2d6")
-    expect(page.locator("#odds-figures")).to_contain_text(re.compile(r"Rolagem Perfeita \d"))
+    controller.arm(preset)
+    expect(page.locator("#odds-figures")).to_contain_text(re.compile(name + r" \d"))
     expect(page.locator("#odds-figures")).not_to_contain_text(OTHER_NAMES)
-    controller.throw_dice([6, 2])
-    controller.throw_dice([4])
-    expect(page.locator("#outcome")).to_have_text("Rolagem Perfeita!")
+    for values in throws:
+        controller.throw_dice(values)
+    expect(page.locator("#outcome")).to_have_text(shown)
     history = phone("/history", locale=locale)
-    expect(history.locator("#history li").first).to_contain_text("Rolagem Perfeita!")
-
-
-@pytest.mark.parametrize("locale", LOCALES)
-def test_a_botch_has_one_name_on_the_result_the_odds_and_the_history(phone, controller, locale):
-    page = phone("/", locale=locale)
-    controller.arm("pool5")
-    expect(page.locator("#odds-figures")).to_contain_text(re.compile(r"Falha Crítica \d"))
-    expect(page.locator("#odds-figures")).not_to_contain_text(OTHER_NAMES)
-    controller.throw_dice([1, 2, 3, 4, 5])       # no success, a 1 left over (RULES P-5)
-    expect(page.locator("#outcome")).to_have_text("Falha Crítica")
-    history = phone("/history", locale=locale)
-    expect(history.locator("#history li").first).to_contain_text("Falha Crítica")
+    expect(history.locator("#history li").first).to_contain_text(shown)

@@ -222,12 +222,19 @@ def test_one_long_lived_camera_closed_once(picamera2):
         camera.capture()
 
 
-def test_a_camera_that_times_out_is_unavailable(picamera2):
+@pytest.mark.parametrize(("call", "message", "after"), [
+    ("capture_preview", "Pi camera gave no frame: timed out", "capture_preview"),
+    ("lock_3a", "Pi camera could not lock its exposure: TimeoutError", "unlock_3a"),
+])
+def test_a_camera_whose_request_times_out_is_unavailable(picamera2, call, message, after):
+    """A request timing out while previewing or locking its exposure; once closed, ``after`` says so."""
     camera = open_camera("picamera2")
     picamera2.instances[0].fail_request = TimeoutError("timed out")
-    with pytest.raises(CameraUnavailable, match="Pi camera gave no frame: timed out"):
-        camera.capture_preview()
+    with pytest.raises(CameraUnavailable, match=message):
+        getattr(camera, call)()
     camera.close()
+    with pytest.raises(CameraUnavailable, match="closed"):
+        getattr(camera, after)()
 
 
 def test_a_camera_that_cannot_start_is_unavailable_and_released(picamera2, monkeypatch):
@@ -285,13 +292,3 @@ def test_a_camera_without_a_motorised_lens_locks_exposure_and_colour_only(picame
     camera.unlock_3a()
     assert fake.set[-1] == {"AeEnable": True, "AwbEnable": True}
     camera.close()
-
-
-def test_a_camera_that_fails_while_locking_is_unavailable(picamera2):
-    camera = open_camera("picamera2")
-    picamera2.instances[0].fail_request = TimeoutError("timed out")
-    with pytest.raises(CameraUnavailable, match="Pi camera could not lock its exposure: TimeoutError"):
-        camera.lock_3a()
-    camera.close()
-    with pytest.raises(CameraUnavailable, match="closed"):
-        camera.unlock_3a()

@@ -105,7 +105,7 @@ def test_a_save_that_fails_keeps_the_throw_and_the_examples_as_they_were(ctl, re
 
 def test_nothing_is_taught_before_the_round_starts(ctl, reader, clock):
     ctl.on_settled(reader.frame(die(1, x=2, y=2, size=20)), clock.tick())
-    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}}
+    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}, "can_throw": False}
     with pytest.raises(LookupError):
         ctl.confirm_taught_throw()
 

@@ -439,7 +439,7 @@ class FakeController(Controller):
             return dice_stats(rolls, self.taught)
 
     def teaching(self) -> dict:
-        return self.teaching_round.state()
+        return {**self.teaching_round.state(), "can_throw": self.can_throw}
 
     def _teaching_changed(self) -> None:
         with self._lock:
@@ -448,23 +448,23 @@ class FakeController(Controller):
 
     def start_teaching(self) -> dict:
         self.teaching_round.start()
-        return self.teaching_round.state()
+        return self.teaching()
 
     def stop_teaching(self) -> dict:
         self.teaching_round.stop()
-        return self.teaching_round.state()
+        return self.teaching()
 
     def fix_taught_die(self, index: int, value: int) -> dict:
         self.teaching_round.fix(index, value)
-        return self.teaching_round.state()
+        return self.teaching()
 
     def confirm_taught_throw(self, who: str | None = None) -> dict:
         self.teaching_round.confirm(who)
-        return self.teaching_round.state()
+        return self.teaching()
 
     def skip_taught_throw(self) -> dict:
         self.teaching_round.skip()
-        return self.teaching_round.state()
+        return self.teaching()
 
     def health(self) -> dict:
         with self._lock:

@@ -1,18 +1,21 @@
 """The web part's app fixtures, around the tests' fake controller (tests/fakes/controller.py);
-for the tests over the real controller, its history (SQLite), a fake reader and a clock."""
+for the tests over the real controller, its history (SQLite), a fake reader, a clock and
+:func:`real_controller`, which makes it."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
 import waitress
 from waitress import wasyncore
 
+from device.controller import Controller
 from device.history import History
-from tests.device.controller_fakes import Clock, FakeReader
+from device.presets import build_presets
+from tests.device.controller_fakes import Clock, FakeReader, fakes
 from tests.fakes.controller import FakeController
 from web import create_app
 
@@ -35,6 +38,37 @@ def reader() -> FakeReader:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+@pytest.fixture
+def real_controller(history, reader, clock) -> Iterator[Callable[..., Controller]]:
+    """Make the real controller over :func:`history`; each one made is closed at the test's end.
+
+    ``real_controller(vision=False, presets=(), camera=None, **options)``:
+
+    :param vision: read with the shipped readers and annotate (OpenCV, onnxruntime) on the
+        real clock (``time.monotonic``), as `dicelens serve` does; else with :func:`reader`
+        (tests/device/controller_fakes.py) on :func:`clock`.
+    :param presets: the config's presets (``build_presets``'s tables), after the built-in ones.
+    :param camera: the camera loop's hooks (``Controller.attach_camera``'s keywords), its
+        status then ``"ok"``; None: no camera attached.
+    :param options: the controller's other keywords (``refit_seconds=3600``).
+    """
+    made: list[Controller] = []
+
+    def make(*, vision: bool = False, presets: Sequence[dict] = (), camera: dict | None = None,
+             **options) -> Controller:
+        faked = {} if vision else {**fakes(reader), "clock": clock}
+        controller = Controller(build_presets(presets), history, **faked, **options)
+        made.append(controller)
+        if camera is not None:
+            controller.attach_camera(**camera)
+            controller.on_status("ok")
+        return controller
+
+    yield make
+    for controller in made:
+        controller.close()
 
 
 @pytest.fixture

@@ -123,7 +123,9 @@ def test_the_dice_stats_count_every_kind_and_a_players_dice_alone(ctl):
 
 
 def test_the_teaching_round_starts_stops_and_refuses_with_no_throw_held(ctl):
-    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}}
+    teaching = ctl.teaching()
+    assert isinstance(teaching.pop("can_throw"), bool)    # whether the camera throws the set itself
+    assert teaching == {"on": False, "dice": [], "examples": {}, "lacking": {}}
     assert ctl.start_teaching()["on"] is True
     for call in (ctl.confirm_taught_throw, lambda: ctl.fix_taught_die(0, 3)):
         with pytest.raises(LookupError):

@@ -9,17 +9,13 @@ import json
 
 import pytest
 
-from device.controller import Controller
-from device.presets import build_presets
-from tests.device.controller_fakes import die, fakes, photo
+from tests.device.controller_fakes import die, photo
 from web import create_app
 
 
 @pytest.fixture
-def real(history, reader, clock):
-    controller = Controller(build_presets(), history, **fakes(reader), clock=clock, refit_seconds=3600)
-    yield controller
-    controller.close()
+def real(real_controller):
+    return real_controller(refit_seconds=3600)
 
 
 @pytest.fixture

@@ -11,9 +11,7 @@ import sqlite3
 
 import pytest
 
-from device.controller import Controller
-from device.presets import build_presets
-from tests.device.controller_fakes import die, fakes, settle
+from tests.device.controller_fakes import die, settle
 from web import create_app
 from web.security import hash_pin
 
@@ -58,11 +56,8 @@ def disk(history, monkeypatch):
 
 
 @pytest.fixture
-def real(history, reader, clock, disk):
-    controller = Controller(build_presets(), history, **fakes(reader), clock=clock)
-    controller.attach_camera(read_now=lambda: None, last_frame_at=lambda: clock.t)
-    controller.on_status("ok")
-    return controller
+def real(disk, real_controller, clock):  # made over the disk's failing connection
+    return real_controller(camera={"read_now": lambda: None, "last_frame_at": lambda: clock.t})
 
 
 def client_for(controller, lang="en"):
@@ -170,10 +165,10 @@ def test_a_roll_damaged_while_serving_answers_503_naming_the_file(client, real, 
 
 
 @pytest.mark.slow
-def test_the_configs_pin_wins_over_one_set_on_the_page(history, reader, clock):
-    page = Controller(build_presets(), history, **fakes(reader), clock=clock, pin_from_page=True)
+def test_the_configs_pin_wins_over_one_set_on_the_page(real_controller):
+    page = real_controller(pin_from_page=True)
     page.update_settings(pin=hash_pin("1111"))
-    owner = Controller(build_presets(), history, **fakes(reader), clock=clock, pin=hash_pin("2468"))
+    owner = real_controller(pin=hash_pin("2468"))
     client = client_for(owner)
     assert client.post("/api/login", json={"pin": "1111"}).status_code == 401
     assert client.post("/api/login", json={"pin": "2468"}).status_code == 200
@@ -181,11 +176,11 @@ def test_the_configs_pin_wins_over_one_set_on_the_page(history, reader, clock):
     assert refused.status_code == 409 and "config file" in refused.get_json()["error"]
 
 
-def test_with_no_pin_in_the_config_the_page_cannot_set_one(history, reader, clock):
-    owner = Controller(build_presets(), history, **fakes(reader), clock=clock, pin_from_page=False)
+def test_with_no_pin_in_the_config_the_page_cannot_set_one(real_controller):
+    owner = real_controller(pin_from_page=False)
     client = client_for(owner)
     refused = client.post("/api/settings", json={"pin": "1234"})
     assert refused.status_code == 409 and "pin_from_page" in refused.get_json()["error"]
     assert client.get("/api/settings").get_json()["pin_set"] is False
-    restarted = Controller(build_presets(), history, **fakes(reader), clock=clock, pin_from_page=False)
+    restarted = real_controller(pin_from_page=False)
     assert restarted.settings()["pin"] is None

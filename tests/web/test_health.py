@@ -6,18 +6,14 @@ import shutil
 
 import pytest
 
-from device.controller import Controller
-from device.presets import build_presets
 from web import create_app
 
 
 @pytest.fixture
-def real(history, clock):
+def real(real_controller, clock):
     """A controller whose camera loop says ok and got a frame 0.5 s ago."""
-    controller = Controller(build_presets(), history, clock=clock)
     frame = {"at": clock.t - 0.5}
-    controller.attach_camera(read_now=lambda: None, last_frame_at=lambda: frame["at"])
-    controller.on_status("ok")
+    controller = real_controller(camera={"read_now": lambda: None, "last_frame_at": lambda: frame["at"]})
     controller.frame = frame
     return controller
 
@@ -64,10 +60,8 @@ def test_a_camera_loop_that_stops_delivering_frames_is_503(real, clock):
     assert client.get("/healthz").status_code == 200
 
 
-def test_a_camera_that_never_gave_a_frame_is_503(history, clock):
-    controller = Controller(build_presets(), history, clock=clock)
-    controller.attach_camera(last_frame_at=lambda: None)
-    controller.on_status("ok")
+def test_a_camera_that_never_gave_a_frame_is_503(real_controller):
+    controller = real_controller(camera={"last_frame_at": lambda: None})
     response = client_for(controller).get("/healthz")
     assert response.status_code == 503
     assert response.get_json()["reasons"] == ["the camera has given no frame yet"]

@@ -7,12 +7,10 @@ from __future__ import annotations
 import pytest
 
 from device.combat import CombatSession
-from device.controller import Controller
-from device.presets import build_presets
 from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
 from rules.d6 import D6Spec, resolve_d6
 from rules.errors import InvalidRoll
-from tests.device.controller_fakes import die, fakes, numbered
+from tests.device.controller_fakes import die, numbered
 from web import combat as web_combat
 from web import create_app
 from web.messages import DEVICE_WORDS, prompt_text, shown_state
@@ -23,8 +21,8 @@ LANGS = ("en", "pt_BR", "es")
 
 
 @pytest.fixture
-def real(history, reader, clock):  # the history, reader and clock of tests/web/conftest.py
-    return Controller(build_presets(), history, clock=clock, **fakes(reader))
+def real(real_controller):  # reading with the reader and on the clock of tests/web/conftest.py
+    return real_controller()
 
 
 @pytest.fixture

@@ -8,9 +8,6 @@ import time
 
 import pytest
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
 from vision.synthetic import render_tray
 from web import create_app
 from web.security import hash_pin
@@ -29,9 +26,8 @@ NONE = {
 
 
 @pytest.fixture
-def real(tmp_path):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+def real(real_controller):
+    return real_controller(vision=True)
 
 
 @pytest.fixture

@@ -23,9 +23,8 @@ from .test_malformed import BAD_FIELDS, POSTS, field_names, json_values
 
 
 @pytest.fixture
-def real(tmp_path):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+def real(real_controller):
+    return real_controller(vision=True)
 
 
 @pytest.fixture
@@ -208,21 +207,18 @@ def test_null_presets_restore_the_configured_ones(client, real):
     assert 'id="preset-restore"' in page
 
 
-def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(tmp_path):
-    with History(tmp_path) as history:
-        real = Controller(build_presets([{"name": "9d6", "system": "d6", "count": 9}]), history)
+def test_throw_and_read_the_camera_cannot_do_are_409_and_nothing_waits(real_controller):
+    def sim_throw(count):  # as the sim camera: 1 to 8 dice per throw
+        if count is not None and not 1 <= count <= 8:
+            raise ValueError(f"sim camera: dice per throw must be 1 to 8, got {count}")
 
-        def sim_throw(count):  # as the sim camera: 1 to 8 dice per throw
-            if count is not None and not 1 <= count <= 8:
-                raise ValueError(f"sim camera: dice per throw must be 1 to 8, got {count}")
-
-        real.attach_camera(throw=sim_throw, read_now=lambda: None, can_throw=True)
-        real.on_status("ok")
-        client = create_app(real, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
-        assert client.post("/api/arm", json={"preset": "9d6"}).status_code == 200
-        thrown = client.post("/api/throw")
-        assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
-        assert client.get("/api/state").get_json()["state"] == "armed"
+    real = real_controller(vision=True, presets=[{"name": "9d6", "system": "d6", "count": 9}],
+                           camera={"throw": sim_throw, "read_now": lambda: None, "can_throw": True})
+    client = create_app(real, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    assert client.post("/api/arm", json={"preset": "9d6"}).status_code == 200
+    thrown = client.post("/api/throw")
+    assert thrown.status_code == 409 and "1 to 8, got 9" in thrown.get_json()["error"]
+    assert client.get("/api/state").get_json()["state"] == "armed"
 
 
 @pytest.mark.slow

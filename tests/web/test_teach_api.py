@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.device.controller_fakes import die, numbered, photo
+from web import create_app
 from web.security import hash_pin
 
 
@@ -69,3 +71,58 @@ def test_the_pin_guards_every_step(client, controller):
                  "/api/teach/dice/0"):
         assert client.post(path, json={}).status_code == 401, path
     assert client.get("/api/teach").status_code == 200
+
+
+@pytest.fixture
+def sim(real_controller, reader, clock):
+    """The real controller with a camera that throws by itself, d6s only, as the simulated
+    one: each throw settles at once, a d10 7 and a pip d6 3 (its count of dice in ``sim.counts``)."""
+    counts = []
+
+    def throw(count):
+        counts.append(count)
+        frame = photo(reader, numbered(7, "d10", x=100, y=100), die(3, "white", 300, 100))
+        controller.on_settled(frame, clock.tick())
+
+    controller = real_controller(camera={"throw": throw, "read_now": lambda: None, "can_throw": True,
+                                         "can_throw_dice": lambda sides: sides == 6})
+    controller.counts = counts
+    return controller
+
+
+@pytest.mark.parametrize("armed", [None, "2d6", "pool5"])
+def test_a_throw_during_the_round_is_the_rounds_and_the_roll_is_left_as_it_was(sim, armed):
+    """The Throw of a camera that throws by itself (/teach and the live page: POST /api/throw)
+    throws the camera's own set for the round, with no roll armed or any roll (RULES T-2:
+    the roll waits for the round; the simulated camera throws no d10s for a pool)."""
+    client = create_app(sim, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    if armed:
+        sim.arm(armed)
+    assert client.post("/api/teach/start").get_json()["can_throw"] is True
+    before = client.get("/api/state").get_json()
+    assert before["state"] == ("armed" if armed else "idle") and before["preset"] == armed
+    thrown = client.post("/api/throw")
+    assert thrown.status_code == 200, thrown.get_json()
+    held = client.get("/api/teach").get_json()["dice"]
+    assert [(d["kind"], d["read"]) for d in held] == [("d10", 7), ("d6-pips", 3)]
+    assert all(d["crop"].startswith("data:image/png;base64,") for d in held)
+    assert sim.counts == [None]                            # the camera's set, not the roll's dice
+    assert client.get("/api/state").get_json() == before
+
+
+def test_after_a_finished_roll_a_throw_during_the_round_arms_nothing_again(sim):
+    client = create_app(sim, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    sim.arm("2d6")
+    sim.enter_dice([3, 4])
+    client.post("/api/teach/start")
+    before = client.get("/api/state").get_json()
+    assert before["state"] == "resolved" and before["latest_roll"]["total"] == 7
+    assert client.post("/api/throw").status_code == 200
+    assert client.get("/api/state").get_json() == before   # still resolved, its roll the latest
+    assert len(client.get("/api/teach").get_json()["dice"]) == 2
+
+
+def test_can_throw_says_whether_the_camera_throws_the_set(real_controller):
+    client = create_app(real_controller(), {"TESTING": True, "SECRET_KEY": "t"}).test_client()  # no camera
+    assert client.post("/api/teach/start").get_json()["can_throw"] is False
+    assert client.post("/api/throw").status_code == 409

@@ -10,6 +10,7 @@ import { announce, follow, keepInSight } from "./live_follow.js";
 import { cameraPill, player, rememberPlayer } from "./page.js";
 import { SEED_WORDS, announceText, asksPrincipal, correctionText, describeRoll, dieTags, poolSummary } from "./roll.js";
 import { eventStream } from "./stream.js";
+import { showThrow, throwButton } from "./throw.js";
 
 const store = {
   state: null,
@@ -92,10 +93,9 @@ function renderCamera(camera) {
   const note = $("#camera-note");
   note.hidden = !camera || camera.status === "ok" || !camera.message;
   note.textContent = note.hidden ? "" : camera.message;
-  $("#throw").hidden = !(camera && camera.can_throw);
   // With no roll armed there is nothing to throw or enter (the controller would refuse).
   const armed = Boolean(store.state && store.state.preset);
-  $("#throw").disabled = !armed;
+  showThrow($("#throw"), Boolean(camera && camera.can_throw), armed);
   $("#hand-open").disabled = !armed;
 }
 
@@ -319,10 +319,7 @@ async function arm(name) {
 }
 
 // --- the throw and the photo ------------------------------------------------
-$("#throw").addEventListener("click", async () => {
-  follow();
-  answered(await act(api.post(API.throw)));
-});
+throwButton($("#throw"), { before: follow, done: answered });
 
 $("#photo-open").addEventListener("click", () => {
   const full = $("#photo-full");

@@ -1,11 +1,13 @@
 /* dicelens teaching round (teach.html): the round's state from GET /api/teach, asked again
  * every 1.5 s while the page is open (which also keeps the round on: device/teach_round.py);
  * each die of the throw held as a button (its crop, its value), a keypad to fix one,
- * "All right" to confirm the throw, and what each kind has been taught. */
+ * "All right" to confirm the throw, and what each kind has been taught; with a camera that
+ * throws by itself (the simulated one), the live page's Throw for the round's next throw. */
 import { $, el, translator } from "./dom.js";
 import { API, act, api } from "./api.js";
 import { keypad } from "./keypad.js";
 import { cameraPill, player } from "./page.js";
+import { showThrow, throwButton } from "./throw.js";
 import { toast } from "./toast.js";
 
 const t = translator(JSON.parse($("#teach-words").textContent));
@@ -32,6 +34,7 @@ function render(next, force) {
   if (fixing !== null && !state.dice[fixing]) fixing = null;
   $("#teach-start").hidden = state.on;
   $("#teach-stop").hidden = !state.on;
+  showThrow($("#throw"), state.can_throw, state.on && !state.dice.length);   // a throw held: the round takes no other
   $("#teach-status").textContent = !state.on ? t("off") : state.dice.length ? t("held") : t("on");
   $("#teach-throw").hidden = !state.dice.length;
   $("#teach-dice").replaceChildren(...state.dice.map(dieButton));
@@ -65,6 +68,7 @@ $("#teach-stop").addEventListener("click", async () => {
   if (await post("/stop")) window.location.assign("/settings");
 });
 $("#teach-skip").addEventListener("click", () => post("/skip"));
+throwButton($("#throw"), { done: refresh });
 $("#teach-confirm").addEventListener("click", async () => {
   const count = state.dice.length;
   const who = player();
