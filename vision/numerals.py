@@ -145,10 +145,11 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float,
     The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
     first; when the dice found there are not sure (:func:`vision.scale.strength` below
     :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
-    also read at the :data:`PROBES` scales, and when none of those passes is sure either at the
-    :data:`COARSE_PROBES` scales (dice 5–7 times the size learned); the surest pass is kept. When the dice of that
-    pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
-    resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as sure).
+    also read at the :data:`PROBES` scales and, when none of those passes is sure either, at the
+    :data:`COARSE_PROBES` scales (dice 4–7 times the size learned); the surest pass is kept. When
+    the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from
+    its full resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as
+    sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
     return _detect(image, heat_min, first_pass(image, heat_min))[0]
