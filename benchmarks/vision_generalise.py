@@ -31,9 +31,12 @@ phantoms per 100 dice, and the median milliseconds of a photo (wall and CPU, one
 A die is matched to a label when each box holds the other's centre (vision.scoring).
 
 ``--d12-d20`` only lists every real d12 and d20 (burks' and lurig's), each read by the
-numbered networks of DIR/numerals/<its source>/ (:func:`rare_kinds`): what was read, and the
-facts that explain a miss (its size in the detector's input, how the photo was taken, how
-many dice of its kind and value the networks learned from).
+numbered networks of DIR/numerals/<its source>/ (:func:`rare_kinds`): what was read, whether
+the detector found it at all (a candidate of ``numerals.detect`` on it, whatever the classifier
+made of it), and the facts that explain a miss (its size in the detector's input, how the
+photo was taken, how many dice of its kind and value the networks learned from); last, per
+source and kind, how many were found (of them, kind right) and missed, and the median CPU
+milliseconds of ``read_numbered`` a photo.
 """
 
 from __future__ import annotations
@@ -115,9 +118,10 @@ def _outcomes(dice: list, labels: list[dict], value_p: Callable[[object], float]
 @contextmanager
 def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     """The numbered reader with the networks of ``folder`` (None: the shipped ones), every value
-    given (VALUE_MIN 0, no kind withheld); yields id(die) → its value's probability given its kind."""
+    given (VALUE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES scales);
+    yields id(die) → its value's probability given its kind."""
     saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-             numerals._reading)
+             numerals._reading, numerals._withheld)
     probabilities: dict[int, float] = {}
     original = numerals._reading
 
@@ -131,11 +135,12 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
         numerals._DETECTOR = Network(folder / "numerals_detect.onnx", "numbered-dice detector")
         numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
     numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, (), reading
+    numerals._withheld = lambda die: die
     try:
         yield probabilities
     finally:
         (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-         numerals._reading) = saved
+         numerals._reading, numerals._withheld) = saved
 
 
 def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):
@@ -234,8 +239,9 @@ def rare_kinds(runs: Path) -> None:
     (the other sources' real photos and the renders their log names); last, what
     ``vision.read_dice`` (every kind, these networks and the shipped pip reader) gives it."""
     print(f"{'source':10}{'photo':22}{'label':>9}{'side px':>8}{'input px':>9}  read (p)"
-          f"{'':13}verdict   learned from: real kind/value, renders kind/value; read_dice{'':12}view")
+          f"{'':13}verdict   det  learned from: real kind/value, renders kind/value; read_dice{'':12}view")
     tally: Counter = Counter()
+    cpu: dict[str, list[float]] = defaultdict(list)
     for path in RARE_SOURCES:
         source = path.split("/")[-1]
         folder = runs / "numerals" / source
@@ -258,7 +264,10 @@ def rare_kinds(runs: Path) -> None:
                 if not any(d["kind"] in RARE_KINDS for d in photo.dice):
                     continue
                 image = cv2.imread(str(photo.path))
+                start = time.process_time()
                 reading = numerals.read_numbered(image)
+                cpu[source].append(time.process_time() - start)
+                detected = _detected(numerals.detect(image), photo.dice)
                 merged = read_dice(image).dice
                 merged_of = {j: merged[i] for i, j in score_photo(merged, photo.dice)[1]
                              if i is not None and j is not None}
@@ -279,14 +288,35 @@ def rare_kinds(runs: Path) -> None:
                     kind, value = label["kind"], label["value"]
                     tally[(source, kind, verdict)] += 1
                     tally[(source, kind, "unseen value")] += real[(kind, value)] == 0
+                    tally[(source, kind, "dice")] += 1
+                    tally[(source, kind, "found")] += j in detected
+                    tally[(source, kind, "found, kind right")] += (j in detected and die is not None
+                                                                   and die.kind == kind)
                     print(f"{source[:9]:10}{photo.path.name[:21]:22}{kind:>5} {value:<3}{side:8}{scaled:9.0f}  "
-                          f"{read:21}{verdict:10}{real[kind]:5}/{real[(kind, value)]:<4}{rendered[kind]:5}/"
+                          f"{read:21}{verdict:10}{'yes' if j in detected else 'no':5}"
+                          f"{real[kind]:5}/{real[(kind, value)]:<4}{rendered[kind]:5}/"
                           f"{rendered[(kind, value)]:<4} {_kind_value(merged_of.get(j)):22}"
                           f"{views[photo.path.name][:40]}")
                 probabilities.clear()
     for source, kind in dict.fromkeys((s, k) for s, k, _ in tally):
         counts = {v: n for (s, k, v), n in tally.items() if (s, k) == (source, kind) and n}
-        print(f"{source} {kind}: " + ", ".join(f"{v} {n}" for v, n in counts.items()))
+        n, found = counts.pop("dice"), counts.pop("found", 0)
+        print(f"{source} {kind}: {n} dice, found by the detector {found} (kind right "
+              f"{counts.pop('found, kind right', 0)}), not found {n - found}; read: "
+              + ", ".join(f"{v} {c}" for v, c in counts.items()))
+    for source, times in cpu.items():
+        print(f"{source}: read_numbered {_ms(times)} ms CPU a photo (median of {len(times)})")
+
+
+def _detected(found: list[tuple[float, float, float, float]], labels: list[dict]) -> set[int]:
+    """The labels of ``labels`` that a candidate of ``found`` (x, y, side, heat) lies on: each box
+    (the candidate's square of its side) holds the other's centre, as vision.scoring matches."""
+    def holds(box: list[float], x: float, y: float) -> bool:
+        return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+    return {j for j, label in enumerate(labels) for x, y, side, _ in found
+            if holds(label["box"], x, y) and holds([x - side / 2, y - side / 2, x + side / 2, y + side / 2],
+                                                   (label["box"][0] + label["box"][2]) / 2,
+                                                   (label["box"][1] + label["box"][3]) / 2)}
 
 
 def main() -> int:

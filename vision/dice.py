@@ -17,7 +17,7 @@ from typing import Any
 from numpy.typing import NDArray
 
 from vision.image import MIN_SIDE, as_bgr
-from vision.numerals import KINDS, SIDES, NumberedReading, first_pass, read_found, read_numbered
+from vision.numerals import CLASSES, KINDS, SIDES, Looks, NumberedReading, first_pass, read_found, read_numbered
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.tray import first_pass as pip_first_pass
@@ -29,6 +29,16 @@ PIPS = "d6-pips"
 #: phantoms per 100 pip dice; 0.95: a d4 lost to the pip reader), so optimistic.
 NUMBERED_TRAY = 0.9
 OTHER_KINDS = tuple(kind for kind in KINDS if kind != PIPS)
+#: On a pip tray, a pip reader's die that the numbered classifier, looking at the same place,
+#: names a die of another kind at least this sure (its kind probability) is that die: chosen on
+#: benchmarks/vision_read_dice.py's photos (2026-12-01, shipped networks): of the pip reader's
+#: dice on real pip dice none is at 0.85 (2 of 1641 at 0.75), of those on d20s, d12s and
+#: d10s (and their facets) 40 of 73 are; 0.9: 37.
+NUMBERED_DIE = 0.85
+#: ... unless the pip reader is at least this sure of it: 86 % of its dice on the real pip photos
+#: are, none of the 88 the numbered classifier names another kind at NUMBERED_DIE (at most
+#: 0.92); so most pip dice cost no look (vision_read_time.py)
+PIPS_SURE = 0.95
 
 
 def kinds_wanted(kinds: Iterable[str] | None) -> frozenset[str]:
@@ -69,7 +79,14 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         other scales when its letterboxed pass names no other kind :data:`NUMBERED_TRAY` sure
         and is sure itself (:attr:`vision.numerals.FirstPass.sure`) or the pip reader's first
         pass is (:attr:`vision.tray.PipFirstPass.sure`: dice of the size the pip networks
-        learned); each first pass is shared with its reader's later passes.
+        learned); each first pass is shared with its reader's later passes. On a pip tray the
+        numbered classifier looks at each die the pip reader found (:func:`recheck_pips`): when
+        it names one a die of another kind :data:`NUMBERED_DIE` sure, the photo is a tray of
+        numbered dice after all, read as one (the numbered reader places the dice, the pip
+        reader's classifier re-reads its pip d6), and a die so named that the numbered reader
+        did not place is reported as that kind, its value read by the numbered classifier or
+        unreadable with the reason (a d20's or d10's faces are never read as pip d6 values:
+        RULES T-1).
         Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
         the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
         1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone
@@ -86,7 +103,7 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
     elif PIPS not in wanted:
         dice = read_numbered(bgr, kinds=wanted).dice
     else:
-        dice = []
+        numbered: list[DieReading] | None = None
         first = first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None
         pips_first = None
         # a pip tray already when the letterboxed pass names no other kind sure and is sure, or
@@ -95,11 +112,20 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         if first is None or numbered_tray(read_found(bgr, first.looks.may_read(
                 first.found, OTHER_KINDS, NUMBERED_TRAY), first.looks)) or not (
                 first.sure or (pips_first := pip_first_pass(bgr)).sure):
-            dice = read_numbered(bgr, first=first).dice
-        if numbered_tray(dice):
-            dice = reread_pips(dice, bgr)
+            numbered = read_numbered(bgr, first=first).dice
+        if numbered is not None and numbered_tray(numbered):
+            dice = reread_pips(numbered, bgr)
         else:  # a pip tray: the pip reader is the better there (it learned pips alone)
-            dice = [as_pips(die) for die in read_tray(bgr, first=pips_first).dice]
+            pips = [as_pips(die) for die in read_tray(bgr, first=pips_first).dice]
+            checked = recheck_pips(pips, bgr, first.looks if first is not None else None)
+            found = [die for die, pip in zip(checked, pips, strict=True) if die is not pip]
+            if not found:
+                dice = list(pips)
+            else:  # numbered dice the pip reader found: a numbered tray, its dice placed by the
+                # numbered reader (benchmarks/vision_read_dice.py), none of those found lost
+                numbered = read_numbered(bgr, first=first).dice if numbered is None else numbered
+                dice = reread_pips(numbered, bgr)
+                dice += [die for die in found if not any(_same_die(die, other) for other in dice)]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
     height, width = bgr.shape[:2]
@@ -111,6 +137,36 @@ def numbered_tray(dice: Sequence[DieReading]) -> bool:
     """Whether the numbered reader's ``dice`` make the photo a tray of numbered dice: one of
     another kind than pip d6 at least :data:`NUMBERED_TRAY` sure."""
     return any(getattr(die, "kind", PIPS) != PIPS and die.confidence >= NUMBERED_TRAY for die in dice)
+
+
+def recheck_pips(pips: list[NumberedReading], image: NDArray[Any], looks: Looks | None = None
+                 ) -> list[DieReading]:
+    """The pip reader's dice ``pips`` (:func:`as_pips`) of a pip tray, each the numbered classifier
+    names a die of another kind than pip d6 at least :data:`NUMBERED_DIE` sure, looking at its
+    place (centre and side), replaced by the numbered reader's reading there
+    (:func:`vision.numerals.read_found`: that kind, its value or unreadable with the reason,
+    ``"ambiguous numeral"`` for the kinds of NUMERALS_NOT_LEARNED), with the pip die's box and
+    colour. A die the pip reader is :data:`PIPS_SURE` sure of is not looked at; only the places
+    whose upright look may reach the bar are looked at half-turned
+    (:meth:`vision.numerals.Looks.may_read`). ``looks``: the photo's, when made. No die is added
+    or dropped. RULES T-1: a value made from the pips of several faces (a d20's facets) is never read."""
+    if not pips:
+        return list(pips)
+    looks = looks or Looks(image)
+    places = [(die.center[0], die.center[1], _side(die), 1.0) for die in pips]
+    doubtful = looks.may_read([place for place, die in zip(places, pips, strict=True)
+                               if die.confidence < PIPS_SURE], OTHER_KINDS, NUMBERED_DIE)
+    out: list[DieReading] = list(pips)
+    if not doubtful:
+        return out
+    kind_p = dict(zip(doubtful, looks(doubtful)[0], strict=True))
+    others = [CLASSES.index(kind) for kind in OTHER_KINDS]
+    for i, place in enumerate(places):
+        p = kind_p.get(place)
+        if p is not None and int(p.argmax()) in others and p.max() >= NUMBERED_DIE:
+            die = read_found(image, [place], looks)[0]
+            out[i] = replace(die, box=pips[i].box, color=pips[i].color)
+    return out
 
 
 def reread_pips(numbered: list[DieReading], image: NDArray[Any]) -> list[DieReading]:

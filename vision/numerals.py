@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,12 @@ MAX_SCALE = 2.0  # the photo may be enlarged at most this much for the detector
 STRONG = 0.85
 PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
 PROBES = (2.5, 0.4)  # the letterbox's scale times these: dice of 10 px → 25, of 80 px → 32
+#: read when no pass of PROBES is sure either: dice of 120–190 px in the letterbox (lurig's d20s,
+#: 4–7 × LEARNED_SIDE; still 48–75 px at × 0.4, where the detector misses most) → 30–48 and
+#: 19–30 px (leave-one-source-out, lurig's 53 d20s found 14 → 32; (0.2,) alone 23). The values
+#: of dice read at these scales are withheld (:func:`read_numbered`): none learned a die that
+#: size, and of the 20 the shipped networks read there none was of the right kind, 9 given a value
+COARSE_PROBES = (0.25, 0.16)
 TILE_OVERLAP = 64  # pixels of the scaled photo two neighbouring detector tiles share
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -139,12 +145,14 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float,
     The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
     first; when the dice found there are not sure (:func:`vision.scale.strength` below
     :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
-    also read at the :data:`PROBES` scales, and the surest pass is kept. When the dice of that
-    pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
-    resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as sure).
+    also read at the :data:`PROBES` scales and, when none of those passes is sure either, at the
+    :data:`COARSE_PROBES` scales (dice 4–7 times the size learned); the surest pass is kept. When
+    the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from
+    its full resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as
+    sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
-    return _detect(image, heat_min, first_pass(image, heat_min))
+    return _detect(image, heat_min, first_pass(image, heat_min))[0]
 
 
 class Looks:
@@ -224,23 +232,30 @@ def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN) -> FirstPass:
     return FirstPass(base, found, _strength(looks, found), pyramid, looks)
 
 
-def _detect(image: NDArray[Any], heat_min: float, first: FirstPass) -> list[tuple[float, float, float, float]]:
+def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
+            ) -> tuple[list[tuple[float, float, float, float]], bool]:
+    """:func:`detect` from its first pass: (candidates, whether they were read at a
+    :data:`COARSE_PROBES` scale or from one)."""
     base, pyramid, looks = first.scale, first.pyramid, first.looks
+    coarse = {min(MAX_SCALE, base * factor) for factor in COARSE_PROBES}
     passes = {base: first.found}
     sure = {base: first.strength}
-    for factor in PROBES if sure[base] < STRONG else ():
-        scale = min(MAX_SCALE, base * factor)
-        if scale not in passes:
-            passes[scale] = _detect_at(pyramid, scale, heat_min)
-            sure[scale] = _strength(looks, passes[scale])
+    for ladder in (PROBES, COARSE_PROBES):
+        if max(sure.values()) >= STRONG:
+            break
+        for factor in ladder:
+            scale = min(MAX_SCALE, base * factor)
+            if scale not in passes:
+                passes[scale] = _detect_at(pyramid, scale, heat_min)
+                sure[scale] = _strength(looks, passes[scale])
     scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
     better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
                          MAX_SCALE)
     if better is not None:
         refined = _detect_at(pyramid, better, heat_min)
         if _strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
-            return refined
-    return passes[scale]
+            return refined, scale in coarse
+    return passes[scale], scale in coarse
 
 
 def tiles(width: int, height: int) -> list[tuple[tuple[int, int], tuple[int, int, int, int]]]:
@@ -368,8 +383,9 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         already; None to make it.
     :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
         ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
-        carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``. An empty
-        reading for a photo too small or showing no dice.
+        carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``; dice found
+        only at a :data:`COARSE_PROBES` scale (4–7 times the size learned) are all unreadable,
+        their values withheld. An empty reading for a photo too small or showing no dice.
     :raises InvalidImage: ``image`` is not a uint8 image array (a ``ValueError``).
     :raises ValueError: ``kinds`` names a kind not in :data:`KINDS`.
     """
@@ -382,9 +398,18 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
     dice: list[DieReading] = []  # each a NumberedReading
     if min(height, width) >= MIN_SIDE and bgr.max() > 0:
         first = first or first_pass(bgr)
-        found = _detect(bgr, HEAT_MIN, first)
-        dice += [die for die in read_found(bgr, found, first.looks) if die.kind in wanted]
+        found, coarse = _detect(bgr, HEAT_MIN, first)
+        dice += [_withheld(die) if coarse else die for die in read_found(bgr, found, first.looks)
+                 if die.kind in wanted]
     name_dice_colors(bgr, dice)
     note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
+
+
+def _withheld(die: NumberedReading) -> NumberedReading:
+    """``die`` with its value withheld (a die of a size no network learned: :data:`COARSE_PROBES`)."""
+    if die.value is None:
+        return die
+    reason = "ambiguous pips" if die.kind == "d6-pips" else "ambiguous numeral"
+    return replace(die, value=None, unreadable=reason, face=None)
