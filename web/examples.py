@@ -12,7 +12,8 @@ their crops, removed). Answers and failures as :mod:`web.api`'s.
                                          at}], "counts": {kind: n}, "names": {kind: name},
                                          "adaptation": {used, examples, right, shipped,
                                          why}|null}``: ``name``, the kind as the page names
-                                         it in the request's language ("pip d6")
+                                         it in the request's language ("pip d6"); ``why``,
+                                         vision's reason in that language
 ``GET  /api/examples/<id>/crop``         the example's crop (PNG); 404 none
 ``DELETE /api/examples/<id>``            *PIN* forget it (its roll stays as it is) →
                                          ``{"removed": id}``; 404 none
@@ -32,11 +33,18 @@ from .api import controller
 from .dice_stats import kind_word
 from .errors import BadRequest, NotFound, refusals
 from .inputs import MAX_ID, face_value, json_body, name_text, only_keys
-from .messages import shown_roll
+from .messages import N_, shown_roll
 
 bp = Blueprint("examples", __name__, url_prefix="/api")
 
 MAX_PIXEL = 100_000  # no camera's photo is wider
+#: vision.adapt's reasons for not using the examples (its English) → the page's words; a
+#: reason not here is passed on as vision says it.
+ADAPTATION_WHY = {
+    "fewer than two labelled photos": N_("fewer than two labelled photos"),
+    "it reads the taught photos held out no better than the shipped reader":
+        N_("it reads the taught photos held out no better than the shipped reader"),
+}
 
 
 def _pixel(value: Any, name: str) -> float:
@@ -73,7 +81,10 @@ def examples():
         listed = controller().examples()
     examples = [{**example, "name": kind_word(example["kind"])} for example in listed["examples"]]
     names = {kind: kind_word(kind) for kind in {*listed["counts"], *(e["kind"] for e in examples)}}
-    return jsonify({**listed, "examples": examples, "names": names})
+    fitted = listed["adaptation"]
+    if fitted and fitted.get("why") in ADAPTATION_WHY:
+        fitted = {**fitted, "why": _(ADAPTATION_WHY[fitted["why"]])}
+    return jsonify({**listed, "examples": examples, "names": names, "adaptation": fitted})
 
 
 def _no_example(example_id: int) -> str:

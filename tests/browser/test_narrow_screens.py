@@ -99,3 +99,22 @@ def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
             wide[path] = problems
         page.context.close()
     assert wide == {}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_the_fighters_names_fit_their_drop_downs_at_320_px(phone, fight, locale):
+    """No attack under way: the turn's Attacker and Target drop-downs show the fighters'
+    whole names ("Saqueador 2", not "Saqueado…"), in a readable size; so do a fighter's
+    Condition and Help drop-downs ("Derribado", "Saqueador 2")."""
+    fight.cancel_attack()
+    page = phone("/combat", locale=locale, viewport={"width": 320, "height": 700})
+    expect(page.locator("#attack-start")).to_be_visible()
+    page.select_option("#attacker", "Saqueador 2")
+    expect(page.locator("#defender")).to_have_value("Brann")
+    for select in ("#attacker", "#defender"):
+        assert float(page.locator(select).evaluate("s => parseFloat(getComputedStyle(s).fontSize)")) >= 16
+    assert cut_selects(page) == []
+    assert overflow(page) == []
+    page.locator('#fighters li.fighter[data-name="Saqueador"] .fighter-open').click()
+    expect(page.locator("#help-ally")).to_be_visible()
+    assert cut_selects(page) == []

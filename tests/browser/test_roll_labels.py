@@ -44,3 +44,21 @@ def test_past_roll_keeps_the_label_it_was_rolled_under(phone, controller, locale
     expect(page.locator("#roll-meta")).not_to_contain_text(now)
     expect(page.locator("#recent li").first.locator("strong")).to_contain_text(then)
     expect(page.locator("#machine-state")).to_contain_text(now)
+
+
+#: locale → a free roll's label as that page words it (the state line's, not the rules' "3D6").
+FREE = {"en-US": "Free roll", "pt-BR": "Rolagem livre", "es": "Tirada libre"}
+
+
+@pytest.mark.parametrize("locale", FREE)
+def test_a_free_roll_is_named_by_its_preset(phone, controller, locale):
+    controller.arm("free")
+    controller.enter_dice([3, 5, 2])
+
+    page = phone("/", locale=locale)
+    expect(page.locator("#machine-state")).to_contain_text(FREE[locale])
+    expect(page.locator("#roll-meta")).to_contain_text(FREE[locale])
+    expect(page.locator("#recent li").first.locator("strong")).to_have_text(FREE[locale])
+    page = phone("/history", locale=locale)
+    expect(page.locator("#history li").first.locator("strong")).to_contain_text(FREE[locale])
+    expect(page.locator("#history li").first).not_to_contain_text("3D6")

@@ -58,3 +58,15 @@ def test_the_adaptations_examples_are_counted_in_the_singular_and_the_plural(pho
         controller.adaptation = {"used": True, "examples": examples, "right": 0.9, "shipped": 0.5, "why": ""}
         page = phone("/settings", locale=locale)
         expect(page.locator("#examples-adaptation")).to_have_text(said)
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en-US", "Not used yet: it reads the taught photos held out no better than the shipped reader"),
+    ("pt-BR", "Ainda não usados: com as fotos ensinadas postas à parte, não lê melhor que o leitor de fábrica"),
+    ("es-ES", "Aún no se usan: con las fotos enseñadas apartadas, no lee mejor que el lector de fábrica"),
+])
+def test_why_the_examples_are_not_used_is_said_in_the_pages_language(phone, controller, locale, said):
+    controller.adaptation = {"used": False, "examples": 8, "right": 0.5, "shipped": 0.6,
+                             "why": "it reads the taught photos held out no better than the shipped reader"}
+    page = phone("/settings", locale=locale)
+    expect(page.locator("#examples-adaptation")).to_have_text(said)

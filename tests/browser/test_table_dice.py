@@ -26,6 +26,11 @@ def controller(tmp_path):
         made.close()
 
 
+#: locale → the tags of a die entered by hand (one tapped in where the reader missed it too) and
+#: of a reading corrected.
+BY_HAND = {"en-US": ("by hand", "corrected"), "pt-BR": ("à mão", "corrigido"), "es-ES": ("a mano", "corregido")}
+
+
 @pytest.mark.parametrize(("locale", "add", "title", "heading", "not_yet", "remove", "none", "kind", "alt"), [
     ("en-US", "Add a die the reader missed", "The missed die: its value", "Examples of your dice",
      "Not used yet: not fitted yet", "Remove example 1", "No examples yet.", "pip d6",
@@ -60,6 +65,13 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     roll = controller.rolls(limit=1)[0]
     added = roll["dice"][2]
     assert added["natural"] == 5 and added["corrected"] and added["box"][0] < 120 < added["box"][2]
+    # nothing read it, so nothing was corrected: by hand only, on the live page and the history's
+    by_hand, corrected = BY_HAND[locale]
+    expect(page.locator('.die[data-index="2"] .tags')).to_contain_text(by_hand)
+    expect(page.locator('.die[data-index="2"] .tags')).not_to_contain_text(corrected)
+    history = phone("/history", locale=locale)
+    expect(history.locator("#history li").first).to_contain_text("5")
+    expect(history.locator("#history li").first).not_to_contain_text("*")
 
     settings = phone("/settings", locale=locale)
     expect(settings.get_by_role("heading", name=heading)).to_be_visible()

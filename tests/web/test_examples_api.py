@@ -149,3 +149,15 @@ def test_a_past_roll_corrected_to_cocked_says_why_in_the_phones_language(client,
     answer = client.post(f"/api/rolls/{two_d6['id']}/dice/1", json={"cocked": True},
                          headers={"Accept-Language": lang})
     assert answer.status_code == 400 and f"({inner})" in answer.get_json()["error"]
+
+
+def test_a_die_tapped_in_is_by_hand_not_corrected_in_the_export_and_on_dice(client, free_roll):
+    """Nothing read the tapped-in die: the CSV numbers only the reading the table corrected
+    (die 1, the red 3 read and corrected to 4), as /dice counts it (corrected 1, by hand 1)."""
+    client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300, "value": 5})
+    assert client.post(f"/api/rolls/{free_roll['id']}/dice/0", json={"value": 4}).status_code == 200
+    head, row = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[:2]
+    line = dict(zip(head.split(","), row.split(","), strict=True))
+    assert line["sources"] == "camera camera hand" and line["corrected"] == "1"
+    [pips] = [k for k in client.get("/api/dice-stats").get_json()["kinds"] if k["kind"] == "d6-pips"]
+    assert (pips["corrected"], pips["by_hand"], pips["read"]) == (1, 1, 2)

@@ -13,7 +13,8 @@ function adaptationText(fitted) {
     return t("Your dice: {n} examples; read right {right} vs {shipped} without",
       { n: fitted.examples, right: percent(fitted.right), shipped: percent(fitted.shipped) });
   }
-  return t("Not used yet: {why}", { why: t(fitted ? fitted.why || "not fitted yet" : "not fitted yet") });
+  // fitted.why comes worded in the page's language (GET /api/examples)
+  return t("Not used yet: {why}", { why: (fitted && fitted.why) || t("not fitted yet") });
 }
 
 export async function showExamples() {
