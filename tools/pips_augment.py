@@ -11,7 +11,12 @@ renders alike, so floors and bodies of every hue are seen.
 
 ``--pip-negatives`` (:func:`pip_negatives`): a crop the size of one pip or a few, centred inside
 a labelled die, is background. Left out, penlington's close white dice have their pips read as
-dice of their own (a single pip is a 1), the phantoms of its leave-one-source-out row.
+dice of their own (a single pip is a 1), the phantoms of its leave-one-source-out row: a median
+0.2 of the die's side, 0.17 at the 10th percentile, so the crops reach down to 0.1.
+
+``--close-ups`` (:func:`close_up_scale`): the detector sees some windows so close that their
+dice are CLOSE_SIDES pixels across and their pips the size of the dice it learned; only the dice's
+centres are heat there, so a near die's pip is no die (the detector proposed penlington's pips).
 """
 
 from __future__ import annotations
@@ -28,9 +33,14 @@ SATURATION_SHARE = 0.5
 GREY_SHARE = 0.2
 SATURATION = (0.3, 1.6)  # the saturation's scale
 #: :func:`pip_negatives`: a crop's side over its die's, and how far from the die's centre it
-#: lies (in the die's sides): one to a few pips of the top face, never the whole die
-PIP_CROP = (0.2, 0.45)
+#: lies (in the die's sides): one pip (0.1-0.2 of a side) to a few of the top face, never the whole die
+PIP_CROP = (0.1, 0.45)
 PIP_REACH = 0.32
+#: :func:`close_up_scale`: the share of detector windows seen close up, and their dice's side in
+#: the detector's input (pixels): their pips, 0.1-0.2 of it, are then 8-32 px, the size of the
+#: dice it learned (tools/train_pips.py WIDE_SIDES 10-80); at most the window's side (160)
+CLOSE_SHARE = 0.15
+CLOSE_SIDES = (80.0, 160.0)
 
 
 def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -76,3 +86,9 @@ def pip_negatives(photos, per_photo: int, rng: np.random.Generator) -> list[tupl
             items.append((k, x + reach * math.cos(angle), y + reach * math.sin(angle),
                           side * rng.uniform(*PIP_CROP), 0))
     return items
+
+
+def close_up_scale(sides: list[float], rng: np.random.Generator) -> float:
+    """The factor that makes a photo's dice, the median of ``sides`` (pixels, at least one),
+    a side drawn from CLOSE_SIDES (log-uniform) in the detector's input."""
+    return math.exp(rng.uniform(math.log(CLOSE_SIDES[0]), math.log(CLOSE_SIDES[1]))) / float(np.median(sides))

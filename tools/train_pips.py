@@ -34,7 +34,8 @@ of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors``
 training sources only (tools/train_loso.sh, PIPS_RENDERS). Two more, off by default, aim at
 the sources a network never saw (tools/pips_augment.py): ``--colour-jitter`` shows windows and
 crops in other hues, channel orders, saturations and grey; ``--pip-negatives N`` teaches N
-crops a photo of one pip or a few inside a labelled die as background.
+crops a photo of one pip or a few inside a labelled die as background; ``--close-ups`` shows
+the detector a share of its windows with dice of 80–160 px, whose pips are background.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.pips_augment import pip_negatives, recolour  # noqa: E402
+from tools.pips_augment import CLOSE_SHARE, close_up_scale, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.numerals import to_blob  # noqa: E402
@@ -167,10 +168,11 @@ def _perspective(canvas, points, rng):
     return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
 
 
-def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False):
+def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False, close: bool = False):
     """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps;
     ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt;
-    ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`)."""
+    ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`);
+    ``close`` (``--close-ups``): a CLOSE_SHARE of windows close up (:func:`close_up_scale`)."""
     filling = varied and bool(dice) and rng.random() < FILL_SHARE
     if filling:
         image, dice = _filling(image, dice, rng)
@@ -179,12 +181,18 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
     if dice and (filling or (varied and rng.random() < WIDE_SHARE)):
         side = float(np.median([s for _, _, s in dice]))
         scale = math.exp(rng.uniform(*np.log((20.0 if filling else WIDE_SIDES[0], WIDE_SIDES[1])))) / side
+    focus = None
+    if not filling and dice and close and rng.random() < CLOSE_SHARE:
+        scale = close_up_scale([s for _, _, s in dice], rng)
+        focus = dice[int(rng.integers(len(dice)))]  # a die in the window, not the floor around
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     sh, sw = small.shape[:2]
     ox = int(rng.integers(min(0, WINDOW - sw), max(0, WINDOW - sw) + 1))
     oy = int(rng.integers(min(0, WINDOW - sh), max(0, WINDOW - sh) + 1))
-    if rng.random() < 0.3:  # as at run time: the photo from the top-left corner, black beyond
+    if focus is not None:
+        ox, oy = (round(WINDOW * rng.uniform(0.3, 0.7) - c * scale) for c in focus[:2])
+    elif rng.random() < 0.3:  # as at run time: the photo from the top-left corner, black beyond
         ox, oy = min(ox, 0), min(oy, 0)
     canvas = np.zeros((WINDOW, WINDOW, 3), np.uint8)
     x0, y0, x1, y1 = max(0, ox), max(0, oy), min(WINDOW, ox + sw), min(WINDOW, oy + sh)
@@ -223,7 +231,8 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
     return canvas, heat, regress, mask
 
 
-def train_detector(photos, images, epochs: int, rng, varied: bool = False, recoloured: bool = False) -> nn.Module:
+def train_detector(photos, images, epochs: int, rng, varied: bool = False, recoloured: bool = False,
+                   close: bool = False) -> nn.Module:
     net = PipDetector()
     batch_size = 16
     steps = epochs * math.ceil(len(photos) / batch_size)
@@ -235,7 +244,7 @@ def train_detector(photos, images, epochs: int, rng, varied: bool = False, recol
         net.train()
         total = 0.0
         for i in range(0, len(order), batch_size):
-            batch = [_detector_sample(images[k], photos[k].targets, rng, varied, recoloured)
+            batch = [_detector_sample(images[k], photos[k].targets, rng, varied, recoloured, close)
                      for k in order[i:i + batch_size]]
             x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
             heat = torch.from_numpy(np.stack([b[1] for b in batch]))
@@ -393,8 +402,11 @@ def main() -> int:
                         help="show both networks the dice in other colours: hue turned, channels swapped, "
                              "saturation scaled, washed to grey (tools/pips_augment.py)")
     parser.add_argument("--pip-negatives", type=int, default=0, metavar="N",
-                        help="N crops a photo and epoch of a pip or a few inside a labelled die, "
-                             "learned by the classifier as background (tools/pips_augment.py)")
+                        help="N crops a photo and epoch of a pip or a few (0.1-0.45 of the die's side) "
+                             "inside a labelled die, learned by the classifier as background (tools/pips_augment.py)")
+    parser.add_argument("--close-ups", action="store_true",
+                        help="show the detector some windows with dice of 80-160 px, their pips as background "
+                             "(tools/pips_augment.py)")
     args = parser.parse_args()
     if args.renders and not (args.renders / "labels.json").is_file():
         parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
@@ -408,13 +420,14 @@ def main() -> int:
         photos.append(photo)
         images.append(image)
     print(f"{sum(p.source == 'render' for p in photos)} renders from {args.renders}, varied {args.varied}, "
-          f"colour jitter {args.colour_jitter}, pip negatives {args.pip_negatives}", flush=True)
+          f"colour jitter {args.colour_jitter}, pip negatives {args.pip_negatives}, close-ups {args.close_ups}",
+          flush=True)
     start = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only != "classifier":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied,
-                                  args.colour_jitter)
+                                  args.colour_jitter, args.close_ups)
         _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)

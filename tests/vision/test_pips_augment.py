@@ -1,4 +1,4 @@
-"""tools/pips_augment.py: what tools/train_pips.py --colour-jitter and --pip-negatives show the networks."""
+"""tools/pips_augment.py: what tools/train_pips.py --colour-jitter, --pip-negatives and --close-ups show the networks."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
-from tools.pips_augment import PIP_CROP, PIP_REACH, pip_negatives, recolour
-from tools.pips_data import Photo
+from tools.pips_augment import CLOSE_SIDES, PIP_CROP, PIP_REACH, close_up_scale, pip_negatives, recolour
+from tools.pips_data import SOURCES, Photo, targets
 
 
 def _red_die() -> np.ndarray:
@@ -65,3 +66,35 @@ def test_no_pip_negatives_draws_nothing_so_the_shipped_recipe_is_unchanged():
     state = rng.bit_generator.state
     assert pip_negatives([_photo([(100.0, 100.0, 60.0)])], 0, rng) == []
     assert rng.bit_generator.state == state
+
+
+def _sample_photos(real_photos, source: str) -> list[Photo]:
+    """The photos of tests/data of one source, with tools/pips_data.py's targets."""
+    folder = f"real-dice/{source}"
+    return [Photo(path, source, entry["dice"], targets(source, entry["dice"]))
+            for path, entry in zip(real_photos.photos(folder), real_photos.labels(folder).values(), strict=True)]
+
+
+def test_pip_negatives_reach_down_to_a_single_pip_of_a_near_die(real_photos):
+    # penlington's phantoms left out: single pips a median 0.2 of their die's side, 0.17 at the
+    # 10th percentile; negatives of 0.2-0.45 reached only the largest of them
+    photos = _sample_photos(real_photos, "penlington-desk-d6")
+    rng = np.random.default_rng(11)
+    shares = []
+    for _ in range(40):
+        for k, x, y, side, _label in pip_negatives(photos, 2, rng):
+            die = min(photos[k].targets, key=lambda t: math.hypot(x - t[0], y - t[1]))
+            shares.append(side / die[2])
+    assert min(shares) < 0.12 and max(shares) > 0.4
+    assert np.mean(np.array(shares) < 0.2) > 0.15  # a single pip is no rare sight
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_close_ups_show_the_dice_so_near_that_their_pips_are_the_size_of_dice(real_photos, source):
+    rng = np.random.default_rng(2)
+    for photo in _sample_photos(real_photos, source):
+        side = float(np.median([s for _, _, s in photo.targets]))
+        seen = [side * close_up_scale([s for _, _, s in photo.targets], rng) for _ in range(200)]
+        assert CLOSE_SIDES[0] - 1e-6 <= min(seen) < 90 and 150 < max(seen) <= CLOSE_SIDES[1] + 1e-6
+    # a pip, 0.1-0.2 of its die's side, is then 8-32 px: the size of the dice the detector learned
+    assert 0.1 * CLOSE_SIDES[0] >= 8 and 0.2 * CLOSE_SIDES[1] <= 32
