@@ -3,7 +3,7 @@
 Run by hand from the repository root (one core), after tools/train_loso.sh has trained
 the networks into DIR (default /work/tmp/loso):
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors] [--d12-d20]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors] [--d12-d20] [--read-dice]
 
 Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
 tray would be: by networks that learned from the other sources only, never from its
@@ -24,6 +24,14 @@ threshold also decides which candidates are a large die's pips (read with no sur
 so a reading at 0 alone kept them all as dice (322 of penlington's phantoms, 165 at 0.5).
 Kinds of ``NUMERALS_NOT_LEARNED`` are reported unreadable, as the reader does; the value
 its network would have given them is counted apart.
+
+``--read-dice`` reads the numbered sources with ``vision.read_dice`` (every kind, as the
+product does: the pip tray's choice and recheck included) rather than ``read_numbered``: the
+numbered networks of DIR/numerals/<source>/ and the shipped pip networks, which never learned
+from a numbered source. A die the pip reader's classifier gave (its own value threshold
+applied first) is judged by its confidence, as the pip sources' dice are, and so is a die
+``read_dice`` copied from the numbered reader's (``vision.dice.recheck_pips``): kind × value
+probability, a stricter bar than the value's alone. The pip sources are read as without it.
 
 Prints, per source and per kind: dice, right, wrong value, wrong kind, unreadable,
 missed, phantom (a reading matching no label, counted under the kind read), accuracy,
@@ -163,13 +171,15 @@ def read_pip_source(source: str, folder: Path) -> SourceRun:
     return run
 
 
-def read_numbered_source(source: str, folder: Path | None) -> SourceRun:
-    """Every photo of ``source`` read once, every value given: the same outcomes at every threshold."""
+def read_numbered_source(source: str, folder: Path | None, read: Callable = numerals.read_numbered) -> SourceRun:
+    """Every photo of ``source`` read once by ``read`` (``read_numbered`` or ``read_dice``), every
+    numbered value given: the same outcomes at every threshold."""
     run = SourceRun()
     with _numbered_networks(folder) as probabilities:
         for photo in numerals_data.load_photos((source,)):
-            reading = _timed(numerals.read_numbered, cv2.imread(str(photo.path)), run, THRESHOLDS[0])
-            run.outcomes[THRESHOLDS[0]] += _outcomes(reading.dice, photo.dice, lambda die: probabilities[id(die)])
+            reading = _timed(read, cv2.imread(str(photo.path)), run, THRESHOLDS[0])
+            run.outcomes[THRESHOLDS[0]] += _outcomes(reading.dice, photo.dice,
+                                                     lambda die: probabilities.get(id(die), die.confidence))
             probabilities.clear()
     for t in THRESHOLDS[1:]:
         run.outcomes[t], run.wall[t], run.cpu[t] = (run.outcomes[THRESHOLDS[0]], run.wall[THRESHOLDS[0]],
@@ -326,6 +336,8 @@ def main() -> int:
     parser.add_argument("--errors", action="store_true", help="list the confusions of every source and kind")
     parser.add_argument("--d12-d20", action="store_true",
                         help="only list every real d12 and d20, each read by the networks that never saw its source")
+    parser.add_argument("--read-dice", action="store_true",
+                        help="read the numbered sources with vision.read_dice (every kind), not read_numbered")
     args = parser.parse_args()
     if not args.runs.is_dir():
         parser.error(f"{args.runs}: no such folder (make it with tools/train_loso.sh)")
@@ -350,7 +362,8 @@ def main() -> int:
         elif not (folder / "detector.done").exists():
             print(f"{source}: left out, no finished run in {folder}")
             continue
-        runs[source], family[source] = read_numbered_source(path, folder), "numbered"
+        runs[source], family[source] = (read_numbered_source(path, folder, read_dice if args.read_dice
+                                                             else numerals.read_numbered), "numbered")
         if folder is None:
             print(f"{source}: read by the shipped networks (tools/train_numerals.py never learns from it)")
     print(f"{'source / kind':44}" + "".join(f"{c:>8}" for c in COLUMNS) + f"{'acc %':>7}{'ph/100':>7}"
