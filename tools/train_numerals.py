@@ -39,7 +39,8 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
-from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die, to_blob  # noqa: E402
+from vision.network import to_blob  # noqa: E402
+from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die  # noqa: E402
 
 SEED = 20261130
 

@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 from tools.pips_augment import CLOSE_SHARE, close_up_scale, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
-from vision.numerals import to_blob  # noqa: E402
+from vision.network import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
     CLASSIFY_FILE,
     COCKED,

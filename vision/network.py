@@ -36,6 +36,11 @@ def remembering() -> Iterator[None]:
         _REMEMBERED.runs = outer
 
 
+def to_blob(images: NDArray[Any]) -> NDArray[Any]:
+    """N×H×W×3 uint8 BGR → N×3×H×W float32 in [-1, 1], the networks' input."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), np.float32) / 127.5 - 1.0
+
+
 class Network:
     """An ONNX network loaded on first use; safe to run from several threads.
 
@@ -55,7 +60,7 @@ class Network:
         self._outputs: list[str] = []
 
     def run(self, blob: NDArray[Any]) -> dict[str, NDArray[Any]]:
-        """N×3×H×W float32 input (see :func:`vision.numerals.to_blob`) → each output by name.
+        """N×3×H×W float32 input (see :func:`to_blob`) → each output by name.
 
         :raises FileNotFoundError: the network's file is missing.
         """
@@ -68,8 +73,6 @@ class Network:
 
         :raises FileNotFoundError: the network's file is missing.
         """
-        from vision.numerals import to_blob  # vision.numerals imports this module
-
         return self._run(images, to_blob)
 
     def _loaded(self) -> onnxruntime.InferenceSession:

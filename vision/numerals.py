@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
-from vision.network import Network
+from vision.network import Network, to_blob
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
@@ -120,11 +120,6 @@ def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angl
                                         flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE)
     return crop
-
-
-def to_blob(images: NDArray[Any]) -> NDArray[Any]:
-    """N×H×W×3 uint8 BGR → N×3×H×W float32 in [-1, 1], the networks' input."""
-    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), np.float32) / 127.5 - 1.0
 
 
 def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
