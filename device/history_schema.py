@@ -4,6 +4,10 @@ a roll's row written and read back, and the transaction every write runs in.
 :class:`device.history.History` holds the connection, the lock and the photos; this module
 only speaks SQL to the connection it is given.
 
+A history written by an earlier version is brought up to date when it is opened
+(:func:`migrate`, in the opening transaction: all of it or nothing), its version kept in
+SQLite's ``user_version``.
+
 A roll's ``note`` is kept as a :class:`rules.phrase.Phrase` (its ``to_dict`` as JSON in the
 ``note`` column), so the page words it again in each phone's language; a note that is
 plain text (a row written before notes were phrases) is read back as it is.
@@ -16,6 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound
+from device.roll.record import Correction, Die, corrects_reading
 from rules.phrase import Phrase
 
 SCHEMA = """
@@ -108,6 +113,42 @@ def check_database(db: sqlite3.Connection, database: Path, photos_folder: Path) 
                 raise damaged(f"the row {_KEYS[table]} = {row[0]!r} of {table} is not valid JSON")
     except sqlite3.DatabaseError as exc:
         raise damaged(str(exc)) from None
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Make the tables a new history lacks, and bring one an earlier version wrote up to
+    :data:`VERSION` step by step (:data:`_STEPS`). The caller holds the transaction."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rolls'").fetchone():
+        for step in _STEPS[version:]:
+            step(db)
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    if version < VERSION:  # a newer version's history keeps its number (its steps were run)
+        db.execute(f"PRAGMA user_version = {VERSION}")
+
+
+def _by_hand_not_corrected(db: sqlite3.Connection) -> None:
+    """Version 1: a die a correction added (tapped in, entered for a past roll) or a leaning
+    die's top face, which earlier versions kept as corrected, is by hand only
+    (:func:`device.roll.record.corrects_reading`)."""
+    rows = db.execute("SELECT id, dice FROM rolls WHERE EXISTS (SELECT 1 FROM json_each(rolls.dice) "
+                      "WHERE json_extract(value, '$.source') = 'hand' AND json_extract(value, '$.corrected'))")
+    for roll_id, column in rows.fetchall():
+        corrections = [Correction(c["die"], json.loads(c["from_value"]), json.loads(c["to_value"]), c["who"], c["at"])
+                       for c in db.execute("SELECT * FROM corrections WHERE roll_id = ?", (roll_id,))]
+        dice = json.loads(column)
+        for die in dice:
+            if die.get("source") == "hand":
+                die["corrected"] = corrects_reading(Die.from_dict(die), corrections)
+        db.execute("UPDATE rolls SET dice = ? WHERE id = ?", (json.dumps(dice), roll_id))
+
+
+#: The steps from each version to the next: ``_STEPS[n]`` brings version n to n + 1.
+_STEPS = (_by_hand_not_corrected,)
+#: The version :func:`migrate` brings a history to (SQLite's ``user_version``).
+VERSION = len(_STEPS)
 
 
 def write_row(db: sqlite3.Connection, row: dict) -> int:

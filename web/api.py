@@ -80,7 +80,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_dice, shown_roll, shown_state, translated
+from .messages import needs_text, reason, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -301,8 +301,7 @@ def export_json():
     def chunks() -> Iterator[str]:
         yield "["
         for number, item in enumerate(rolls):
-            yield ("," if number else "") + "\n" + json.dumps({**item, "dice": shown_dice(item),
-                                                                  "examples": taught.get(item["id"], [])})
+            yield ("," if number else "") + "\n" + json.dumps({**item, "examples": taught.get(item["id"], [])})
         yield "\n]\n"
 
     return download("application/json", "json", chunks())

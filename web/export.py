@@ -9,8 +9,6 @@ from datetime import UTC, datetime
 
 from flask import Response
 
-from .messages import shown_dice
-
 EXPORT_PAGE = 200
 CSV_COLUMNS = (
     "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
@@ -59,9 +57,9 @@ def csv_row(roll: dict) -> list:
     would vanish between two spaces), and roles, which may hold spaces ("one left over"),
     separated by ``|``; a die a correction made surplus has the role
     ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
-    page does (a 0 read as "not corrected"; :func:`web.messages.shown_dice`: not a die a
-    correction added)."""
-    dice = shown_dice(roll)
+    page does (a 0 read as "not corrected"; a die a correction added is by hand, not
+    corrected, in the roll's record)."""
+    dice = roll.get("dice") or []
     joined = lambda key: " ".join("-" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
     return [
         roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),

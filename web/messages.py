@@ -217,19 +217,8 @@ def shown_roll(roll: dict) -> dict:
     """A roll as the page gets it (the API, the event stream, the history page): its ``note``
     in the request's language (:func:`note_text`) and ``label_text``, the label it was rolled
     under (:func:`roll_label`) in that language, whatever its preset is labelled now."""
-    shown = {**roll, "label_text": label_text(roll_label(roll)), "dice": shown_dice(roll)}
+    shown = {**roll, "label_text": label_text(roll_label(roll))}
     return {**shown, "note": note_text(roll["note"])} if roll.get("note") else shown
-
-
-def shown_dice(roll: dict) -> list[dict]:
-    """A roll's dice, each ``corrected`` only when a correction changed what it showed: a die
-    the camera read (its face or "cocked" changed), or one whose entered face was changed. A
-    die a correction added (tapped in where the reader missed it, entered for a past roll,
-    ``from`` None) or a leaning die's top face entered corrects no reading: it is by hand only,
-    as /dice counts it (device.dice_stats)."""
-    changed = {c["index"] for c in roll.get("corrections") or () if c.get("from") is not None}
-    return [{**die, "corrected": bool(die.get("corrected")) and
-             (die.get("source") == "camera" or die.get("index") in changed)} for die in roll.get("dice") or ()]
 
 
 def roll_label(roll: dict) -> str:

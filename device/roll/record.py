@@ -46,7 +46,8 @@ class Die:
     :param value: what it counts for (RULES D6-1), None until the rules counted it.
     :param role: ``"principal"``, ``"secondary"``, ``"extra"`` (RULES D6-2, D6-4), None in a pool.
     :param color: its palette colour (None by hand); ``box``: ``[x0, y0, x1, y1]`` pixels in the photo.
-    :param corrected: a correction changed it or added it.
+    :param corrected: a correction changed what it showed (:func:`corrects_reading`); a die
+        a correction added is by hand, not corrected.
     :param unreadable: why it has no face (vision's word, or ``"cocked"``), else None.
     :param principal: it is the principal die (RULES D6-2).
     :param surplus: kept but not counted: a correction made it surplus (RULES P-3, D6-4).
@@ -198,6 +199,16 @@ class Roll:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.dice):
             raise ValueError(f"roll {self.id} has no die {index}")
         return self.dice[index]
+
+
+def corrects_reading(die: Die, corrections: Sequence[Correction]) -> bool:
+    """Whether ``corrections`` changed what ``die`` showed (RULES T-1): the face or "cocked"
+    of a die the camera read, or the face of one entered by hand. A die a correction added
+    (tapped in where the reader missed it, entered for a past roll: ``before`` None), a
+    leaning die's top face entered (RULES T-5: read as no face) or a die marked principal
+    (RULES D6-2) corrects no reading: it is by hand, or as it was."""
+    return any(c.index == die.index and c.after != "principal" and (die.source == "camera" or c.before is not None)
+               for c in corrections)
 
 
 def faces(sides: int) -> Phrase:
