@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS rolls (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     seq INTEGER UNIQUE,
     preset TEXT NOT NULL,
+    label TEXT,
     system TEXT NOT NULL,
     roller TEXT,
     started TEXT NOT NULL,
@@ -63,13 +64,14 @@ INSERT OR IGNORE INTO counters VALUES ('seq', 0);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-_COLUMNS = ("id", "seq", "preset", "system", "roller", "started", "finished", "complete",
+_COLUMNS = ("id", "seq", "preset", "label", "system", "roller", "started", "finished", "complete",
             "total", "successes", "outcome", "perfect", "botch", "note", "photo", "spec",
             "result", "dice", "readings")
 _JSON = ("spec", "result", "dice", "readings")
-#: The columns each table of a history must have.
+#: The columns each table of a history must have when it is opened (before :func:`migrate`
+#: adds the ones an earlier version lacked: ``label``).
 _TABLES = {
-    "rolls": set(_COLUMNS),
+    "rolls": set(_COLUMNS) - {"label"},
     "corrections": {"roll_id", "position", "die", "from_value", "to_value", "who", "at"},
     "counters": {"name", "value"},
     "settings": {"name", "value"},
@@ -145,8 +147,15 @@ def _by_hand_not_corrected(db: sqlite3.Connection) -> None:
         db.execute("UPDATE rolls SET dice = ? WHERE id = ?", (json.dumps(dice), roll_id))
 
 
+def _label_column(db: sqlite3.Connection) -> None:
+    """Version 2: the preset's label a roll was made under (``label``; NULL in the rows
+    before it, which the page names as it did)."""
+    if "label" not in {row[1] for row in db.execute("PRAGMA table_info(rolls)")}:
+        db.execute("ALTER TABLE rolls ADD COLUMN label TEXT")
+
+
 #: The steps from each version to the next: ``_STEPS[n]`` brings version n to n + 1.
-_STEPS = (_by_hand_not_corrected,)
+_STEPS = (_by_hand_not_corrected, _label_column)
 #: The version :func:`migrate` brings a history to (SQLite's ``user_version``).
 VERSION = len(_STEPS)
 
@@ -155,7 +164,7 @@ def write_row(db: sqlite3.Connection, row: dict) -> int:
     """Insert the roll row (no ``"id"``) or update it; returns its id. The caller holds the
     transaction and sets ``row["seq"]`` and ``row["photo_stem"]``."""
     values = {
-        "seq": row["seq"], "preset": row["preset"], "system": row["system"],
+        "seq": row["seq"], "preset": row["preset"], "label": row.get("label"), "system": row["system"],
         "roller": row.get("roller"), "started": row["started"], "finished": row.get("finished"),
         "complete": int(bool(row.get("complete"))), "total": row.get("total"),
         "successes": row.get("successes"), "outcome": row.get("outcome"),

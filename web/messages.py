@@ -53,7 +53,7 @@ _REFUSALS = {"no dice": N_("No dice seen."), "not moved": N_("No die has moved s
 #: The parts of a label the rules write ("pool 5 · difficulty 2 · no rule of ten").
 _LABEL_WORDS = {"pool": N_("pool {n}"), "difficulty": N_("difficulty {n}"), "target": N_("target {n}"),
                 "random": N_("random {n}")}
-_FREE_LABEL = "Free roll"  # device.presets' label of a free roll
+_FREE_LABEL = "Free roll"  # device.presets' label of the built-in free roll
 _LABEL_PARTS = (N_("no rule of ten"), N_("no rule of one"), N_("Free roll"))
 #: The words of device/tray/problems.py a sentence holds: KIND_NAMES' values and
 #: UNREADABLE_PHRASES' (tests/web/test_messages.py keeps them in step).
@@ -222,10 +222,14 @@ def shown_roll(roll: dict) -> dict:
 
 
 def roll_label(roll: dict) -> str:
-    """The label a roll was made under: "Free roll" for a free roll (the preset's label, as the
-    state line says it; its result's "3D6" is only the spec the rules built from the dice seen),
-    else its result's (``rules.describe`` of the spec it was rolled with), else the one the
-    rules make of its saved spec, else its preset's name."""
+    """The label a roll was made under: its preset's label then (``label``, kept with the roll:
+    "Free roll", "2D6", one the config gave the preset), whatever the preset is labelled now.
+    A roll kept before labels were has none: "Free roll" for a free roll (its result's "3D6"
+    is only the spec the rules built from the dice seen), else its result's (``rules.describe``
+    of the spec it was rolled with), else the one the rules make of its saved spec, else its
+    preset's name."""
+    if roll.get("label"):
+        return roll["label"]
     if roll.get("system") == "free":
         return _FREE_LABEL
     return (roll.get("result") or {}).get("label") or _made_label(roll) or roll.get("preset") or ""

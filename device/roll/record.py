@@ -138,6 +138,9 @@ class Roll:
     readings, the walk writes its result (:func:`device.roll.walk.resolve`).
 
     :param preset: the preset's name; ``system``: ``"d6"``, ``"free"`` or ``"pool"``.
+    :param label: the preset's label when the roll was made (``"Free roll"``, ``"2D6"``, one
+        the config gave it): what the roll is named by, whatever the preset is labelled
+        later; None for a roll an earlier version kept.
     :param spec: the rules' spec as its dict (``D6Spec``/``PoolSpec.to_dict``; ``{"system":
         "free"}`` for a free roll until its principal die is known).
     :param started: ISO 8601, UTC; ``finished``: when complete or abandoned, else None.
@@ -155,6 +158,7 @@ class Roll:
     spec: dict[str, Any]
     started: str
     roller: str | None = None
+    label: str | None = None
     id: int | None = None
     seq: int | None = None
     finished: str | None = None
@@ -173,7 +177,7 @@ class Roll:
 
     def to_dict(self) -> dict[str, Any]:
         """The roll dict the history saves and gives back (README's API section)."""
-        return {"id": self.id, "seq": self.seq, "preset": self.preset, "system": self.system,
+        return {"id": self.id, "seq": self.seq, "preset": self.preset, "label": self.label, "system": self.system,
                 "roller": self.roller, "started": self.started, "finished": self.finished,
                 "complete": self.complete, "result": self.result, "total": self.total,
                 "successes": self.successes, "outcome": self.outcome, "perfect": self.perfect,
@@ -185,7 +189,7 @@ class Roll:
     def from_dict(cls, data: Mapping[str, Any]) -> Roll:
         """The inverse of :meth:`to_dict` (a roll as :meth:`device.history.History.roll` gives it)."""
         return cls(data["preset"], data["system"], data["spec"], data["started"], roller=data.get("roller"),
-                   id=data.get("id"), seq=data.get("seq"), finished=data.get("finished"),
+                   label=data.get("label"), id=data.get("id"), seq=data.get("seq"), finished=data.get("finished"),
                    complete=bool(data.get("complete")), result=data.get("result"), total=data.get("total"),
                    successes=data.get("successes"), outcome=data.get("outcome"),
                    perfect=bool(data.get("perfect")), botch=bool(data.get("botch")),

@@ -8,8 +8,10 @@ import contextlib
 import json
 import sqlite3
 
+from device.controller import Controller
 from device.history import History
 from device.history_schema import VERSION
+from device.presets import build_presets
 
 from .old_history import CORRECTED, write_old_history
 
@@ -31,3 +33,15 @@ def test_a_new_history_is_made_at_the_current_version(tmp_path):
     History(tmp_path).close()
     with contextlib.closing(sqlite3.connect(tmp_path / "history.sqlite3")) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
+
+
+def test_an_old_history_takes_the_label_column_its_rows_none(tmp_path):
+    write_old_history(tmp_path)
+    with History(tmp_path) as history:
+        assert history.roll(1)["label"] is None  # named as before (web/messages.py roll_label)
+        controller = Controller(build_presets([{"name": "mesa", "system": "free", "label": "Mesa livre"}]), history)
+        controller.arm("mesa")
+        controller.enter_dice([4, 2])
+        roll_id = controller.rolls(limit=1)[0]["id"]
+    with History(tmp_path) as history:  # after a restart
+        assert history.roll(roll_id)["label"] == "Mesa livre" and history.roll(1)["label"] is None
