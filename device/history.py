@@ -24,8 +24,8 @@ number each time it is saved (a roll in progress at each step, then finished,
 then at every correction), so ``rolls_since(seq)`` gives an event stream
 client what it missed. A roll in progress has ``finished`` None.
 
-The SQL itself (the tables, the check at opening, a roll's row written and read back)
-is in :mod:`device.history_schema`.
+The SQL itself (the tables, the check at opening, the migration of a history an earlier
+version wrote, a roll's row written and read back) is in :mod:`device.history_schema`.
 """
 
 from __future__ import annotations

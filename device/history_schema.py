@@ -138,8 +138,7 @@ def _by_hand_not_corrected(db: sqlite3.Connection) -> None:
     rows = db.execute("SELECT id, dice FROM rolls WHERE EXISTS (SELECT 1 FROM json_each(rolls.dice) "
                       "WHERE json_extract(value, '$.source') = 'hand' AND json_extract(value, '$.corrected'))")
     for roll_id, column in rows.fetchall():
-        corrections = [Correction(c["die"], json.loads(c["from_value"]), json.loads(c["to_value"]), c["who"], c["at"])
-                       for c in db.execute("SELECT * FROM corrections WHERE roll_id = ?", (roll_id,))]
+        corrections = [Correction.from_dict(c) for c in _corrections(db, roll_id)]
         dice = json.loads(column)
         for die in dice:
             if die.get("source") == "hand":
@@ -197,12 +196,15 @@ def load_roll(db: sqlite3.Connection, roll_id: int) -> dict:
         roll[key] = bool(roll[key])
     roll["photo"] = bool(roll["photo"])
     roll["note"] = _note_of(roll["note"])
-    roll["corrections"] = [
-        {"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
-         "who": c["who"], "at": c["at"]}
-        for c in db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position",
-                                  (roll_id,))]
+    roll["corrections"] = _corrections(db, roll_id)
     return roll
+
+
+def _corrections(db: sqlite3.Connection, roll_id: int) -> list[dict]:
+    """A roll's corrections, in order, as :meth:`device.roll.record.Correction.to_dict` gives them."""
+    return [{"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
+             "who": c["who"], "at": c["at"]}
+            for c in db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position", (roll_id,))]
 
 
 def _note_column(note: str | None) -> str | None:

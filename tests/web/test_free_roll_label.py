@@ -1,7 +1,7 @@
 """A roll is named by its preset's label as it was when rolled (README: History): a free roll
 "Free roll", not the D6 spec the rules built from its dice ("2D6", "3D6"), and a preset of
 the config by the label it gave it; the rolls API, the latest roll of the state, the history
-page and the exports, in each language; a roll kept before labels were as before."""
+page and the exports, in each language (a roll kept before labels were: test_old_history.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ import json
 
 import pytest
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
-from tests.device.old_history import write_old_history
 from web import create_app
+
+from .conftest import csv_lines
 
 #: lang → the free roll's label as that page words it.
 FREE = {"en": "Free roll", "pt_BR": "Rolagem livre", "es": "Tirada libre"}
@@ -54,11 +52,6 @@ def own(real_controller):
     return create_app(real, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
 
 
-def _csv(client) -> list[dict]:
-    head, *rows = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()
-    return [dict(zip(head.split(","), row.split(","), strict=True)) for row in rows]
-
-
 @pytest.mark.parametrize("lang", FREE)
 def test_a_preset_with_a_label_of_its_own_names_its_rolls_by_it(own, lang):
     """Newest first: the built-in free roll, "Ataque" (not the rules' "2D6"), "Mesa livre"
@@ -73,24 +66,6 @@ def test_a_preset_with_a_label_of_its_own_names_its_rolls_by_it(own, lang):
 
 
 def test_the_exports_give_each_roll_the_label_it_was_rolled_under(own):
-    assert [line["label"] for line in _csv(own)] == ["Free roll", "Ataque", "Mesa livre"]
+    assert [line["label"] for line in csv_lines(own)] == ["Free roll", "Ataque", "Mesa livre"]
     exported = json.loads(own.get("/api/rolls.json").get_data(as_text=True))
     assert [roll["label"] for roll in exported] == ["Free roll", "Ataque", "Mesa livre"]
-
-
-@pytest.fixture
-def old(tmp_path, real_controller):
-    """A history an earlier version wrote, holding one free roll and no labels
-    (tests/device/old_history.py), under the real controller."""
-    write_old_history(tmp_path / "old")
-    with History(tmp_path / "old") as history:
-        yield create_app(Controller(build_presets(), history), {"TESTING": True, "SECRET_KEY": "t"}).test_client()
-
-
-@pytest.mark.parametrize("lang", FREE)
-def test_a_roll_kept_before_labels_is_named_as_before(old, lang):
-    [roll] = old.get(f"/api/rolls?lang={lang}").get_json()["rolls"]
-    assert roll["label"] is None and roll["label_text"] == FREE[lang]
-    assert f"<strong>{FREE[lang]}" in old.get(f"/history?lang={lang}").get_data(as_text=True)
-    assert [line["label"] for line in _csv(old)] == ["Free roll"]
-    assert json.loads(old.get("/api/rolls.json").get_data(as_text=True))[0]["label"] == "Free roll"
