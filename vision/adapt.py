@@ -167,6 +167,32 @@ def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> ND
     return targets
 
 
+def _unlabelled_dice(looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
+    """Which candidates of a partial photo (not every die labelled) are left out of the floor
+    examples: those near no labelled die (their box meets none) that the shipped classifier
+    takes for a die (more likely a die than background) — the photo's other dice, which are
+    not labelled but are not floor either."""
+    if not looked.found:
+        return np.zeros(0, bool)
+    die_logit = looked.offsets[:, 1:].max(axis=1) - looked.offsets[:, 0]
+    near = np.array([any(x + s / 2 > e.box[0] and x - s / 2 < e.box[2] and y + s / 2 > e.box[1]
+                         and y - s / 2 < e.box[3] for e in labels) for x, y, s, _ in looked.found], bool)
+    out: NDArray[Any] = ~near & (die_logit > 0)
+    return out
+
+
+def _training_targets(backend: Backend, looks: Sequence[_Looked], photos: Sequence[TaughtPhoto]) -> list[NDArray[Any]]:
+    """Each photo's candidates' classes (:func:`_targets`) to fit the heads on; −1 for a
+    partial photo's unlabelled dice (:func:`_unlabelled_dice`), which no head learns from."""
+    out = []
+    for looked, photo in zip(looks, photos, strict=True):
+        targets = _targets(backend, looked, photo.dice)
+        if photo.partial:
+            targets[(targets == 0) & _unlabelled_dice(looked, photo.dice)] = -1
+        out.append(targets)
+    return out
+
+
 def _counts(photos: Sequence[TaughtPhoto]) -> dict[str, dict[str, int]]:
     out: dict[str, Counter[str]] = {}
     for photo in photos:
@@ -179,7 +205,8 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     """Fit the layer to a table's labelled photos (see the module's docstring).
 
     :param photos: every photo taught, each with all its dice labelled (a die left unlabelled
-        teaches the layer that it is floor).
+        teaches the layer that it is floor) unless ``partial``: there, the candidates near no
+        label that the shipped classifier takes for dice are no floor example.
     :param backend: the shipped reader to adapt (None: that of :func:`family_of` the photos).
     :returns: the adaptation; ``used`` False (with ``why``) for fewer than two photos, or
         when it does not read the held-out photos better than the shipped reader.
@@ -233,7 +260,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     # read as the shipped classifier reads them: a table whose values it cannot learn)
     held: dict[tuple[bool, tuple[float | None, float | None], float, float], Figures] = {}
     for option, looks in options.items():
-        targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
+        targets = _training_targets(backend, looks, photos)
         for key in ((whole, option, h, v) for whole in (True, False) for h in HEATS for v in VALUE_MINS):
             held[key] = Figures()
         for fold in range(folds):
@@ -268,8 +295,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     adaptation.side, adaptation.size = option
     adaptation.held_out = held[chosen].to_dict()
     looks = options[option]
-    targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
-    adaptation.head = _fit_on(looks, targets, list(range(len(photos))))
+    adaptation.head = _fit_on(looks, _training_targets(backend, looks, photos), list(range(len(photos))))
     if adaptation.head is not None and chosen is finder:  # its value part left out: the network's values
         adaptation.head = replace(adaptation.head, taught=np.zeros(0, int))
     adaptation.used = adaptation.head is not None and (chosen is finder or bool(better))
@@ -322,7 +348,8 @@ def _finds_more(held: Figures, shipped: Figures) -> bool:
 
 
 def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: Sequence[int]) -> Head | None:
-    chosen = [k for k in photos if looks[k].found]
+    """The heads fitted on the candidates of ``photos`` (indices) whose target is not −1."""
+    chosen = [k for k in photos if np.any(targets[k] >= 0)]
     if not chosen:
         return None
     c = looks[chosen[0]].offsets.shape[1]
@@ -330,8 +357,10 @@ def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: S
     die_mask, value_mask = np.zeros(f), np.ones(f)
     die_mask[c:c + 8] = 1.0  # whether a die is there: heat, size and look, not which value it shows
     value_mask[c:c + 8] = 0.0  # its value: the network's and the rings' view of it
-    return fit_head(np.vstack([looks[k].offsets for k in chosen]), np.vstack([looks[k].features for k in chosen]),
-                    np.concatenate([targets[k] for k in chosen]), die_mask, value_mask)
+    keep = [targets[k] >= 0 for k in chosen]
+    return fit_head(np.vstack([looks[k].offsets[m] for k, m in zip(chosen, keep, strict=True)]),
+                    np.vstack([looks[k].features[m] for k, m in zip(chosen, keep, strict=True)]),
+                    np.concatenate([targets[k][m] for k, m in zip(chosen, keep, strict=True)]), die_mask, value_mask)
 
 
 def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: str | None = None,

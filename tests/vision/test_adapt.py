@@ -329,3 +329,27 @@ def test_the_fits_shipped_reading_leaves_colours_unnamed_and_reads_the_same_dice
     named, unnamed = reader.read(image), reader.read(image, named=False)
     assert _values(unnamed) == _values(named) and unnamed.dice
     assert {d.color for d in unnamed.dice} == {"white"} and not any(d.principal for d in unnamed.dice)
+
+
+
+def _die_probability(adaptation, photos):
+    """The layer's die head's mean probability of a die on the candidates lying on each photo's
+    dice after its first two."""
+    backend, probabilities = adapt.PipBackend(), []
+    for photo in photos:
+        looked = adapt_features._look(backend, photo.image, None, adapt._expected_side(None, photo.image, backend))
+        die_p, _ = adaptation.head.probs(looked.offsets, looked.features)
+        probabilities += list(die_p[adapt._targets(backend, looked, photo.dice[2:]) > 0])
+    assert len(probabilities) > 40
+    return float(np.mean(probabilities))
+
+
+@pytest.mark.slow
+def test_a_partial_photos_unlabelled_dice_are_not_learned_as_floor(real_photos):
+    # a roll's photo teaches only its corrected dice: the others on it are dice, not floor
+    photos = _photos(real_photos)
+    partial = [adapt.TaughtPhoto(p.image, p.dice[:2], partial=True) for p in photos]
+    assert _die_probability(adapt.fit(partial, adapt.PipBackend()), photos) > 0.95
+    # on a photo whose every die is labelled, a die left out is floor: the die head doubts it
+    unmarked = [adapt.TaughtPhoto(p.image, p.dice[:2]) for p in photos]
+    assert _die_probability(adapt.fit(unmarked, adapt.PipBackend()), photos) < 0.9
