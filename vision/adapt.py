@@ -7,8 +7,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
   side), so the detector reads them at the size it learned (:mod:`vision.scale`), in one pass;
   or the shipped reader's own passes, when they do better;
 - the side the candidates are cropped at: the detector's, or the table's labelled die side
-  (tried where it puts many more candidates on the taught dice: a detector that never saw the
-  table's dice sizes them wrong, its crops a part of the die);
+  (tried where it puts many more candidates on the taught dice, or where the detector sizes
+  the dice it finds much larger than labelled: a detector that never saw the table's dice
+  sizes them wrong, its crops a part of the die or the die amid the floor);
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
 - two heads (:class:`Head`, logistic regressions whose logits start at the shipped
   classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
@@ -69,6 +70,7 @@ FOLDS = 5  # photo folds of the held-out figure (fewer photos: one fold each)
 #: on the photos read after)
 MARGIN = 3
 SIZED_MORE = 0.1  # of the dice taught: cropped at their side, this many more must lie on a candidate
+MISSIZED = 1.25  # or the detector sizes them more than this many times their labelled side
 PART = 0.5  # of a labelled die's side: a candidate smaller than this on it is a part of it (a pip)
 
 
@@ -233,9 +235,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     # the dice's side as labelled, and as the detector measures the dice it matches
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
     labelled = float(np.median(sides))
-    measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, first, strict=True)
-                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
-    side = float(np.median(measured)) if measured else labelled
+    side = _measured_side(backend, photos, first) or labelled
     matched = [_reach(p.image, looked.found[i]) > tray.CUT_OFF for p, looked in zip(photos, first, strict=True)
                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
     adaptation.cut_off = not matched or sum(matched) <= len(matched) / 2
@@ -244,13 +244,19 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
                            for p in photos]
     # the same candidates cropped at the dice's labelled side, where that puts many more of them
     # on the dice (a choice among more options held out on few photos is more often luck: byler,
-    # 5 photos taught, 48 dice of 53 against 47, was read 67.4 % right after, 74.1 % without)
+    # 5 photos taught, 48 dice of 53 against 47, was read 67.4 % right after, 74.1 % without),
+    # or where the detector sizes the dice it finds much larger than labelled, their crops mostly
+    # floor (patterson's crops of one die, sized 1.3-1.5 times it: the network reads 18 of 29
+    # right at the detector's sides, 23 of 30 at the labelled one)
     unsized: list[tuple[float | None, float | None]] = [(None, None), (side, None)]
     more = max(MARGIN, SIZED_MORE * len(sides))
     for option in unsized:
         sizes = [labelled * max(p.image.shape[:2]) for p in photos]
         sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
-        if _on_dice(backend, photos, sized) >= _on_dice(backend, photos, [lk.found for lk in options[option]]) + more:
+        measured = _measured_side(backend, photos, options[option])
+        missized = measured is not None and measured > MISSIZED * labelled
+        if missized or _on_dice(backend, photos, sized) >= _on_dice(backend, photos,
+                                                                  [lk.found for lk in options[option]]) + more:
             options[option[0], labelled] = [_look(backend, p.image, _scale_of(option[0], p.image, backend),
                                                   _expected_side(option[0], p.image, backend), size=size,
                                                   found=looked.found)
@@ -307,6 +313,14 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
 def _scale_of(side: float | None, image: NDArray[Any], backend: Backend) -> float | None:
     """The detector's scale for dice of ``side`` (a share of the photo's long side; None: the shipped passes)."""
     return None if side is None else backend.learned_side / (side * max(image.shape[:2]))
+
+
+def _measured_side(backend: Backend, photos: Sequence[TaughtPhoto], looks: Sequence[_Looked]) -> float | None:
+    """The median side (a share of the photo's long side) the detector gives the candidates
+    matching the photos' labelled dice in ``looks``; None when none matches."""
+    measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, looks, strict=True)
+                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
+    return float(np.median(measured)) if measured else None
 
 
 def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], found: Sequence[list[Candidate]]) -> int:

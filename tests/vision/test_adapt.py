@@ -353,3 +353,21 @@ def test_a_partial_photos_unlabelled_dice_are_not_learned_as_floor(real_photos):
     # on a photo whose every die is labelled, a die left out is floor: the die head doubts it
     unmarked = [adapt.TaughtPhoto(p.image, p.dice[:2]) for p in photos]
     assert _die_probability(adapt.fit(unmarked, adapt.PipBackend()), photos) < 0.9
+
+
+class _GrowingDetector(adapt.PipBackend):
+    """The shipped pip reader, but its detector sizes every die twice its side (as the
+    leave-one-source-out networks size patterson's crops of one die 1.3-1.5 times it): it
+    finds each die, but its crops show it small amid the floor."""
+
+    def candidates(self, image, scale, heat):
+        return [(x, y, 2 * side, peak) for x, y, side, peak in super().candidates(image, scale, heat)]
+
+
+@pytest.mark.slow
+def test_a_detector_sizing_the_tables_dice_much_larger_crops_them_at_their_taught_side(real_photos):
+    photos = _photos(real_photos)
+    adaptation = adapt.fit(photos, _GrowingDetector())
+    sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
+    assert adaptation.size == pytest.approx(float(np.median(sides)))
+    assert adapt.Figures(**adaptation.held_out).right >= 0.8 * len(sides)
