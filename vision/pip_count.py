@@ -1,0 +1,114 @@
+"""A pip count of a found die's top face: an untrained second opinion for the pip reader.
+
+The classifier of :mod:`vision.tray` learned the look of the trays it was trained on; on a
+tray it never saw it is often unsure of a value it has right. This count learns nothing: it
+finds the spots of the die's crop whose colour is far from the face's (dark pips on a light
+die, light or coloured ones on a dark die), keeps those of one pip's size, and counts them
+only when they lie as a d6's pips do (centrally symmetric; a centre pip exactly when the
+count is odd; in a line for 2 and 3, a square's corners for 4 and 5, two rows of three for 6).
+Anything else (side faces' pips in the box, glare, marbling, a cut-off face) gives no count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import numerals
+
+SIDE = 48  # pixels: the crop's side the count is made at (a die's pips 7–11 px)
+#: a spot is this far (CIELAB units, L halved) from the face's colour at least; less is no spot
+MIN_CONTRAST = 28.0
+#: a pip's area as a share of the die's side squared (d6 pips are 0.12–0.22 of the side across)
+PIP_AREA = (0.006, 0.06)
+SAME_SIZE = 0.45  # a spot smaller than this share of the largest is no pip of that face (side faces' are)
+FACE = 0.42  # of the side: a pip's centre lies at most this far from the crop's centre on each axis
+TOLERANCE = 0.09  # of the side: how far a pip may lie from where the d6's pattern puts it
+SPAN = (0.25, 0.95)  # of the side: the distance between a face's two farthest pips (2 to 6)
+ONE_PIP = 0.15  # of the side: a lone pip lies this close to the crop's centre at most
+
+
+def count_pips(crop: NDArray[Any]) -> int | None:
+    """The pips on the top face of an S×S×3 uint8 BGR crop of one die, the die's side across
+    (:func:`vision.numerals.crop_die`, any S; counted at :data:`SIDE` pixels) → 1..6, or None
+    when its spots are not a d6 face's pips (none, more than 6, or not in a d6's pattern)."""
+    crop = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_AREA if crop.shape[0] > SIDE else cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 0.5
+    inner = slice(SIDE // 6, SIDE - SIDE // 6)
+    face = np.median(lab[inner, inner].reshape(-1, 3), axis=0)
+    distance = np.linalg.norm(lab - face, axis=2)
+    spots = (distance > MIN_CONTRAST).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(spots, connectivity=4)
+    area = stats[1:count, cv2.CC_STAT_AREA].astype(np.float32) / SIDE**2
+    width, height = stats[1:count, cv2.CC_STAT_WIDTH], stats[1:count, cv2.CC_STAT_HEIGHT]
+    left, top = stats[1:count, cv2.CC_STAT_LEFT], stats[1:count, cv2.CC_STAT_TOP]
+    inside = (left > 0) & (top > 0) & (left + width < SIDE) & (top + height < SIDE)  # else the floor
+    middle = inside & (np.abs(centres[1:count] - (SIDE - 1) / 2).max(axis=1) <= FACE * SIDE)
+    pip = (area >= PIP_AREA[0]) & (area <= PIP_AREA[1]) & middle \
+        & (np.maximum(width, height) <= 2 * np.minimum(width, height))
+    if not pip.any():
+        return None
+    pip &= area >= SAME_SIZE * area[pip].max()
+    return _pattern(centres[1:count][pip] / SIDE)
+
+
+def _pattern(points: NDArray[Any]) -> int | None:
+    """How many pips ``points`` (K×2, in units of the die's side) are, when they lie as a d6
+    face's K pips do; None otherwise."""
+    k = len(points)
+    if not 1 <= k <= 6:
+        return None
+    centre = points.mean(axis=0)
+    if k == 1:
+        return 1 if np.linalg.norm(centre - 0.5) <= ONE_PIP else None
+    pairs = np.linalg.norm(points[:, None] - points[None], axis=2)
+    mirrored = np.linalg.norm((2 * centre - points)[:, None] - points[None], axis=2).min(axis=1)
+    radii = np.linalg.norm(points - centre, axis=1)
+    if mirrored.max() > TOLERANCE or not SPAN[0] <= pairs.max() <= SPAN[1]:
+        return None
+    if (radii.min() <= TOLERANCE) != (k % 2 == 1):  # a centre pip exactly on odd faces
+        return None
+    outer = np.sort(radii)[k % 2:]
+    if k in (2, 3):
+        far = points[np.unravel_index(pairs.argmax(), pairs.shape)[0]]
+        direction = (centre - far) / (np.linalg.norm(centre - far) + 1e-9)
+        off_line = np.abs(np.cross(points - centre, direction))
+        return k if off_line.max() <= TOLERANCE else None
+    if k in (4, 5):
+        ring = points[radii > TOLERANCE]
+        if len(ring) != 4:
+            return None
+        sides = np.sort(np.linalg.norm(ring[:, None] - ring[None], axis=2)[np.triu_indices(4, 1)])
+        square = outer.max() <= 1.35 * outer.min() and 1.2 <= sides[4:].mean() / sides[:4].mean() <= 1.65
+        return k if square else None
+    if k == 6:  # two pips at d from the centre, four at d√2
+        rows = 1.2 <= outer[2:].mean() / outer[:2].mean() <= 1.7 and outer[2:].max() <= 1.25 * outer[2:].min()
+        return 6 if rows else None
+    return None
+
+
+def count_die(image: NDArray[Any], center: tuple[float, float], side: float) -> int | None:
+    """:func:`count_pips` of the die of ``side`` pixels centred at ``center`` (x, y pixels) of an
+    H×W×3 uint8 BGR photo (cropped by :func:`vision.numerals.crop_die`)."""
+    return count_pips(numerals.crop_die(image, center, side))
+
+
+#: the classifier's probability of its likeliest value (given a die) from which a count that
+#: agrees with that value gives it; below, the die stays unreadable whatever the count
+AGREE_MIN = 0.2
+
+
+def confirms(image: NDArray[Any], center: tuple[float, float], side: float, value: int, value_p: float,
+             minimum: float = AGREE_MIN) -> bool:
+    """Whether a die the classifier is unsure of (its likeliest value ``value``, 1..6, of
+    probability ``value_p`` given a die, below the reader's value threshold) is read as ``value``
+    after all: when ``value_p`` ≥ ``minimum`` and :func:`count_die` of the die at ``center``
+    (x, y pixels) of ``side`` pixels in the H×W×3 uint8 BGR photo is ``value``. A die the count
+    disagrees with or cannot count stays unreadable: never guessed. Only for the classifier's
+    doubt ("ambiguous pips"): a die it calls cocked stays cocked, since a cocked die's upper
+    face can show a whole face's pattern (drawn cocked dice do: RULES T-1)."""
+    return value_p >= minimum and count_die(image, center, side) == value
