@@ -26,9 +26,10 @@ MIN_CONTRAST = 28.0
 PIP_AREA = (0.006, 0.06)
 SAME_SIZE = 0.45  # a spot smaller than this share of the largest is no pip of that face (side faces' are)
 FACE = 0.42  # of the side: a pip's centre lies at most this far from the crop's centre on each axis
+INNER = 0.3  # of the side: a spot whose centre lies this close to the crop's centre (each axis) is on the face
 TOLERANCE = 0.09  # of the side: how far a pip may lie from where the d6's pattern puts it
 SPAN = (0.25, 0.95)  # of the side: the distance between a face's two farthest pips (2 to 6)
-ONE_PIP = 0.15  # of the side: a lone pip lies this close to the crop's centre at most
+CENTRED = 0.2  # of the side: the pips' centre lies this close to the crop's (the die's) centre at most
 
 
 def count_pips(crop: NDArray[Any]) -> int | None:
@@ -40,9 +41,19 @@ def count_pips(crop: NDArray[Any]) -> int | None:
     lab[..., 0] *= 0.5
     inner = slice(SIDE // 6, SIDE - SIDE // 6)
     face = np.median(lab[inner, inner].reshape(-1, 3), axis=0)
-    distance = np.linalg.norm(lab - face, axis=2)
-    spots = (distance > MIN_CONTRAST).astype(np.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(spots, connectivity=4)
+    far = np.linalg.norm(lab - face, axis=2) > MIN_CONTRAST
+    darker = lab[..., 0] < face[0]
+    # a face's pips are all darker or all lighter than it; any other spot on the face (glare,
+    # marbling, a pip merged with a streak) leaves it uncounted
+    (dark, dark_stray), (light, light_stray) = _pips(far & darker), _pips(far & ~darker)
+    counts = [n for n in (_pattern(dark), _pattern(light)) if n is not None]
+    return counts[0] if len(counts) == 1 and not dark_stray and not light_stray else None
+
+
+def _pips(spots: NDArray[Any]) -> tuple[NDArray[Any], bool]:
+    """The spots of one polarity (SIDE×SIDE bool) of one pip's size on the face: their centres
+    (K×2, units of the side), and whether another spot at least a pip's size lies on the face."""
+    count, _, stats, centres = cv2.connectedComponentsWithStats(spots.astype(np.uint8), connectivity=4)
     area = stats[1:count, cv2.CC_STAT_AREA].astype(np.float32) / SIDE**2
     width, height = stats[1:count, cv2.CC_STAT_WIDTH], stats[1:count, cv2.CC_STAT_HEIGHT]
     left, top = stats[1:count, cv2.CC_STAT_LEFT], stats[1:count, cv2.CC_STAT_TOP]
@@ -50,10 +61,11 @@ def count_pips(crop: NDArray[Any]) -> int | None:
     middle = inside & (np.abs(centres[1:count] - (SIDE - 1) / 2).max(axis=1) <= FACE * SIDE)
     pip = (area >= PIP_AREA[0]) & (area <= PIP_AREA[1]) & middle \
         & (np.maximum(width, height) <= 2 * np.minimum(width, height))
-    if not pip.any():
-        return None
-    pip &= area >= SAME_SIZE * area[pip].max()
-    return _pattern(centres[1:count][pip] / SIDE)
+    if pip.any():
+        pip &= area >= SAME_SIZE * area[pip].max()
+    on_face = np.abs(centres[1:count] - (SIDE - 1) / 2).max(axis=1) <= INNER * SIDE
+    stray = bool(np.any(~pip & inside & on_face & (area >= PIP_AREA[0])))
+    return centres[1:count][pip] / SIDE, stray
 
 
 def _pattern(points: NDArray[Any]) -> int | None:
@@ -63,8 +75,10 @@ def _pattern(points: NDArray[Any]) -> int | None:
     if not 1 <= k <= 6:
         return None
     centre = points.mean(axis=0)
+    if np.linalg.norm(centre - 0.5) > CENTRED:  # a face's pips are about its centre
+        return None
     if k == 1:
-        return 1 if np.linalg.norm(centre - 0.5) <= ONE_PIP else None
+        return 1
     pairs = np.linalg.norm(points[:, None] - points[None], axis=2)
     mirrored = np.linalg.norm((2 * centre - points)[:, None] - points[None], axis=2).min(axis=1)
     radii = np.linalg.norm(points - centre, axis=1)
