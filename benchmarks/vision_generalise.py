@@ -4,7 +4,7 @@ Run by hand from the repository root (one core), after tools/train_loso.sh has t
 the networks into DIR (default /work/tmp/loso):
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors] [--d12-d20] [--read-dice]
-        [--no-pip-count]
+        [--pip-count]
 
 Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
 tray would be: by networks that learned from the other sources only, never from its
@@ -23,12 +23,12 @@ the most ``right - WRONG_COST × wrong`` over them. The readers' other threshold
 The pip reader reads every photo once per threshold, as ``PipReader(value_min=…)``: its
 threshold also decides which candidates are a large die's pips (read with no sure value),
 so a reading at 0 alone kept them all as dice (322 of penlington's phantoms, 165 at 0.5).
-The pip reader's count (:mod:`vision.pip_count`: a die the classifier is unsure of read when
-the face's pip count agrees) has its own constant, ``agree_min``, chosen the same way, after
-the value threshold: the highest of :data:`AGREE_MINS` below it with the most gain over the
-other sources (the pip reader reads with ``agree_min`` 0, and a die given a value below the
-threshold is the count's); the rows are then read again at both. ``--no-pip-count`` reads
-without the count (the reader before it). Kinds of ``NUMERALS_NOT_LEARNED`` are reported
+``--pip-count`` reads the pip sources with the rule measured and not shipped
+(:class:`CountingReader`: a die the classifier is unsure of read when the face's pip count,
+:mod:`vision.pip_count`, agrees); its constant ``agree_min`` is chosen the same way, after the
+value threshold: the highest of :data:`AGREE_MINS` below it with the most gain over the other
+sources (read with ``agree_min`` 0: a die given a value below the threshold is the count's);
+the rows are then read again at both. Kinds of ``NUMERALS_NOT_LEARNED`` are reported
 unreadable, as the reader does; the value its network would have given them is counted apart.
 
 ``--read-dice`` reads the numbered sources with ``vision.read_dice`` (every kind, as the
@@ -64,7 +64,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -78,8 +78,9 @@ from tools import datasets, numerals_data, pips_data  # noqa: E402
 from vision import numerals  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.network import Network  # noqa: E402
+from vision.pip_count import confirms  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
-from vision.tray import PipReader  # noqa: E402
+from vision.tray import COCKED, PipReader  # noqa: E402
 
 PIP_SOURCES = pips_data.SOURCES
 NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
@@ -87,8 +88,8 @@ NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/bu
 RARE_SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")  # the real d12 and d20
 RARE_KINDS = ("d12", "d20")
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
-AGREE_MINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)  # the pip count's agree_min (vision.pip_count.AGREE_MIN)
-NO_COUNT = 2.0  # an agree_min no value reaches: the pip reader without its count
+AGREE_MINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)  # CountingReader's agree_min
+NO_COUNT = 2.0  # an agree_min no value reaches: the pip reader as shipped, without the count
 WRONG_COST = 3  # a wrong value, which the player may not notice, costs as much as this many unreadable dice
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
 
@@ -103,7 +104,7 @@ class Outcome:
     value: int | None = None  # the likeliest value (None: unreadable for another reason)
     value_p: float = 0.0  # its probability, given the kind
     reason: str | None = None  # why unreadable whatever the threshold (cut off, cocked, blurred)
-    counted: bool = False  # the value was given by the pip reader's count (value_p below the threshold)
+    counted: bool = False  # the value was given by CountingReader's count (value_p below the threshold)
 
 
 @dataclass
@@ -168,11 +169,31 @@ def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):
     return reading
 
 
+class CountingReader(PipReader):
+    """The pip reader with the rule measured and not shipped: a die it reads "ambiguous pips" is
+    read as its likeliest value when that is ``agree_min`` likely and the face's pip count agrees
+    (:func:`vision.pip_count.confirms`); a cut off, cocked or blurred die is as the reader reads it."""
+
+    def __init__(self, models: Path, value_min: float, agree_min: float) -> None:
+        super().__init__(models, value_min=value_min)
+        self.agree_min = agree_min
+
+    def _die(self, image, x, y, side, p):
+        die = super()._die(image, x, y, side, p)
+        if die is None or die.unreadable != "ambiguous pips":
+            return die
+        value = int(np.argmax(p[1:COCKED])) + 1
+        if confirms(image, (x, y), side, value, die.confidence, self.agree_min):
+            return replace(die, value=value, unreadable=None)
+        return die
+
+
 def read_pip_source(source: str, folder: Path, agree_min: float = NO_COUNT,
                     thresholds: tuple[float, ...] = THRESHOLDS) -> SourceRun:
-    """Every photo of ``source`` read by the networks of ``folder`` once per threshold, the pip
-    count's ``agree_min`` given (:data:`NO_COUNT`: without the count)."""
-    readers = {t: PipReader(folder, value_min=t, agree_min=agree_min) for t in thresholds}
+    """Every photo of ``source`` read by the networks of ``folder`` once per threshold, by
+    :class:`CountingReader` at ``agree_min`` (:data:`NO_COUNT`: the shipped pip reader)."""
+    readers = {t: PipReader(folder, value_min=t) if agree_min == NO_COUNT else CountingReader(folder, t, agree_min)
+               for t in thresholds}
     run = SourceRun()
     for photo in pips_data.load_photos((source,)):
         image = cv2.imread(str(photo.path))
@@ -202,7 +223,7 @@ def read_numbered_source(source: str, folder: Path | None, read: Callable = nume
 
 
 def verdict(o: Outcome, threshold: float, agree_min: float = NO_COUNT) -> str:
-    """One of COLUMNS[1:] for an outcome at a value threshold and the pip count's ``agree_min``."""
+    """One of COLUMNS[1:] for an outcome at a value threshold and CountingReader's ``agree_min``."""
     if o.label is None:
         return "phantom"
     if o.read_kind is None:
@@ -361,8 +382,8 @@ def main() -> int:
     parser.add_argument("--errors", action="store_true", help="list the confusions of every source and kind")
     parser.add_argument("--d12-d20", action="store_true",
                         help="only list every real d12 and d20, each read by the networks that never saw its source")
-    parser.add_argument("--no-pip-count", action="store_true",
-                        help="read the pip sources without the pip count (vision.pip_count): the reader before it")
+    parser.add_argument("--pip-count", action="store_true",
+                        help="read the pip sources with the pip count rule, measured, not shipped (CountingReader)")
     parser.add_argument("--read-dice", action="store_true",
                         help="read the numbered sources with vision.read_dice (every kind), not read_numbered")
     args = parser.parse_args()
@@ -378,7 +399,7 @@ def main() -> int:
     for source in PIP_SOURCES:
         folder = args.runs / "pips" / source
         if (folder / "classifier.done").exists():
-            runs[source] = read_pip_source(source, folder, NO_COUNT if args.no_pip_count else 0.0)
+            runs[source] = read_pip_source(source, folder, 0.0 if args.pip_count else NO_COUNT)
             family[source] = "pip"
         else:
             print(f"{source}: left out, no finished run in {folder}")
@@ -406,7 +427,7 @@ def main() -> int:
         threshold = choose_threshold(others) if others[THRESHOLDS[0]] else 0.0
         chosen[source] = threshold
         agree_min = NO_COUNT
-        if family[source] == "pip" and not args.no_pip_count:
+        if family[source] == "pip" and args.pip_count:
             agree_min = choose_agree_min(others[threshold], threshold)
             run = read_pip_source(source, args.runs / "pips" / source, agree_min, (threshold,))
         reported[source] = run

@@ -14,9 +14,8 @@ Trained by ``tools/train_pips.py`` (fixed seed) on the development photos of
 ``../shared/datasets/real-dice`` and synthetic trays; ``benchmarks/vision_real_dice.py
 --folds`` measures it out of fold (each photo read by networks trained without it). No
 PyTorch at run time. A die whose value the classifier is not sure of is reported
-unreadable, unless an untrained count of its top face's pips (:mod:`vision.pip_count`) agrees
-with the classifier's likeliest value; a blurred die (:mod:`vision.blur`) needs a surer value,
-or it is unreadable as blurred.
+unreadable; a blurred die (:mod:`vision.blur`) needs a surer value, or it is unreadable
+as blurred.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import numerals, pip_count
+from vision import numerals
 from vision.blur import BLURRED, sharpness
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
@@ -202,17 +201,11 @@ class PipReader:
     :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
         the dice's size (the reader before :func:`scene_scale`; for the benchmarks, and for
         ``tools/train_pips.py``'s mining, which has no classifier yet).
-    :param agree_min: :data:`vision.pip_count.AGREE_MIN`: a die whose value the classifier is
-        unsure of is read when that value is at least this likely and the face's pip count agrees
-        (:func:`vision.pip_count.confirms`); above 1, never (the reader before the count, for
-        the benchmarks).
     """
 
-    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False,
-                 agree_min: float = pip_count.AGREE_MIN) -> None:
+    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False) -> None:
         self.models = Path(models)
         self.value_min = value_min
-        self.agree_min = agree_min
         self.single_pass = single_pass
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
@@ -428,9 +421,8 @@ class PipReader:
         elif blurred:
             if die_p < DIE_MIN or values[v] < max(self.value_min, BLURRED_VALUE_MIN):  # blur merges pips: be surer
                 unreadable = "blurred"
-        elif values[v] < self.value_min and not pip_count.confirms(image, (x, y), side, v + 1, float(values[v]),
-                                                                   self.agree_min):
-            unreadable = "ambiguous pips"  # the classifier unsure, and no pip count of the face agrees
+        elif values[v] < self.value_min:
+            unreadable = "ambiguous pips"
         return DieReading(value=None if unreadable else v + 1, sides=6, box=box, center=(float(x), float(y)),
                           color="white", confidence=float(values[v]), unreadable=unreadable)
 

@@ -1,5 +1,6 @@
-"""The pip count (vision/pip_count.py) and the pip reader's use of it: a die the classifier is
-unsure of is read only when the count of its top face agrees with the classifier's value."""
+"""The pip count (vision/pip_count.py) and its rule: a die the classifier is unsure of would be
+read only when the count of its top face agrees with the classifier's value (measured by
+benchmarks/vision_generalise.py --pip-count; not wired into the reader)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pip_count
-from vision.pip_count import count_die, count_pips
-from vision.scoring import Score, load_labels, score_photo
+from vision.pip_count import confirms, count_die, count_pips
+from vision.scoring import load_labels
 from vision.synthetic import render_tray
-from vision.tray import COCKED, VALUE_MIN, PipReader
-
-NO_COUNT = 2.0  # an agree_min no value reaches: the reader without the count
 
 
 def _face(pips: list[tuple[float, float]], body=(235, 235, 235), ink=(20, 20, 20), side=60) -> np.ndarray:
@@ -69,75 +66,43 @@ def test_no_count_under_glare():
     assert count_pips(crop) is None
 
 
-def _unsure_reader(monkeypatch, value: int, p: float, agree_min: float = pip_count.AGREE_MIN) -> PipReader:
-    """The shipped reader whose classifier gives every crop ``value`` (1..6) at probability ``p``
-    given a die (the rest spread over the other values), a die 0.98 likely, never cocked."""
-    reader = PipReader(agree_min=agree_min)
-    probs = np.zeros(COCKED + 1)
-    probs[0] = 0.02
-    probs[1:COCKED] = 0.98 * (1 - p) / 5
-    probs[value] = 0.98 * p
-
-    def classify(crops):
-        return np.tile(probs, (len(crops), 1))
-
-    monkeypatch.setattr(reader, "classify", classify)
-    return reader
-
-
 def _drawn_die(value: int):
     image, truth = render_tray(7, values=[value])
-    centre, side = _truth_centre(truth[0])
-    assert count_die(image, centre, side) == value
-    return image, [(centre[0], centre[1], side)]
+    return image, *_truth_centre(truth[0])
 
 
-def test_an_unsure_die_whose_count_agrees_is_read(monkeypatch):
-    image, places = _drawn_die(5)
-    die = _unsure_reader(monkeypatch, 5, 0.45).read_at(image, places)[0]
-    assert 0.45 < VALUE_MIN
-    assert (die.value, die.unreadable) == (5, None)
-    assert die.confidence == pytest.approx(0.45)
+def test_an_unsure_value_the_count_agrees_with_is_confirmed():
+    image, centre, side = _drawn_die(5)
+    assert confirms(image, centre, side, 5, 0.45, minimum=0.2)
 
 
-@pytest.mark.parametrize(("value", "p", "agree_min"), [
-    (3, 0.45, pip_count.AGREE_MIN),  # the count (5) disagrees with the classifier's value
-    (5, 0.1, pip_count.AGREE_MIN),  # the count agrees but the classifier's value is below AGREE_MIN
-    (5, 0.45, NO_COUNT),  # the reader without the count
-], ids=["disagrees", "too-unsure", "no-count"])
-def test_an_unsure_die_stays_unreadable_with_its_reason(monkeypatch, value, p, agree_min):
-    image, places = _drawn_die(5)
-    die = _unsure_reader(monkeypatch, value, p, agree_min).read_at(image, places)[0]
-    assert (die.value, die.unreadable) == (None, "ambiguous pips")
+@pytest.mark.parametrize(("value", "p"), [
+    (3, 0.45),  # the count (5) disagrees with the classifier's value
+    (5, 0.1),  # the count agrees but the classifier's value is below the minimum
+], ids=["disagrees", "too-unsure"])
+def test_an_unsure_value_stays_unconfirmed(value, p):
+    image, centre, side = _drawn_die(5)
+    assert not confirms(image, centre, side, value, p, minimum=0.2)
 
 
-def test_a_die_that_cannot_be_counted_stays_unreadable(monkeypatch):
-    image, places = _drawn_die(5)
-    x, y, side = places[0]
+def test_a_die_that_cannot_be_counted_is_never_confirmed():
+    image, (x, y), side = _drawn_die(5)
     cv2.circle(image, (round(x - 0.1 * side), round(y + 0.15 * side)), round(0.1 * side), (255, 255, 255), -1)
     assert count_die(image, (x, y), side) is None  # glare on the face
-    die = _unsure_reader(monkeypatch, 5, 0.45).read_at(image, places)[0]
-    assert (die.value, die.unreadable) == (None, "ambiguous pips")
+    assert not confirms(image, (x, y), side, 5, 0.45, minimum=0.2)
 
 
-def test_a_sure_die_is_read_as_the_classifier_says_whatever_the_count(monkeypatch):
-    image, places = _drawn_die(5)
-    die = _unsure_reader(monkeypatch, 3, 0.9).read_at(image, places)[0]
-    assert (die.value, die.unreadable) == (3, None)  # the count (5) is not asked
-
-
-@pytest.mark.slow
-def test_real_dice_the_classifier_is_never_sure_of_are_read_by_the_count(real_photos):
-    """The shipped classifier made unsure of every die (a value threshold above 1): the dice
-    read are those whose count agrees, nearly all right; without the count none is read."""
-    counted, without = PipReader(value_min=1.01), PipReader(value_min=1.01, agree_min=NO_COUNT)
-    score, read_without = Score(), 0
-    for source in ("byler-tray-d6", "penlington-desk-d6"):
-        for path, entry in load_labels(real_photos.folder(f"real-dice/{source}")):
-            image = cv2.imread(str(path))
-            dice = counted.read(image).dice
-            score.add(score_photo(dice, entry["dice"])[0])
-            read_without += sum(d.value is not None for d in without.read(image).dice)
-    assert read_without == 0
-    assert score.correct >= 0.5 * score.labelled
-    assert score.wrong <= 0.03 * score.labelled
+@pytest.mark.parametrize(("source", "least"), [("byler-tray-d6", 0.5), ("penlington-desk-d6", 0.5)])
+def test_real_dice_counted_at_their_labels_boxes(real_photos, source, least):
+    """The sample's labelled dice (byler's coloured and marbled ones, penlington's oblique white
+    ones): most are counted, and a count given is nearly always the label."""
+    counted = right = total = 0
+    for path, entry in load_labels(real_photos.folder(f"real-dice/{source}")):
+        image = cv2.imread(str(path))
+        for die in entry["dice"]:
+            n = count_die(image, *_truth_centre(die))
+            total += 1
+            counted += n is not None
+            right += n == die["value"]
+    assert counted >= least * total
+    assert right >= 0.9 * counted

@@ -70,7 +70,7 @@ def test_names_colours_and_marks_the_principal_die(real_photos):
 @pytest.mark.slow
 def test_a_value_it_is_not_sure_of_is_unreadable_never_guessed(real_photos):
     path, _ = _photos(real_photos, "penlington-desk-d6", 6)[0]
-    reading = PipReader(value_min=1.01, agree_min=2.0).read(cv2.imread(str(path)))  # without the pip count
+    reading = PipReader(value_min=1.01).read(cv2.imread(str(path)))
     assert reading.dice
     assert all(die.value is None and die.unreadable == "ambiguous pips" for die in reading.dice)
 
