@@ -96,7 +96,8 @@ def _pattern(points: NDArray[Any]) -> int | None:
     if k in (2, 3):
         far = points[np.unravel_index(pairs.argmax(), pairs.shape)[0]]
         direction = (centre - far) / (np.linalg.norm(centre - far) + 1e-9)
-        off_line = np.abs(np.cross(points - centre, direction))
+        offset = points - centre
+        off_line = np.abs(offset[:, 0] * direction[1] - offset[:, 1] * direction[0])
         return k if off_line.max() <= TOLERANCE else None
     if k in (4, 5):
         ring = points[radii > TOLERANCE]
