@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import colors
 from vision.colors import PALETTE, RULES, estimate_white, name_color_box, name_dice_colors
 from vision.errors import InvalidImage
 from vision.synthetic import render_tray
@@ -43,6 +44,23 @@ def test_a_white_reference_given_or_estimated(cast):
     for t in truth:
         assert name_color_box(image, t["box"], white_reference=seen_floor) == t["color"]
         assert name_color_box(image, t["box"]) == t["color"]  # floor estimated outside the box
+
+
+@pytest.mark.parametrize("cast", [WARM, None], ids=["warm", "neutral"])
+def test_a_box_alone_measures_the_floor_once(cast, monkeypatch):
+    # white balance and exposure come from one estimate of the floor outside the box (it was
+    # made twice a box: a coloured floor's dice are each named so, 1 ms a die)
+    image, truth = render_tray(11, colors=list(PALETTE), white_balance=cast, noise=3)
+    box = truth[0]["box"]
+    outside = np.zeros(image.shape[:2], bool)
+    outside[box[1]:box[3], box[0]:box[2]] = True
+    expected = name_color_box(image, box, white_reference=estimate_white(image, exclude=outside),
+                              exposure=colors.exposure_gain(colors.estimate_floor(image, exclude=outside)))
+    calls = []
+    measure = colors.estimate_floor
+    monkeypatch.setattr(colors, "estimate_floor", lambda *a, **k: calls.append(1) or measure(*a, **k))
+    assert name_color_box(image, box) == expected
+    assert len(calls) == 1
 
 
 def test_without_correction_a_strong_cast_misleads():
