@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.quantiles import percentiles
+
 #: Below this a die is blurred. The labelled dice of ../shared/datasets/real-dice measure
 #: well above it (1st percentile: byler 0.35, penlington 0.47, patterson 0.65); synthetic
 #: dice (vision.synthetic) of 36–60 px measure 1.0 sharp, 0.44 at blur sigma 1.5 (read
@@ -32,7 +34,8 @@ def sharpness(image: NDArray[Any], center: tuple[float, float], side: float) -> 
         return 0.0
     cut = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
     grey = cv2.resize(cut, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA)
-    contrast = float(np.percentile(grey, 95) - np.percentile(grey, 5))
+    high, low = percentiles(grey, (95, 5))
+    contrast = float(high - low)
     if contrast < 1.0:
         return 0.0
-    return float(np.percentile(np.abs(cv2.Laplacian(grey, cv2.CV_32F)), 99)) / contrast
+    return float(percentiles(np.abs(cv2.Laplacian(grey, cv2.CV_32F)), (99,))[0]) / contrast

@@ -106,12 +106,14 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         numbered: list[DieReading] | None = None
         first = first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None
         pips_first = None
-        # a pip tray already when the letterboxed pass names no other kind sure and is sure, or
-        # the pip reader's first pass is: the numbered reader's other passes cost 3–20 detector
-        # runs a photo, discarded on patterson's and penlington's photos
+        # a pip tray already when the letterboxed pass names no other kind sure and either it or
+        # the pip reader's first pass is sure: the numbered reader's other passes cost 3–20
+        # detector runs a photo, discarded on patterson's and penlington's photos. The pip
+        # reader's pass is asked first: the pip tray's reading goes on from it, and when it is
+        # sure the letterboxed pass's sureness (both looks at its strongest candidates) is not needed
         if first is None or numbered_tray(read_found(bgr, first.looks.may_read(
                 first.found, OTHER_KINDS, NUMBERED_TRAY), first.looks)) or not (
-                first.sure or (pips_first := pip_first_pass(bgr)).sure):
+                (pips_first := pip_first_pass(bgr)).sure or first.sure):
             numbered = read_numbered(bgr, first=first).dice
         if numbered is not None and numbered_tray(numbered):
             dice = reread_pips(numbered, bgr)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -203,14 +204,20 @@ class Looks:
 @dataclass
 class FirstPass:
     """The letterboxed pass of :func:`detect`: its candidates (x, y, side, heat; photo pixels,
-    strongest first), :func:`vision.scale.strength`, the photo's pyramid and the classifier's
-    :class:`Looks`, kept so that :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
+    strongest first), the photo's pyramid and the classifier's :class:`Looks`, kept so that
+    :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
 
     scale: float
     found: list[tuple[float, float, float, float]]
-    strength: float
     pyramid: Pyramid
     looks: Looks
+
+    @cached_property
+    def strength(self) -> float:
+        """:func:`vision.scale.strength` of the pass, measured when first asked: it takes both
+        looks at the strongest candidates, which a pip tray decided on the pip reader's first
+        pass never needs (:func:`vision.dice.read_dice`)."""
+        return _strength(self.looks, self.found)
 
     @property
     def sure(self) -> bool:
@@ -224,7 +231,7 @@ def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN) -> FirstPass:
     base = DETECT_SIZE / max(h, w)
     pyramid, looks = Pyramid(image), Looks(image)
     found = _detect_at(pyramid, base, heat_min)
-    return FirstPass(base, found, _strength(looks, found), pyramid, looks)
+    return FirstPass(base, found, pyramid, looks)
 
 
 def _detect(image: NDArray[Any], heat_min: float, first: FirstPass

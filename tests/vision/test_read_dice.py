@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import DieReading, NumberedReading, TrayReading, dice, numerals, read_dice, read_numbered, read_tray, tray
-from vision.numerals import KINDS, SIDES
+from vision.numerals import KINDS, SIDES, Looks
 from vision.principal import mark_principal
 
 BANACHOWICZ = "real-polyhedral/banachowicz-mixed-d10"
@@ -118,6 +118,22 @@ def test_a_sure_pip_tray_is_decided_on_the_first_pass(real_photos, monkeypatch):
     reading = read_dice(photo)
     assert len(runs) == 1 and reading.dice
     assert [(d.box, d.value, d.color) for d in reading.dice] == [(d.box, d.value, d.color) for d in read_tray(photo).dice]
+
+
+def test_a_pip_tray_the_pip_reader_is_sure_of_never_measures_the_numbered_pass(real_photos, monkeypatch):
+    # the letterboxed pass's sureness takes both looks at its strongest candidates (4 of the
+    # numbered classifier's runs a byler photo); when the pip reader's first pass is sure the
+    # photo is a pip tray whatever it is, so it is not measured, and the reading is the same
+    photo = cv2.imread(str(real_photos.photo("real-dice/byler-tray-d6", "IMG_20191208_112332.jpg")))
+    assert tray.first_pass(photo).sure
+    measured = []
+    strength = numerals._strength
+    monkeypatch.setattr(numerals, "_strength", lambda *args: measured.append(1) or strength(*args))
+    reading = read_dice(photo)
+    assert measured == [] and reading.dice
+    assert [(d.box, d.value, d.color) for d in reading.dice] == [(d.box, d.value, d.color) for d in read_tray(photo).dice]
+    first = numerals.first_pass(photo)  # measured when asked, as it was made before
+    assert first.strength == strength(Looks(photo), first.found) and first.sure
 
 
 @pytest.mark.parametrize(("source", "name"), [("real-dice/penlington-desk-d6", "pl-3504b480be.jpg"),
