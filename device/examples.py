@@ -333,11 +333,13 @@ def add_throw(store: Examples, photo: bytes, image: np.ndarray,
         return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who).new
 
 
-def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False) -> dict[str, dict[int, int]]:
+def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False,
+                   who: str | None = None) -> dict[str, dict[int, int]]:
     """How many examples a data folder holds per kind and value, ``{kind: {value: count}}``;
     empty when nothing is taught. Only the taught ones (``dicelens teach``, the teaching round:
     no roll) unless ``from_rolls``, which adds the corrected and tapped-in dice of the rolls
-    (already counted as the rolls' dice). Reads its own short-lived, read-only connection
+    (already counted as the rolls' dice); only those ``who`` taught (any case, as the history
+    matches a player) when given. Reads its own short-lived, read-only connection
     (callable from any thread while an :class:`Examples` or the history has the database open).
 
     :raises sqlite3.Error: a database that cannot be read.
@@ -350,9 +352,16 @@ def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False) -> di
         if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'examples'").fetchone() is None:
             return {}
         has_roll = "roll" in {row[1] for row in db.execute("PRAGMA table_info(examples)")}
-        where = "" if from_rolls or not has_roll else " WHERE roll IS NULL"
+        where, args = ["roll IS NULL"] if has_roll and not from_rolls else [], []
+        if who is not None:
+            db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
+                               deterministic=True)
+            where.append("casefold(who) = ?")
+            args.append(who.casefold())
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
         counts: dict[str, dict[int, int]] = {}
-        for kind, value, count in db.execute(f"SELECT kind, value, count(*) FROM examples{where} GROUP BY kind, value"):
+        for kind, value, count in db.execute(f"SELECT kind, value, count(*) FROM examples{clause} GROUP BY kind, value",
+                                             args):
             counts.setdefault(kind, {})[int(value)] = int(count)
         return counts
     finally:
