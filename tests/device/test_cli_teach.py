@@ -251,6 +251,25 @@ def test_read_with_the_folders_adaptation(tmp_path, real_photos, capsys):
     assert {(d["kind"], d["face"]) for d in line["dice"]} == {("d6-pips", None)}  # as every reading names them
 
 
+def test_read_data_with_an_adaptation_not_used_reads_as_the_camera_and_says_so(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
+    saved = adapt.load(data)
+    # a layer that is not used, but whose head would read otherwise than the shipped reader
+    adapt.Adaptation(**{**saved.__dict__, "used": False, "why": "it reads no better"}).save(data)
+    photo = real_photos.photos(BYLER)[5]
+    done = dicelens("read", "--data", str(data), str(photo))
+    assert done.returncode == 0
+    assert done.stderr == f"dicelens: --data: {data}'s adaptation is not used (it reads no better): " \
+                          "read without it, as the camera reads\n"
+    import cv2
+
+    from vision import read_dice
+    camera = read_dice(cv2.imread(str(photo)), kinds={"d6-pips"})  # the camera's pip reader (device.tray.readers)
+    assert [(d["value"], d["box"]) for d in json.loads(done.stdout)["dice"]] == \
+        [(d.value, d.to_dict()["box"]) for d in camera.dice]
+
+
 def test_kinds_cannot_narrow_an_adaptation(tmp_path, real_photos, capsys):
     data = tmp_path / "data"
     assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
