@@ -8,8 +8,9 @@ not labelled (the adaptation's held-out figures score its labelled dice only: a 
 where no label lies is no phantom); other keys ignored). Every labelled die becomes an
 example in DIR's history database (:mod:`device.examples`), then the reader adapts to all
 the examples of DIR (:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
-"new", "corrected", "unchanged", "examples", "examples_photos", "by_value": {kind: {value: count}}, "lacking": {kind:
-[values with no example]} (the reader's kinds: a d6-ornate is a d6, a d8-ornate a d8), "used", "held_out", "shipped", "summary"}``, where ``held_out``
+"new", "corrected", "unchanged", "examples", "examples_photos", "by_value": {kind: {value: count}},
+"lacking": {kind: [values with no example]} (the reader's kinds: a d6-ornate is a d6, a d8-ornate
+a d8), "used", "held_out", "shipped", "summary"}``, where ``held_out``
 and ``shipped`` count the taught dice read right, wrong, unread, missed and phantoms held
 out by photo with the layer and without, and ``summary`` says it in words ("… read right
 98.9 % vs 96.6 % without …"). ``dicelens read --data DIR`` reads with that adaptation.

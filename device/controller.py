@@ -288,7 +288,8 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
         when given), per kind."""
         from device.dice_stats import dice_stats  # scipy only when asked: `dicelens serve` starts without it
 
-        taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder, who=player).items()}
+        taught = {kind: sum(values.values())
+                  for kind, values in taught_by_kind(self._history.folder, who=player).items()}
         return dice_stats(self._history.dice_of_rolls(player), taught)
 
     # --- the teaching round (device/teach_round.py) -----------------------------------
