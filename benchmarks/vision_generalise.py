@@ -4,6 +4,7 @@ Run by hand from the repository root (one core), after tools/train_loso.sh has t
 the networks into DIR (default /work/tmp/loso):
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_generalise.py [DIR] [--errors] [--d12-d20] [--read-dice]
+        [--pip-count]
 
 Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
 tray would be: by networks that learned from the other sources only, never from its
@@ -22,8 +23,13 @@ the most ``right - WRONG_COST × wrong`` over them. The readers' other threshold
 The pip reader reads every photo once per threshold, as ``PipReader(value_min=…)``: its
 threshold also decides which candidates are a large die's pips (read with no sure value),
 so a reading at 0 alone kept them all as dice (322 of penlington's phantoms, 165 at 0.5).
-Kinds of ``NUMERALS_NOT_LEARNED`` are reported unreadable, as the reader does; the value
-its network would have given them is counted apart.
+``--pip-count`` reads the pip sources with the rule measured and not shipped
+(:class:`CountingReader`: a die the classifier is unsure of read when the face's pip count,
+:mod:`vision.pip_count`, agrees); its constant ``agree_min`` is chosen the same way, after the
+value threshold: the highest of :data:`AGREE_MINS` below it with the most gain over the other
+sources (read with ``agree_min`` 0: a die given a value below the threshold is the count's);
+the rows are then read again at both. Kinds of ``NUMERALS_NOT_LEARNED`` are reported
+unreadable, as the reader does; the value its network would have given them is counted apart.
 
 ``--read-dice`` reads the numbered sources with ``vision.read_dice`` (every kind, as the
 product does: the pip tray's choice and recheck included) rather than ``read_numbered``: the
@@ -58,7 +64,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -72,8 +78,9 @@ from tools import datasets, numerals_data, pips_data  # noqa: E402
 from vision import numerals  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.network import Network  # noqa: E402
+from vision.pip_count import confirms  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
-from vision.tray import PipReader  # noqa: E402
+from vision.tray import COCKED, PipReader  # noqa: E402
 
 PIP_SOURCES = pips_data.SOURCES
 NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
@@ -81,6 +88,8 @@ NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/bu
 RARE_SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")  # the real d12 and d20
 RARE_KINDS = ("d12", "d20")
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+AGREE_MINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)  # CountingReader's agree_min
+NO_COUNT = 2.0  # an agree_min no value reaches: the pip reader as shipped, without the count
 WRONG_COST = 3  # a wrong value, which the player may not notice, costs as much as this many unreadable dice
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
 
@@ -95,6 +104,7 @@ class Outcome:
     value: int | None = None  # the likeliest value (None: unreadable for another reason)
     value_p: float = 0.0  # its probability, given the kind
     reason: str | None = None  # why unreadable whatever the threshold (cut off, cocked, blurred)
+    counted: bool = False  # the value was given by CountingReader's count (value_p below the threshold)
 
 
 @dataclass
@@ -159,15 +169,40 @@ def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):
     return reading
 
 
-def read_pip_source(source: str, folder: Path) -> SourceRun:
-    """Every photo of ``source`` read by the networks of ``folder`` once per threshold."""
-    readers = {t: PipReader(folder, value_min=t) for t in THRESHOLDS}
+class CountingReader(PipReader):
+    """The pip reader with the rule measured and not shipped: a die it reads "ambiguous pips" is
+    read as its likeliest value when that is ``agree_min`` likely and the face's pip count agrees
+    (:func:`vision.pip_count.confirms`); a cut off, cocked or blurred die is as the reader reads it."""
+
+    def __init__(self, models: Path, value_min: float, agree_min: float) -> None:
+        super().__init__(models, value_min=value_min)
+        self.agree_min = agree_min
+
+    def _die(self, image, x, y, side, p):
+        die = super()._die(image, x, y, side, p)
+        if die is None or die.unreadable != "ambiguous pips":
+            return die
+        value = int(np.argmax(p[1:COCKED])) + 1
+        if confirms(image, (x, y), side, value, die.confidence, self.agree_min):
+            return replace(die, value=value, unreadable=None)
+        return die
+
+
+def read_pip_source(source: str, folder: Path, agree_min: float = NO_COUNT,
+                    thresholds: tuple[float, ...] = THRESHOLDS) -> SourceRun:
+    """Every photo of ``source`` read by the networks of ``folder`` once per threshold, by
+    :class:`CountingReader` at ``agree_min`` (:data:`NO_COUNT`: the shipped pip reader)."""
+    readers = {t: PipReader(folder, value_min=t) if agree_min == NO_COUNT else CountingReader(folder, t, agree_min)
+               for t in thresholds}
     run = SourceRun()
     for photo in pips_data.load_photos((source,)):
         image = cv2.imread(str(photo.path))
         for t, reader in readers.items():
             reading = _timed(reader.read, image, run, t)
-            run.outcomes[t] += _outcomes(reading.dice, photo.dice, lambda die: die.confidence)
+            outcomes = _outcomes(reading.dice, photo.dice, lambda die: die.confidence)
+            for o in outcomes:
+                o.counted = o.value is not None and o.reason is None and o.value_p < t
+            run.outcomes[t] += outcomes
     return run
 
 
@@ -187,15 +222,16 @@ def read_numbered_source(source: str, folder: Path | None, read: Callable = nume
     return run
 
 
-def verdict(o: Outcome, threshold: float) -> str:
-    """One of COLUMNS[1:] for an outcome at a value threshold."""
+def verdict(o: Outcome, threshold: float, agree_min: float = NO_COUNT) -> str:
+    """One of COLUMNS[1:] for an outcome at a value threshold and CountingReader's ``agree_min``."""
     if o.label is None:
         return "phantom"
     if o.read_kind is None:
         return "missed"
     if o.read_kind != o.kind:
         return "kind"
-    if o.reason or o.value is None or o.kind in numerals.NUMERALS_NOT_LEARNED or o.value_p < threshold:
+    if o.reason or o.value is None or o.kind in numerals.NUMERALS_NOT_LEARNED \
+            or o.value_p < (agree_min if o.counted else threshold):
         return "unread"
     return "right" if o.value == o.label else "wrong"
 
@@ -207,6 +243,16 @@ def choose_threshold(others: dict[float, list[Outcome]]) -> float:
         c = Counter(verdict(o, t) for o in others[t])
         return c["right"] - WRONG_COST * c["wrong"]
     return max(THRESHOLDS, key=lambda t: (gain(t), -t))
+
+
+def choose_agree_min(others: list[Outcome], threshold: float) -> float:
+    """The highest of AGREE_MINS below ``threshold`` with the most right − WRONG_COST × wrong over
+    ``others`` (the other sources' outcomes read at ``threshold`` with agree_min 0); NO_COUNT when
+    none is below it."""
+    def gain(a: float) -> int:
+        c = Counter(verdict(o, threshold, a) for o in others)
+        return c["right"] - WRONG_COST * c["wrong"]
+    return max((a for a in AGREE_MINS if a < threshold), key=lambda a: (gain(a), a), default=NO_COUNT)
 
 
 def _row(name: str, c: Counter, ms: str = "") -> None:
@@ -336,6 +382,8 @@ def main() -> int:
     parser.add_argument("--errors", action="store_true", help="list the confusions of every source and kind")
     parser.add_argument("--d12-d20", action="store_true",
                         help="only list every real d12 and d20, each read by the networks that never saw its source")
+    parser.add_argument("--pip-count", action="store_true",
+                        help="read the pip sources with the pip count rule, measured, not shipped (CountingReader)")
     parser.add_argument("--read-dice", action="store_true",
                         help="read the numbered sources with vision.read_dice (every kind), not read_numbered")
     args = parser.parse_args()
@@ -351,7 +399,8 @@ def main() -> int:
     for source in PIP_SOURCES:
         folder = args.runs / "pips" / source
         if (folder / "classifier.done").exists():
-            runs[source], family[source] = read_pip_source(source, folder), "pip"
+            runs[source] = read_pip_source(source, folder, 0.0 if args.pip_count else NO_COUNT)
+            family[source] = "pip"
         else:
             print(f"{source}: left out, no finished run in {folder}")
     for path in NUMBERED_SOURCES:
@@ -371,15 +420,21 @@ def main() -> int:
     totals: dict[str, Counter] = defaultdict(Counter)
     withheld: Counter = Counter()
     chosen: dict[str, float] = {}
+    reported: dict[str, SourceRun] = {}  # the runs the rows give (a pip source read again at its agree_min)
     for source, run in runs.items():
         others = {t: [o for s, r in runs.items() if s != source and family[s] == family[source]
                       for o in r.outcomes[t]] for t in THRESHOLDS}
         threshold = choose_threshold(others) if others[THRESHOLDS[0]] else 0.0
         chosen[source] = threshold
+        agree_min = NO_COUNT
+        if family[source] == "pip" and args.pip_count:
+            agree_min = choose_agree_min(others[threshold], threshold)
+            run = read_pip_source(source, args.runs / "pips" / source, agree_min, (threshold,))
+        reported[source] = run
         by_kind: dict[str, Counter] = defaultdict(Counter)
         confusions: dict[str, Counter] = defaultdict(Counter)
         for o in run.outcomes[threshold]:
-            v = verdict(o, threshold)
+            v = verdict(o, threshold, agree_min)
             c = by_kind[o.kind]
             c[v] += 1
             c["dice"] += o.label is not None
@@ -391,7 +446,8 @@ def main() -> int:
                 withheld[(source, o.kind, "read")] += 1
                 withheld[(source, o.kind, "right")] += o.value == o.label
         source_total: Counter = sum(by_kind.values(), Counter())
-        _row(f"{source} (value threshold {threshold})", source_total,
+        counting = f", agree_min {agree_min}" if agree_min != NO_COUNT else ""
+        _row(f"{source} (value threshold {threshold}{counting})", source_total,
              f"{_ms(run.wall[threshold])}/{_ms(run.cpu[threshold])}")
         for kind in sorted(by_kind, key=numerals.KINDS.index):
             _row(f"  {kind}", by_kind[kind])
@@ -406,8 +462,8 @@ def main() -> int:
         if what == "read":
             print(f"{source} {kind}: values withheld (NUMERALS_NOT_LEARNED); the network's likeliest "
                   f"value is right for {withheld[(source, kind, 'right')]} of {n}")
-    print_times([t for s, r in runs.items() for t in r.wall[chosen[s]]],
-                [t for s, r in runs.items() for t in r.cpu[chosen[s]]])
+    print_times([t for s, r in reported.items() for t in r.wall[chosen[s]]],
+                [t for s, r in reported.items() for t in r.cpu[chosen[s]]])
     return 0
 
 

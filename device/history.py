@@ -24,8 +24,8 @@ number each time it is saved (a roll in progress at each step, then finished,
 then at every correction), so ``rolls_since(seq)`` gives an event stream
 client what it missed. A roll in progress has ``finished`` None.
 
-The SQL itself (the tables, the check at opening, a roll's row written and read back)
-is in :mod:`device.history_schema`.
+The SQL itself (the tables, the check at opening, the migration of a history an earlier
+version wrote, a roll's row written and read back) is in :mod:`device.history_schema`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound, SaveFailed
-from device.history_schema import SCHEMA, Transaction, check_database, load_roll, write_row
+from device.history_schema import Transaction, check_database, load_roll, migrate, write_row
 from device.roll.record import Roll
 from rules.phrase import Phrase
 
@@ -114,9 +114,7 @@ class History:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             with self._transaction():
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
+                migrate(self._db)
         except (sqlite3.Error, HistoryDamaged):  # not a history (or a damaged one): leave it as it is
             self._db.close()
             raise

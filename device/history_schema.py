@@ -4,6 +4,10 @@ a roll's row written and read back, and the transaction every write runs in.
 :class:`device.history.History` holds the connection, the lock and the photos; this module
 only speaks SQL to the connection it is given.
 
+A history written by an earlier version is brought up to date when it is opened
+(:func:`migrate`, in the opening transaction: all of it or nothing), its version kept in
+SQLite's ``user_version``.
+
 A roll's ``note`` is kept as a :class:`rules.phrase.Phrase` (its ``to_dict`` as JSON in the
 ``note`` column), so the page words it again in each phone's language; a note that is
 plain text (a row written before notes were phrases) is read back as it is.
@@ -16,6 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from device.errors import HistoryDamaged, RollNotFound
+from device.roll.record import Correction, Die, corrects_reading
 from rules.phrase import Phrase
 
 SCHEMA = """
@@ -23,6 +28,7 @@ CREATE TABLE IF NOT EXISTS rolls (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     seq INTEGER UNIQUE,
     preset TEXT NOT NULL,
+    label TEXT,
     system TEXT NOT NULL,
     roller TEXT,
     started TEXT NOT NULL,
@@ -58,13 +64,14 @@ INSERT OR IGNORE INTO counters VALUES ('seq', 0);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-_COLUMNS = ("id", "seq", "preset", "system", "roller", "started", "finished", "complete",
+_COLUMNS = ("id", "seq", "preset", "label", "system", "roller", "started", "finished", "complete",
             "total", "successes", "outcome", "perfect", "botch", "note", "photo", "spec",
             "result", "dice", "readings")
 _JSON = ("spec", "result", "dice", "readings")
-#: The columns each table of a history must have.
+#: The columns each table of a history must have when it is opened (before :func:`migrate`
+#: adds the ones an earlier version lacked: ``label``).
 _TABLES = {
-    "rolls": set(_COLUMNS),
+    "rolls": set(_COLUMNS) - {"label"},
     "corrections": {"roll_id", "position", "die", "from_value", "to_value", "who", "at"},
     "counters": {"name", "value"},
     "settings": {"name", "value"},
@@ -110,11 +117,53 @@ def check_database(db: sqlite3.Connection, database: Path, photos_folder: Path) 
         raise damaged(str(exc)) from None
 
 
+def migrate(db: sqlite3.Connection) -> None:
+    """Make the tables a new history lacks, and bring one an earlier version wrote up to
+    :data:`VERSION` step by step (:data:`_STEPS`). The caller holds the transaction."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rolls'").fetchone():
+        for step in _STEPS[version:]:
+            step(db)
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    if version < VERSION:  # a newer version's history keeps its number (its steps were run)
+        db.execute(f"PRAGMA user_version = {VERSION}")
+
+
+def _by_hand_not_corrected(db: sqlite3.Connection) -> None:
+    """Version 1: a die a correction added (tapped in, entered for a past roll) or a leaning
+    die's top face, which earlier versions kept as corrected, is by hand only
+    (:func:`device.roll.record.corrects_reading`)."""
+    rows = db.execute("SELECT id, dice FROM rolls WHERE EXISTS (SELECT 1 FROM json_each(rolls.dice) "
+                      "WHERE json_extract(value, '$.source') = 'hand' AND json_extract(value, '$.corrected'))")
+    for roll_id, column in rows.fetchall():
+        corrections = [Correction.from_dict(c) for c in _corrections(db, roll_id)]
+        dice = json.loads(column)
+        for die in dice:
+            if die.get("source") == "hand":
+                die["corrected"] = corrects_reading(Die.from_dict(die), corrections)
+        db.execute("UPDATE rolls SET dice = ? WHERE id = ?", (json.dumps(dice), roll_id))
+
+
+def _label_column(db: sqlite3.Connection) -> None:
+    """Version 2: the preset's label a roll was made under (``label``; NULL in the rows
+    before it, which the page names as it did)."""
+    if "label" not in {row[1] for row in db.execute("PRAGMA table_info(rolls)")}:
+        db.execute("ALTER TABLE rolls ADD COLUMN label TEXT")
+
+
+#: The steps from each version to the next: ``_STEPS[n]`` brings version n to n + 1.
+_STEPS = (_by_hand_not_corrected, _label_column)
+#: The version :func:`migrate` brings a history to (SQLite's ``user_version``).
+VERSION = len(_STEPS)
+
+
 def write_row(db: sqlite3.Connection, row: dict) -> int:
     """Insert the roll row (no ``"id"``) or update it; returns its id. The caller holds the
     transaction and sets ``row["seq"]`` and ``row["photo_stem"]``."""
     values = {
-        "seq": row["seq"], "preset": row["preset"], "system": row["system"],
+        "seq": row["seq"], "preset": row["preset"], "label": row.get("label"), "system": row["system"],
         "roller": row.get("roller"), "started": row["started"], "finished": row.get("finished"),
         "complete": int(bool(row.get("complete"))), "total": row.get("total"),
         "successes": row.get("successes"), "outcome": row.get("outcome"),
@@ -147,12 +196,15 @@ def load_roll(db: sqlite3.Connection, roll_id: int) -> dict:
         roll[key] = bool(roll[key])
     roll["photo"] = bool(roll["photo"])
     roll["note"] = _note_of(roll["note"])
-    roll["corrections"] = [
-        {"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
-         "who": c["who"], "at": c["at"]}
-        for c in db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position",
-                                  (roll_id,))]
+    roll["corrections"] = _corrections(db, roll_id)
     return roll
+
+
+def _corrections(db: sqlite3.Connection, roll_id: int) -> list[dict]:
+    """A roll's corrections, in order, as :meth:`device.roll.record.Correction.to_dict` gives them."""
+    return [{"index": c["die"], "from": json.loads(c["from_value"]), "to": json.loads(c["to_value"]),
+             "who": c["who"], "at": c["at"]}
+            for c in db.execute("SELECT * FROM corrections WHERE roll_id = ? ORDER BY position", (roll_id,))]
 
 
 def _note_column(note: str | None) -> str | None:

@@ -17,10 +17,12 @@ dice of their own (a single pip is a 1), the phantoms of its leave-one-source-ou
 ``--close-ups`` (:func:`close_up_scale`): the detector sees some windows so close that their
 dice are CLOSE_SIDES pixels across and their pips the size of the dice it learned; only the dice's
 centres are heat there, so a near die's pip is no die (the detector proposed penlington's pips).
+``--close-ups SHARE`` sets their share of windows (:func:`close_up_share`; CLOSE_SHARE without one).
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import cv2
@@ -38,7 +40,8 @@ PIP_CROP = (0.1, 0.45)
 PIP_REACH = 0.32
 #: :func:`close_up_scale`: the share of detector windows seen close up, and their dice's side in
 #: the detector's input (pixels): their pips, 0.1-0.2 of it, are then 8-32 px, the size of the
-#: dice it learned (tools/train_pips.py WIDE_SIDES 10-80); at most the window's side (160)
+#: dice it learned (tools/train_pips.py WIDE_SIDES 10-80); at most the window's side (160).
+#: CLOSE_SHARE is ``--close-ups`` given no share (the runs of 2026-12-01)
 CLOSE_SHARE = 0.15
 CLOSE_SIDES = (80.0, 160.0)
 
@@ -92,3 +95,24 @@ def close_up_scale(sides: list[float], rng: np.random.Generator) -> float:
     """The factor that makes a photo's dice, the median of ``sides`` (pixels, at least one),
     a side drawn from CLOSE_SIDES (log-uniform) in the detector's input."""
     return math.exp(rng.uniform(math.log(CLOSE_SIDES[0]), math.log(CLOSE_SIDES[1]))) / float(np.median(sides))
+
+
+def close_up_share(text: str) -> float:
+    """``--close-ups SHARE``'s argparse type: the share of detector windows seen close up, a
+    number over 0 and at most 1; else ``argparse.ArgumentTypeError`` saying so."""
+    try:
+        share = float(text)
+    except ValueError:
+        share = math.nan
+    if not 0 < share <= 1:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"'{text}' is no share of windows: give a number over 0 and at most 1")
+    return share
+
+
+def close_up(sides: list[float], share: float, rng: np.random.Generator) -> float | None:
+    """A detector window's close-up scale (:func:`close_up_scale`), drawn for a ``share`` (0-1) of
+    windows, else None; ``share`` 0 (no ``--close-ups``) or no dice draws nothing from ``rng``,
+    so such a run repeats the runs before close-ups existed."""
+    if share <= 0 or not sides or rng.random() >= share:
+        return None
+    return close_up_scale(sides, rng)

@@ -34,8 +34,9 @@ of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors``
 training sources only (tools/train_loso.sh, PIPS_RENDERS). Two more, off by default, aim at
 the sources a network never saw (tools/pips_augment.py): ``--colour-jitter`` shows windows and
 crops in other hues, channel orders, saturations and grey; ``--pip-negatives N`` teaches N
-crops a photo of one pip or a few inside a labelled die as background; ``--close-ups`` shows
-the detector a share of its windows with dice of 80–160 px, whose pips are background.
+crops a photo of one pip or a few inside a labelled die as background; ``--close-ups [SHARE]``
+shows the detector a SHARE of its windows (0.15 if none is given) with dice of 80–160 px,
+whose pips are background.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.pips_augment import CLOSE_SHARE, close_up_scale, pip_negatives, recolour  # noqa: E402
+from tools.pips_augment import CLOSE_SHARE, close_up, close_up_share, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.network import to_blob  # noqa: E402
@@ -168,11 +169,11 @@ def _perspective(canvas, points, rng):
     return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
 
 
-def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False, close: bool = False):
+def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False, close: float = 0.0):
     """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps;
     ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt;
     ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`);
-    ``close`` (``--close-ups``): a CLOSE_SHARE of windows close up (:func:`close_up_scale`)."""
+    ``close`` (``--close-ups``): that share (0-1) of windows close up (:func:`close_up`)."""
     filling = varied and bool(dice) and rng.random() < FILL_SHARE
     if filling:
         image, dice = _filling(image, dice, rng)
@@ -182,8 +183,9 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
         side = float(np.median([s for _, _, s in dice]))
         scale = math.exp(rng.uniform(*np.log((20.0 if filling else WIDE_SIDES[0], WIDE_SIDES[1])))) / side
     focus = None
-    if not filling and dice and close and rng.random() < CLOSE_SHARE:
-        scale = close_up_scale([s for _, _, s in dice], rng)
+    near = None if filling else close_up([s for _, _, s in dice], close, rng)
+    if near is not None:
+        scale = near
         focus = dice[int(rng.integers(len(dice)))]  # a die in the window, not the floor around
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -232,7 +234,7 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
 
 
 def train_detector(photos, images, epochs: int, rng, varied: bool = False, recoloured: bool = False,
-                   close: bool = False) -> nn.Module:
+                   close: float = 0.0) -> nn.Module:
     net = PipDetector()
     batch_size = 16
     steps = epochs * math.ceil(len(photos) / batch_size)
@@ -404,9 +406,10 @@ def main() -> int:
     parser.add_argument("--pip-negatives", type=int, default=0, metavar="N",
                         help="N crops a photo and epoch of a pip or a few (0.1-0.45 of the die's side) "
                              "inside a labelled die, learned by the classifier as background (tools/pips_augment.py)")
-    parser.add_argument("--close-ups", action="store_true",
-                        help="show the detector some windows with dice of 80-160 px, their pips as background "
-                             "(tools/pips_augment.py)")
+    parser.add_argument("--close-ups", type=close_up_share, nargs="?", const=CLOSE_SHARE, default=0.0,
+                        metavar="SHARE",
+                        help=f"show the detector a SHARE of windows (default {CLOSE_SHARE}) with dice of 80-160 px, "
+                             "their pips as background (tools/pips_augment.py)")
     args = parser.parse_args()
     if args.renders and not (args.renders / "labels.json").is_file():
         parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")

@@ -7,8 +7,9 @@ What is fitted (:func:`fit`), each part chosen on the table's photos held out by
   side), so the detector reads them at the size it learned (:mod:`vision.scale`), in one pass;
   or the shipped reader's own passes, when they do better;
 - the side the candidates are cropped at: the detector's, or the table's labelled die side
-  (tried where it puts many more candidates on the taught dice: a detector that never saw the
-  table's dice sizes them wrong, its crops a part of the die);
+  (tried where it puts many more candidates on the taught dice, or where the detector sizes
+  the dice it finds much larger than labelled: a detector that never saw the table's dice
+  sizes them wrong, its crops a part of the die or the die amid the floor);
 - the detector's threshold: candidates down to :data:`LOW_HEAT` are looked at;
 - two heads (:class:`Head`, logistic regressions whose logits start at the shipped
   classifier's and are held to them by a ridge penalty): die or floor, over the candidate's
@@ -69,6 +70,7 @@ FOLDS = 5  # photo folds of the held-out figure (fewer photos: one fold each)
 #: on the photos read after)
 MARGIN = 3
 SIZED_MORE = 0.1  # of the dice taught: cropped at their side, this many more must lie on a candidate
+MISSIZED = 1.25  # or the detector sizes them more than this many times their labelled side
 PART = 0.5  # of a labelled die's side: a candidate smaller than this on it is a part of it (a pip)
 
 
@@ -167,6 +169,32 @@ def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> ND
     return targets
 
 
+def _unlabelled_dice(looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
+    """Which candidates of a partial photo (not every die labelled) are left out of the floor
+    examples: those near no labelled die (their box meets none) that the shipped classifier
+    takes for a die (more likely a die than background) — the photo's other dice, which are
+    not labelled but are not floor either."""
+    if not looked.found:
+        return np.zeros(0, bool)
+    die_logit = looked.offsets[:, 1:].max(axis=1) - looked.offsets[:, 0]
+    near = np.array([any(x + s / 2 > e.box[0] and x - s / 2 < e.box[2] and y + s / 2 > e.box[1]
+                         and y - s / 2 < e.box[3] for e in labels) for x, y, s, _ in looked.found], bool)
+    out: NDArray[Any] = ~near & (die_logit > 0)
+    return out
+
+
+def _training_targets(backend: Backend, looks: Sequence[_Looked], photos: Sequence[TaughtPhoto]) -> list[NDArray[Any]]:
+    """Each photo's candidates' classes (:func:`_targets`) to fit the heads on; −1 for a
+    partial photo's unlabelled dice (:func:`_unlabelled_dice`), which no head learns from."""
+    out = []
+    for looked, photo in zip(looks, photos, strict=True):
+        targets = _targets(backend, looked, photo.dice)
+        if photo.partial:
+            targets[(targets == 0) & _unlabelled_dice(looked, photo.dice)] = -1
+        out.append(targets)
+    return out
+
+
 def _counts(photos: Sequence[TaughtPhoto]) -> dict[str, dict[str, int]]:
     out: dict[str, Counter[str]] = {}
     for photo in photos:
@@ -179,7 +207,8 @@ def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adapta
     """Fit the layer to a table's labelled photos (see the module's docstring).
 
     :param photos: every photo taught, each with all its dice labelled (a die left unlabelled
-        teaches the layer that it is floor).
+        teaches the layer that it is floor) unless ``partial``: there, the candidates near no
+        label that the shipped classifier takes for dice are no floor example.
     :param backend: the shipped reader to adapt (None: that of :func:`family_of` the photos).
     :returns: the adaptation; ``used`` False (with ``why``) for fewer than two photos, or
         when it does not read the held-out photos better than the shipped reader.
@@ -206,9 +235,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     # the dice's side as labelled, and as the detector measures the dice it matches
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
     labelled = float(np.median(sides))
-    measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, first, strict=True)
-                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
-    side = float(np.median(measured)) if measured else labelled
+    side = _measured_side(backend, photos, first) or labelled
     matched = [_reach(p.image, looked.found[i]) > tray.CUT_OFF for p, looked in zip(photos, first, strict=True)
                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
     adaptation.cut_off = not matched or sum(matched) <= len(matched) / 2
@@ -217,13 +244,19 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
                            for p in photos]
     # the same candidates cropped at the dice's labelled side, where that puts many more of them
     # on the dice (a choice among more options held out on few photos is more often luck: byler,
-    # 5 photos taught, 48 dice of 53 against 47, was read 67.4 % right after, 74.1 % without)
+    # 5 photos taught, 48 dice of 53 against 47, was read 67.4 % right after, 74.1 % without),
+    # or where the detector sizes the dice it finds much larger than labelled, their crops mostly
+    # floor (patterson's crops of one die, sized 1.3-1.5 times it: the network reads 18 of 29
+    # right at the detector's sides, 23 of 30 at the labelled one)
     unsized: list[tuple[float | None, float | None]] = [(None, None), (side, None)]
     more = max(MARGIN, SIZED_MORE * len(sides))
     for option in unsized:
         sizes = [labelled * max(p.image.shape[:2]) for p in photos]
         sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
-        if _on_dice(backend, photos, sized) >= _on_dice(backend, photos, [lk.found for lk in options[option]]) + more:
+        measured = _measured_side(backend, photos, options[option])
+        missized = measured is not None and measured > MISSIZED * labelled
+        if missized or _on_dice(backend, photos, sized) >= _on_dice(backend, photos,
+                                                                  [lk.found for lk in options[option]]) + more:
             options[option[0], labelled] = [_look(backend, p.image, _scale_of(option[0], p.image, backend),
                                                   _expected_side(option[0], p.image, backend), size=size,
                                                   found=looked.found)
@@ -233,7 +266,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     # read as the shipped classifier reads them: a table whose values it cannot learn)
     held: dict[tuple[bool, tuple[float | None, float | None], float, float], Figures] = {}
     for option, looks in options.items():
-        targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
+        targets = _training_targets(backend, looks, photos)
         for key in ((whole, option, h, v) for whole in (True, False) for h in HEATS for v in VALUE_MINS):
             held[key] = Figures()
         for fold in range(folds):
@@ -268,8 +301,7 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
     adaptation.side, adaptation.size = option
     adaptation.held_out = held[chosen].to_dict()
     looks = options[option]
-    targets = [_targets(backend, looked, p.dice) for p, looked in zip(photos, looks, strict=True)]
-    adaptation.head = _fit_on(looks, targets, list(range(len(photos))))
+    adaptation.head = _fit_on(looks, _training_targets(backend, looks, photos), list(range(len(photos))))
     if adaptation.head is not None and chosen is finder:  # its value part left out: the network's values
         adaptation.head = replace(adaptation.head, taught=np.zeros(0, int))
     adaptation.used = adaptation.head is not None and (chosen is finder or bool(better))
@@ -281,6 +313,14 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
 def _scale_of(side: float | None, image: NDArray[Any], backend: Backend) -> float | None:
     """The detector's scale for dice of ``side`` (a share of the photo's long side; None: the shipped passes)."""
     return None if side is None else backend.learned_side / (side * max(image.shape[:2]))
+
+
+def _measured_side(backend: Backend, photos: Sequence[TaughtPhoto], looks: Sequence[_Looked]) -> float | None:
+    """The median side (a share of the photo's long side) the detector gives the candidates
+    matching the photos' labelled dice in ``looks``; None when none matches."""
+    measured = [looked.found[i][2] / max(p.image.shape[:2]) for p, looked in zip(photos, looks, strict=True)
+                for i, t in enumerate(_targets(backend, looked, p.dice)) if t]
+    return float(np.median(measured)) if measured else None
 
 
 def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], found: Sequence[list[Candidate]]) -> int:
@@ -322,7 +362,8 @@ def _finds_more(held: Figures, shipped: Figures) -> bool:
 
 
 def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: Sequence[int]) -> Head | None:
-    chosen = [k for k in photos if looks[k].found]
+    """The heads fitted on the candidates of ``photos`` (indices) whose target is not −1."""
+    chosen = [k for k in photos if np.any(targets[k] >= 0)]
     if not chosen:
         return None
     c = looks[chosen[0]].offsets.shape[1]
@@ -330,8 +371,10 @@ def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: S
     die_mask, value_mask = np.zeros(f), np.ones(f)
     die_mask[c:c + 8] = 1.0  # whether a die is there: heat, size and look, not which value it shows
     value_mask[c:c + 8] = 0.0  # its value: the network's and the rings' view of it
-    return fit_head(np.vstack([looks[k].offsets for k in chosen]), np.vstack([looks[k].features for k in chosen]),
-                    np.concatenate([targets[k] for k in chosen]), die_mask, value_mask)
+    keep = [targets[k] >= 0 for k in chosen]
+    return fit_head(np.vstack([looks[k].offsets[m] for k, m in zip(chosen, keep, strict=True)]),
+                    np.vstack([looks[k].features[m] for k, m in zip(chosen, keep, strict=True)]),
+                    np.concatenate([targets[k][m] for k, m in zip(chosen, keep, strict=True)]), die_mask, value_mask)
 
 
 def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: str | None = None,

@@ -27,7 +27,8 @@ every POST must be same-origin.
 ``POST /api/rolls/<id>/principal``       *PIN* ``{"index": i, "who"?}`` → the updated roll; 400 as
                                          above, or when die ``i`` is already the principal die
 ``GET  /api/rolls/<id>/photo``           the annotated photo (``?annotated=0``: as taken)
-``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download; in
+``GET  /api/rolls.csv``, ``.json``       the whole history (same filters), as a download; each
+                                         roll's ``label``, the one it was rolled under; in
                                          the JSON each roll has its ``examples`` (issue 17:
                                          the dice its corrections taught, :mod:`web.examples`)
 ``POST /api/history/clear``              *PIN* forget every roll → ``{"cleared": true}``
@@ -80,7 +81,7 @@ from .inputs import (
     query_number,
     whole_number,
 )
-from .messages import needs_text, reason, shown_dice, shown_roll, shown_state, translated
+from .messages import needs_text, reason, roll_label, shown_roll, shown_state, translated
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -301,7 +302,7 @@ def export_json():
     def chunks() -> Iterator[str]:
         yield "["
         for number, item in enumerate(rolls):
-            yield ("," if number else "") + "\n" + json.dumps({**item, "dice": shown_dice(item),
+            yield ("," if number else "") + "\n" + json.dumps({**item, "label": roll_label(item),
                                                                   "examples": taught.get(item["id"], [])})
         yield "\n]\n"
 

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 from flask import Response
 
-from .messages import shown_dice
+from .messages import roll_label
 
 EXPORT_PAGE = 200
 CSV_COLUMNS = (
-    "id", "seq", "started", "finished", "roller", "preset", "system", "complete",
+    "id", "seq", "started", "finished", "roller", "preset", "label", "system", "complete",
     "total", "successes", "outcome", "perfect", "botch", "naturals", "values", "roles",
     "sources", "corrected", "note",
 )
@@ -59,15 +59,16 @@ def csv_row(roll: dict) -> list:
     would vanish between two spaces), and roles, which may hold spaces ("one left over"),
     separated by ``|``; a die a correction made surplus has the role
     ``surplus`` (it does not count); ``corrected`` numbers the corrected dice from 1, as the
-    page does (a 0 read as "not corrected"; :func:`web.messages.shown_dice`: not a die a
-    correction added)."""
-    dice = shown_dice(roll)
+    page does (a 0 read as "not corrected"; a die a correction added is by hand, not
+    corrected, in the roll's record); ``label`` is the one it was rolled under
+    (:func:`web.messages.roll_label`, as the table or the rules wrote it)."""
+    dice = roll.get("dice") or []
     joined = lambda key: " ".join("-" if d.get(key) is None else str(d[key]) for d in dice)  # noqa: E731
     return [
         roll["id"], roll.get("seq"), roll.get("started"), roll.get("finished"),
         _spreadsheet_safe(roll.get("roller")), _spreadsheet_safe(roll.get("preset")),
-        roll.get("system"), roll.get("complete"), roll.get("total"), roll.get("successes"),
-        roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
+        _spreadsheet_safe(roll_label(roll)), roll.get("system"), roll.get("complete"), roll.get("total"),
+        roll.get("successes"), roll.get("outcome"), roll.get("perfect"), roll.get("botch"),
         joined("natural"), joined("value"),
         "|".join("surplus" if d.get("surplus") else "-" if d.get("role") is None else str(d["role"]) for d in dice),
         joined("source"),

@@ -53,7 +53,7 @@ _REFUSALS = {"no dice": N_("No dice seen."), "not moved": N_("No die has moved s
 #: The parts of a label the rules write ("pool 5 · difficulty 2 · no rule of ten").
 _LABEL_WORDS = {"pool": N_("pool {n}"), "difficulty": N_("difficulty {n}"), "target": N_("target {n}"),
                 "random": N_("random {n}")}
-_FREE_LABEL = "Free roll"  # device.presets' label of a free roll
+_FREE_LABEL = "Free roll"  # device.presets' label of the built-in free roll
 _LABEL_PARTS = (N_("no rule of ten"), N_("no rule of one"), N_("Free roll"))
 #: The words of device/tray/problems.py a sentence holds: KIND_NAMES' values and
 #: UNREADABLE_PHRASES' (tests/web/test_messages.py keeps them in step).
@@ -217,26 +217,19 @@ def shown_roll(roll: dict) -> dict:
     """A roll as the page gets it (the API, the event stream, the history page): its ``note``
     in the request's language (:func:`note_text`) and ``label_text``, the label it was rolled
     under (:func:`roll_label`) in that language, whatever its preset is labelled now."""
-    shown = {**roll, "label_text": label_text(roll_label(roll)), "dice": shown_dice(roll)}
+    shown = {**roll, "label_text": label_text(roll_label(roll))}
     return {**shown, "note": note_text(roll["note"])} if roll.get("note") else shown
 
 
-def shown_dice(roll: dict) -> list[dict]:
-    """A roll's dice, each ``corrected`` only when a correction changed what it showed: a die
-    the camera read (its face or "cocked" changed), or one whose entered face was changed. A
-    die a correction added (tapped in where the reader missed it, entered for a past roll,
-    ``from`` None) or a leaning die's top face entered corrects no reading: it is by hand only,
-    as /dice counts it (device.dice_stats)."""
-    changed = {c["index"] for c in roll.get("corrections") or () if c.get("from") is not None}
-    return [{**die, "corrected": bool(die.get("corrected")) and
-             (die.get("source") == "camera" or die.get("index") in changed)} for die in roll.get("dice") or ()]
-
-
 def roll_label(roll: dict) -> str:
-    """The label a roll was made under: "Free roll" for a free roll (the preset's label, as the
-    state line says it; its result's "3D6" is only the spec the rules built from the dice seen),
-    else its result's (``rules.describe`` of the spec it was rolled with), else the one the
-    rules make of its saved spec, else its preset's name."""
+    """The label a roll was made under: its preset's label then (``label``, kept with the roll:
+    "Free roll", "2D6", one the config gave the preset), whatever the preset is labelled now.
+    A roll kept before labels were has none: "Free roll" for a free roll (its result's "3D6"
+    is only the spec the rules built from the dice seen), else its result's (``rules.describe``
+    of the spec it was rolled with), else the one the rules make of its saved spec, else its
+    preset's name."""
+    if roll.get("label"):
+        return roll["label"]
     if roll.get("system") == "free":
         return _FREE_LABEL
     return (roll.get("result") or {}).get("label") or _made_label(roll) or roll.get("preset") or ""

@@ -186,7 +186,7 @@ class RollCore:
             spec = {"system": "free"}
         else:
             spec = preset.make_spec(preset.count or 1, roller=self._roller).to_dict()
-        return Roll(preset.name, preset.system, spec, now(), roller=self._roller)
+        return Roll(preset.name, preset.system, spec, now(), roller=self._roller, label=preset.label)
 
     # --- saving, state ------------------------------------------------
     def _snapshot(self) -> dict:

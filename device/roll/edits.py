@@ -13,7 +13,17 @@ import numpy as np
 
 from device.errors import RollNeedsDice
 from device.roll.core import RollCore, all_or_nothing
-from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Correction, Die, Roll, faces, now, waiting_note
+from device.roll.record import (
+    ABANDONED_NOTE,
+    WAITING_NOTE,
+    Correction,
+    Die,
+    Roll,
+    corrects_reading,
+    faces,
+    now,
+    waiting_note,
+)
 from device.roll.walk import problem_phrase
 from rules.phrase import Phrase
 from vision.reading import DieReading, TrayReading
@@ -57,9 +67,10 @@ class RollEdits(RollCore):
                                  Phrase("die {n} already shows {value}: nothing to correct", n=index + 1, value=new))
             roll.corrections.append(Correction(index, die.natural, new if not cocked else "cocked", who, now()))
             leaning = die.unreadable == "cocked" and self._cocked_dice == "accept_leaning"
-            die.natural, die.unreadable, die.corrected = new, "cocked" if cocked else None, True
+            die.natural, die.unreadable = new, "cocked" if cocked else None
             if leaning and not cocked:  # RULES T-5: its top face, entered by hand
                 die.source = "hand"
+            die.corrected = corrects_reading(die, roll.corrections)
             if more:
                 if self._is_current(roll):
                     raise ValueError(Phrase("the current roll asks for its dice itself: "
@@ -82,7 +93,7 @@ class RollEdits(RollCore):
                 lowest = 0 if sides == 10 else 1
                 if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= sides:
                     raise ValueError(Phrase("a die of this roll shows {faces}", faces=faces(sides)))
-                die = Die(value or 10, "hand", step=step, index=len(roll.dice), corrected=True)
+                die = Die(value or 10, "hand", step=step, index=len(roll.dice))  # by hand: not corrected
                 roll.dice.append(die)
                 roll.corrections.append(Correction(die.index, None, value or 10, who, now()))
             values = values[count:]
@@ -180,7 +191,7 @@ class RollEdits(RollCore):
         labels: list[str | None] = []
         for read in shown["dice"]:
             die = dice.get(tuple(read["box"]))
-            if die is None or not die.corrected:
+            if die is None or not (die.corrected or die.source == "hand"):  # "hand": a leaning die's top face
                 labels.append(None)
                 continue
             before = "?" if read["value"] is None else read["value"]

@@ -46,7 +46,8 @@ class Die:
     :param value: what it counts for (RULES D6-1), None until the rules counted it.
     :param role: ``"principal"``, ``"secondary"``, ``"extra"`` (RULES D6-2, D6-4), None in a pool.
     :param color: its palette colour (None by hand); ``box``: ``[x0, y0, x1, y1]`` pixels in the photo.
-    :param corrected: a correction changed it or added it.
+    :param corrected: a correction changed what it showed (:func:`corrects_reading`); a die
+        a correction added is by hand, not corrected.
     :param unreadable: why it has no face (vision's word, or ``"cocked"``), else None.
     :param principal: it is the principal die (RULES D6-2).
     :param surplus: kept but not counted: a correction made it surplus (RULES P-3, D6-4).
@@ -137,6 +138,9 @@ class Roll:
     readings, the walk writes its result (:func:`device.roll.walk.resolve`).
 
     :param preset: the preset's name; ``system``: ``"d6"``, ``"free"`` or ``"pool"``.
+    :param label: the preset's label when the roll was made (``"Free roll"``, ``"2D6"``, one
+        the config gave it): what the roll is named by, whatever the preset is labelled
+        later; None for a roll an earlier version kept.
     :param spec: the rules' spec as its dict (``D6Spec``/``PoolSpec.to_dict``; ``{"system":
         "free"}`` for a free roll until its principal die is known).
     :param started: ISO 8601, UTC; ``finished``: when complete or abandoned, else None.
@@ -154,6 +158,7 @@ class Roll:
     spec: dict[str, Any]
     started: str
     roller: str | None = None
+    label: str | None = None
     id: int | None = None
     seq: int | None = None
     finished: str | None = None
@@ -172,7 +177,7 @@ class Roll:
 
     def to_dict(self) -> dict[str, Any]:
         """The roll dict the history saves and gives back (README's API section)."""
-        return {"id": self.id, "seq": self.seq, "preset": self.preset, "system": self.system,
+        return {"id": self.id, "seq": self.seq, "preset": self.preset, "label": self.label, "system": self.system,
                 "roller": self.roller, "started": self.started, "finished": self.finished,
                 "complete": self.complete, "result": self.result, "total": self.total,
                 "successes": self.successes, "outcome": self.outcome, "perfect": self.perfect,
@@ -184,7 +189,7 @@ class Roll:
     def from_dict(cls, data: Mapping[str, Any]) -> Roll:
         """The inverse of :meth:`to_dict` (a roll as :meth:`device.history.History.roll` gives it)."""
         return cls(data["preset"], data["system"], data["spec"], data["started"], roller=data.get("roller"),
-                   id=data.get("id"), seq=data.get("seq"), finished=data.get("finished"),
+                   label=data.get("label"), id=data.get("id"), seq=data.get("seq"), finished=data.get("finished"),
                    complete=bool(data.get("complete")), result=data.get("result"), total=data.get("total"),
                    successes=data.get("successes"), outcome=data.get("outcome"),
                    perfect=bool(data.get("perfect")), botch=bool(data.get("botch")),
@@ -198,6 +203,16 @@ class Roll:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.dice):
             raise ValueError(f"roll {self.id} has no die {index}")
         return self.dice[index]
+
+
+def corrects_reading(die: Die, corrections: Sequence[Correction]) -> bool:
+    """Whether ``corrections`` changed what ``die`` showed (RULES T-1): the face or "cocked"
+    of a die the camera read, or the face of one entered by hand. A die a correction added
+    (tapped in where the reader missed it, entered for a past roll: ``before`` None), a
+    leaning die's top face entered (RULES T-5: read as no face) or a die marked principal
+    (RULES D6-2) corrects no reading: it is by hand, or as it was."""
+    return any(c.index == die.index and c.after != "principal" and (die.source == "camera" or c.before is not None)
+               for c in corrections)
 
 
 def faces(sides: int) -> Phrase:

@@ -147,7 +147,7 @@ class RollTeaching(RollEdits):
             box = [max(0, round(x - half)), max(0, round(y - half)),
                    min(width, round(x + half)), min(height, round(y + half))]
             was_complete = roll.complete
-            die = Die(value or 10, "hand", step=shown.get("step", 0), index=len(roll.dice), box=box, corrected=True)
+            die = Die(value or 10, "hand", step=shown.get("step", 0), index=len(roll.dice), box=box)
             roll.dice.append(die)  # RULES T-3: the die the throw was missing, its face by the player
             roll.corrections.append(Correction(die.index, None, die.natural, who, now()))
             if was_complete and not self._is_current(roll):

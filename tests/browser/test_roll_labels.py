@@ -1,5 +1,6 @@
-"""A past roll keeps the label it was rolled under after its preset is changed (README:
-History): the history page, the live page's roll line and its recent list, in each language."""
+"""A past roll keeps the label it was rolled under after its preset is changed, a free roll
+its preset's, the built-in one's or one the config gave it (README: History): the history
+page, the live page's roll line and its recent list, in each language."""
 
 from __future__ import annotations
 
@@ -16,11 +17,16 @@ LABELS = {"en-US": ("pool 3 · difficulty 2", "pool 5 · difficulty 1"),
           "es": ("reserva 3 · dificultad 2", "reserva 5 · dificultad 1")}
 
 
+#: A free roll of the config with a label of its own.
+MESA = {"name": "mesa", "system": "free", "label": "Mesa livre"}
+
+
 @pytest.fixture
 def controller(tmp_path):
-    """The real controller (its presets and roll dicts), in place of the fake one."""
+    """The real controller (its presets and roll dicts, :data:`MESA` among them), in place of
+    the fake one."""
     with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+        yield Controller(build_presets([MESA]), history)
 
 
 @pytest.mark.parametrize("locale", LABELS)
@@ -62,3 +68,20 @@ def test_a_free_roll_is_named_by_its_preset(phone, controller, locale):
     page = phone("/history", locale=locale)
     expect(page.locator("#history li").first.locator("strong")).to_contain_text(FREE[locale])
     expect(page.locator("#history li").first).not_to_contain_text("3D6")
+
+
+@pytest.mark.parametrize("locale", FREE)
+def test_a_free_roll_of_the_config_is_named_by_its_own_label(phone, controller, locale):
+    """Not "Free roll" (nor the rules' "2D6"), which the built-in free roll beside it keeps."""
+    controller.arm("mesa")
+    controller.enter_dice([3, 5])
+    controller.arm("free")
+    controller.enter_dice([4, 1, 2])
+
+    page = phone("/", locale=locale)
+    expect(page.locator("#recent li strong")).to_contain_text([FREE[locale], "Mesa livre"])
+    page.locator("#recent li button").nth(1).click()  # the config's free roll on the roll line
+    expect(page.locator("#roll-meta")).to_contain_text("Mesa livre")
+    page = phone("/history", locale=locale)
+    expect(page.locator("#history li strong")).to_contain_text([FREE[locale], "Mesa livre"])
+    expect(page.locator("#history")).not_to_contain_text("2D6")

@@ -64,7 +64,7 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     expect(page.locator("#photo-dialog")).not_to_be_visible()  # the tap added a die, it opened no photo
     roll = controller.rolls(limit=1)[0]
     added = roll["dice"][2]
-    assert added["natural"] == 5 and added["corrected"] and added["box"][0] < 120 < added["box"][2]
+    assert added["natural"] == 5 and not added["corrected"] and added["box"][0] < 120 < added["box"][2]
     # nothing read it, so nothing was corrected: by hand only, on the live page and the history's
     by_hand, corrected = BY_HAND[locale]
     expect(page.locator('.die[data-index="2"] .tags')).to_contain_text(by_hand)

@@ -65,7 +65,7 @@ def test_accept_leaning_asks_for_the_top_face_and_keeps_it_as_entered_by_hand(co
     assert pending["dice"][1]["natural"] is None  # the reader reads no value from a leaning die (T-1)
     roll = controller.correct(pending["id"], 1, value=5, who="gm")
     assert roll["complete"] and roll["total"] == 8 and controller.state()["state"] == "resolved"
-    assert roll["dice"][1]["source"] == "hand" and roll["dice"][1]["corrected"]
+    assert roll["dice"][1]["source"] == "hand" and not roll["dice"][1]["corrected"]  # no face was read to correct
     assert roll["corrections"][0]["to"] == 5 and roll["corrections"][0]["who"] == "gm" and roll["corrections"][0]["at"]
 
 

@@ -89,7 +89,8 @@ def test_a_missed_die_tapped_in_joins_its_throw_and_is_an_example(controller, re
     assert roll["complete"] and roll["total"] == 11 and len(roll["dice"]) == 3  # RULES D6-2a: a free roll's dice
     added = roll["dice"][2]
     assert added["box"] == [415, 265, 485, 335]  # the side the reader measured (60, 80: 70), centred on the tap
-    assert (added["natural"], added["step"], added["corrected"], added["source"]) == (6, 0, True, "hand")
+    # nothing read it, so nothing was corrected: by hand only, in the record the history keeps
+    assert (added["natural"], added["step"], added["corrected"], added["source"]) == (6, 0, False, "hand")
     assert roll["corrections"][-1] == {**roll["corrections"][-1], "index": 2, "from": None, "to": 6, "who": "Ana"}
     [example] = controller.examples()["examples"]
     assert (example["kind"], example["value"], example["roll"]) == ("d6-pips", 6, roll["id"])

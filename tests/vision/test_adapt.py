@@ -329,3 +329,45 @@ def test_the_fits_shipped_reading_leaves_colours_unnamed_and_reads_the_same_dice
     named, unnamed = reader.read(image), reader.read(image, named=False)
     assert _values(unnamed) == _values(named) and unnamed.dice
     assert {d.color for d in unnamed.dice} == {"white"} and not any(d.principal for d in unnamed.dice)
+
+
+
+def _die_probability(adaptation, photos):
+    """The layer's die head's mean probability of a die on the candidates lying on each photo's
+    dice after its first two."""
+    backend, probabilities = adapt.PipBackend(), []
+    for photo in photos:
+        looked = adapt_features._look(backend, photo.image, None, adapt._expected_side(None, photo.image, backend))
+        die_p, _ = adaptation.head.probs(looked.offsets, looked.features)
+        probabilities += list(die_p[adapt._targets(backend, looked, photo.dice[2:]) > 0])
+    assert len(probabilities) > 40
+    return float(np.mean(probabilities))
+
+
+@pytest.mark.slow
+def test_a_partial_photos_unlabelled_dice_are_not_learned_as_floor(real_photos):
+    # a roll's photo teaches only its corrected dice: the others on it are dice, not floor
+    photos = _photos(real_photos)
+    partial = [adapt.TaughtPhoto(p.image, p.dice[:2], partial=True) for p in photos]
+    assert _die_probability(adapt.fit(partial, adapt.PipBackend()), photos) > 0.95
+    # on a photo whose every die is labelled, a die left out is floor: the die head doubts it
+    unmarked = [adapt.TaughtPhoto(p.image, p.dice[:2]) for p in photos]
+    assert _die_probability(adapt.fit(unmarked, adapt.PipBackend()), photos) < 0.9
+
+
+class _GrowingDetector(adapt.PipBackend):
+    """The shipped pip reader, but its detector sizes every die twice its side (as the
+    leave-one-source-out networks size patterson's crops of one die 1.3-1.5 times it): it
+    finds each die, but its crops show it small amid the floor."""
+
+    def candidates(self, image, scale, heat):
+        return [(x, y, 2 * side, peak) for x, y, side, peak in super().candidates(image, scale, heat)]
+
+
+@pytest.mark.slow
+def test_a_detector_sizing_the_tables_dice_much_larger_crops_them_at_their_taught_side(real_photos):
+    photos = _photos(real_photos)
+    adaptation = adapt.fit(photos, _GrowingDetector())
+    sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
+    assert adaptation.size == pytest.approx(float(np.median(sides)))
+    assert adapt.Figures(**adaptation.held_out).right >= 0.8 * len(sides)

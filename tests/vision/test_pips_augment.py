@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 from pathlib import Path
 
@@ -9,7 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.pips_augment import CLOSE_SIDES, PIP_CROP, PIP_REACH, close_up_scale, pip_negatives, recolour
+from tools.pips_augment import (
+    CLOSE_SIDES,
+    PIP_CROP,
+    PIP_REACH,
+    close_up,
+    close_up_scale,
+    close_up_share,
+    pip_negatives,
+    recolour,
+)
 from tools.pips_data import SOURCES, Photo, targets
 
 
@@ -98,3 +108,28 @@ def test_close_ups_show_the_dice_so_near_that_their_pips_are_the_size_of_dice(re
         assert CLOSE_SIDES[0] - 1e-6 <= min(seen) < 90 and 150 < max(seen) <= CLOSE_SIDES[1] + 1e-6
     # a pip, 0.1-0.2 of its die's side, is then 8-32 px: the size of the dice the detector learned
     assert 0.1 * CLOSE_SIDES[0] >= 8 and 0.2 * CLOSE_SIDES[1] <= 32
+
+
+@pytest.mark.parametrize("share", [0.05, 0.15, 0.5])
+def test_close_ups_are_the_share_of_windows_asked_for(share):
+    rng = np.random.default_rng(3)
+    drawn = [close_up([40.0, 44.0], share, rng) for _ in range(4000)]
+    near = [scale for scale in drawn if scale is not None]
+    assert abs(len(near) / len(drawn) - share) < 0.02
+    assert all(CLOSE_SIDES[0] - 1e-6 <= 42.0 * scale <= CLOSE_SIDES[1] + 1e-6 for scale in near)
+
+
+def test_no_close_ups_draws_nothing_so_a_run_without_them_is_unchanged():
+    rng = np.random.default_rng(4)
+    assert close_up([40.0], 0.0, rng) is None and close_up([], 0.5, rng) is None
+    assert rng.random() == np.random.default_rng(4).random()
+
+
+@pytest.mark.parametrize("text", ["0", "-0.1", "1.5", "nan", "half"])
+def test_a_close_up_share_that_is_none_is_refused_saying_why(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="no share of windows: give a number over 0 and at most 1"):
+        close_up_share(text)
+
+
+def test_a_close_up_share_is_read_as_a_number():
+    assert close_up_share("0.05") == 0.05 and close_up_share("1") == 1.0

@@ -19,7 +19,7 @@ from tests.device.controller_fakes import Clock, FakeReader, fakes
 from tests.fakes.controller import FakeController
 from web import create_app
 
-__all__ = ["FakeController", "live_server", "running"]
+__all__ = ["FakeController", "csv_lines", "live_server", "running"]
 
 
 @pytest.fixture
@@ -115,3 +115,10 @@ def running(server) -> Iterator[int]:
 def live_server(app, threads: int = 4):
     """Serve ``app`` with plain waitress on a free loopback port (:func:`running`)."""
     return running(waitress.create_server(app, host="127.0.0.1", port=0, threads=threads))
+
+
+def csv_lines(client, query: str = "") -> list[dict]:
+    """``GET /api/rolls.csv`` (``query``: its filters), each roll's line as ``{column: text}``,
+    newest first."""
+    head, *rows = client.get(f"/api/rolls.csv{query}").get_data(as_text=True).splitlines()
+    return [dict(zip(head.split(","), row.split(","), strict=True)) for row in rows]

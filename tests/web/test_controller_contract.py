@@ -18,7 +18,7 @@ from web.controller import Fight
 STATE_KEYS = {"state", "preset", "roller", "prompt", "problem", "needs", "camera", "latest_roll", "odds"}
 PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
 SETTING_KEYS = {"principal_color", "principal_measured", "presets", "pin", "house_rules"}
-ROLL_KEYS = {"id", "seq", "preset", "system", "roller", "complete", "dice", "corrections"}
+ROLL_KEYS = {"id", "seq", "preset", "label", "system", "roller", "complete", "dice", "corrections"}
 
 
 @pytest.fixture(params=["real", "fake", "fake as tests/web has it"])

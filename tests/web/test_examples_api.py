@@ -12,6 +12,8 @@ import pytest
 from tests.device.controller_fakes import die, photo
 from web import create_app
 
+from .conftest import csv_lines
+
 
 @pytest.fixture
 def real(real_controller):
@@ -160,8 +162,21 @@ def test_a_die_tapped_in_is_by_hand_not_corrected_in_the_export_and_on_dice(clie
     (die 1, the red 3 read and corrected to 4), as /dice counts it (corrected 1, by hand 1)."""
     client.post(f"/api/rolls/{free_roll['id']}/dice", json={"x": 450, "y": 300, "value": 5})
     assert client.post(f"/api/rolls/{free_roll['id']}/dice/0", json={"value": 4}).status_code == 200
-    head, row = client.get("/api/rolls.csv").get_data(as_text=True).splitlines()[:2]
-    line = dict(zip(head.split(","), row.split(","), strict=True))
+    line = csv_lines(client)[0]
     assert line["sources"] == "camera camera hand" and line["corrected"] == "1"
     [pips] = [k for k in client.get("/api/dice-stats").get_json()["kinds"] if k["kind"] == "d6-pips"]
     assert (pips["corrected"], pips["by_hand"], pips["read"]) == (1, 1, 2)
+
+
+def test_a_die_tapped_in_then_marked_principal_is_by_hand_in_the_api_and_exports(client, free_roll):
+    """Marking the principal die changes a role (RULES D6-2), not what the die showed."""
+    roll_id = free_roll["id"]
+    assert client.post(f"/api/rolls/{roll_id}/dice", json={"x": 450, "y": 300, "value": 5}).status_code == 200
+    marked = client.post(f"/api/rolls/{roll_id}/principal", json={"index": 2})
+    assert marked.status_code == 200, marked.get_json()
+    assert [d["corrected"] for d in marked.get_json()["dice"]] == [False, False, False]
+    assert [d["corrected"] for d in client.get(f"/api/rolls/{roll_id}").get_json()["dice"]] == [False, False, False]
+    exported = json.loads(client.get("/api/rolls.json").get_data(as_text=True))[0]
+    assert exported["id"] == roll_id and [d["corrected"] for d in exported["dice"]] == [False, False, False]
+    line = csv_lines(client)[0]
+    assert line["sources"] == "camera camera hand" and line["corrected"] == ""
