@@ -7,11 +7,15 @@ until no request has come for ``quiet_seconds`` (ten corrections in a row fit on
 last fitted (:meth:`Refitter.adaptation_for`), and only when vision/adapt's own rule says it
 reads the table's held-out examples better than the shipped reader (``used``). A fit that
 fails logs why and changes nothing: the adaptation before it stays, in memory and on disk.
+An adaptation written into the folder by another process (``dicelens teach --data`` while the
+server runs) is read at the next look at :attr:`Refitter.adaptation`: each look stats the
+file (no read while it is unchanged), so a throw never waits on more than one small JSON read.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,7 +31,8 @@ QUIET_SECONDS = 10.0  # a fit waits for this long without a new example
 class Refitter:
     """Fits the data folder's adaptation from its examples, one fit at a time, off the roll's threads.
 
-    :param folder: the data folder (its ``adaptation.json`` is read at start, written after each fit).
+    :param folder: the data folder (its ``adaptation.json`` is read at start and again whenever
+        it changed, written after each fit).
     :param examples: its examples (:meth:`device.examples.Examples.beside`).
     :param fit: ``(taught photos) -> Adaptation`` (default :func:`vision.adapt.fit`).
     """
@@ -40,11 +45,42 @@ class Refitter:
         self._now = False                # settle(): fit what is asked without the quiet wait
         self._closing = False
         self._thread: threading.Thread | None = None
+        self._loading = threading.Lock()
+        self._seen: tuple[int, int, int] | None = None  # the file's (inode, size, mtime) last read
+        self._adaptation: adapt.Adaptation | None = None
+        self._load_if_changed()
+
+    @property
+    def adaptation(self) -> adapt.Adaptation | None:
+        """The adaptation last fitted here, or saved into the folder since by another process
+        (``dicelens teach``); None: none, or a file this version does not read (logged)."""
+        self._load_if_changed()
+        return self._adaptation
+
+    @adaptation.setter
+    def adaptation(self, adaptation: adapt.Adaptation | None) -> None:
+        self._adaptation = adaptation
+
+    def _stamp(self) -> tuple[int, int, int] | None:
         try:
-            self.adaptation = adapt.load(self.folder)
-        except adapt.ExampleError as exc:  # an older or damaged file: the shipped reader reads
-            log.warning("the table's adaptation is not used: %s", exc)
-            self.adaptation = None
+            stat = os.stat(self.folder / adapt.FILE)
+        except OSError:
+            return None
+        return stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+    def _load_if_changed(self) -> None:
+        stamp = self._stamp()
+        if stamp == self._seen:
+            return
+        with self._loading:
+            if stamp == self._seen:
+                return
+            try:
+                self._adaptation = adapt.load(self.folder)
+            except adapt.ExampleError as exc:  # an older or damaged file: the shipped reader reads
+                log.warning("the table's adaptation is not used: %s", exc)
+                self._adaptation = None
+            self._seen = stamp
 
     def adaptation_for(self, family: str) -> adapt.Adaptation | None:
         """The adaptation the live reader of ``family`` (``"pips"``, ``"numbered"``) reads with,
@@ -105,9 +141,10 @@ class Refitter:
             with self.examples.lock:
                 photos = self.examples.taught_photos()
             adaptation = self._fit(photos)
-            adaptation.save(self.folder)
+            with self._loading:
+                adaptation.save(self.folder)
+                self._adaptation, self._seen = adaptation, self._stamp()
         except Exception:  # noqa: BLE001 - the reader keeps the adaptation it had
             log.exception("the table's adaptation could not be fitted: the one before is kept")
             return
-        self.adaptation = adaptation
         log.info("the table's adaptation fitted: %s", adaptation.summary())

@@ -8,9 +8,10 @@ d8, d10, percentile d10, d12, d20: ``vision.read_dice``) unless ``--kinds`` name
 kind too); ``sides`` 4–20, ``value`` 1..sides (a d10's "0" is 10), ``kind``, and
 ``face`` (the printed symbol when it is not the value: "0" on a d10 showing 10,
 "00"…"90" on a percentile d10, else null). With ``--data DIR`` the dice
-are read with the adaptation ``dicelens teach`` made in that data folder
-(:mod:`vision.adapt`: the pip or the numbered reader, as the table's dice are; the
-shipped reader when the adaptation read the taught photos no better). A file that cannot be
+are read as the camera of a server on that folder reads them (:func:`device.tray.readers.adapted`):
+with the adaptation ``dicelens teach`` made there (:mod:`vision.adapt`: the pip or the
+numbered reader, as the table's dice are), or, when it read the taught photos no better
+(``"used": false``), without it — one line on stderr says so. A file that cannot be
 read as an image (missing, a folder, empty, damaged beyond decoding, or larger
 than ``vision.image.MAX_PIXELS``, 50 megapixels, which is refused before it is
 decoded) is reported on stderr in one line and the others are still read; the
@@ -23,7 +24,6 @@ is read and one line on stderr says so.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import json
 import os
@@ -36,9 +36,11 @@ import cv2
 import numpy as np
 
 from device.cli import UsageError, output_folder, summary
+from device.tray.readers import adapted
+from device.tray.readers import reader as tray_reader
 from vision import TrayReading, adapt, annotate, read_dice
 from vision.colors import PALETTE
-from vision.dice import as_pips, kinds_wanted
+from vision.dice import kinds_wanted
 from vision.image import OPENCV_SILENT, DamagedImage, ImageTooLarge, read_image, set_opencv_log_level
 
 #: What the reader does with a cocked or leaning die (RULES T-1, T-5), as ``--help`` says it.
@@ -152,8 +154,8 @@ def load_photo(name: str) -> tuple[np.ndarray, str | None]:
 
 def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
     """The shipped readers of the kinds asked for (``vision.read_dice``), or with ``--data``
-    the folder's adaptation (its own reader, pip or numbered, as the table's dice were taught;
-    ``--kinds`` cannot narrow it)."""
+    the camera's reader of the folder's adaptation's family (pip or numbered, as the table's
+    dice were taught; ``--kinds`` cannot narrow it), with the adaptation only when it is used."""
     if args.data is None:
         return functools.partial(read_dice, kinds=args.kinds)
     if args.kinds is not None:
@@ -167,14 +169,11 @@ def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
     if adaptation is None:
         raise UsageError(f"--data: {args.data} holds no adaptation; "
                          "make one with dicelens teach LABELS.json --data DIR")
-    return functools.partial(_adapted, adaptation=adaptation)
-
-
-def _adapted(image: np.ndarray, principal_color: str | None, adaptation: adapt.Adaptation) -> TrayReading:
-    """``adapt.read``, its pip dice named by their kind as ``vision.read_dice`` names them."""
-    reading = adapt.read(image, adaptation, principal_color=principal_color)
-    return dataclasses.replace(reading, dice=[die if hasattr(die, "kind") else as_pips(die)
-                                              for die in reading.dice])
+    if not adaptation.used:
+        print(f"dicelens: --data: {args.data}'s adaptation is not used ({adaptation.why or 'it reads no better'}): "
+              "read without it, as the camera reads", file=sys.stderr)
+    return adapted(adaptation.family, tray_reader(adaptation.family),
+                   lambda family: adaptation if adaptation.used else None)
 
 
 def run(args: argparse.Namespace) -> int:

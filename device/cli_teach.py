@@ -8,16 +8,22 @@ not labelled (the adaptation's held-out figures score its labelled dice only: a 
 where no label lies is no phantom); other keys ignored). Every labelled die becomes an
 example in DIR's history database (:mod:`device.examples`), then the reader adapts to all
 the examples of DIR (:mod:`vision.adapt`) and says what it learned in one JSON line: ``{"taught", "photos",
-"new", "examples", "examples_photos", "by_value": {kind: {value: count}}, "lacking": {kind:
-[values with no example]}, "used", "held_out", "shipped", "summary"}``, where ``held_out``
+"new", "corrected", "unchanged", "examples", "examples_photos", "by_value": {kind: {value: count}},
+"lacking": {kind: [values with no example]} (the reader's kinds: a d6-ornate is a d6, a d8-ornate
+a d8), "used", "held_out", "shipped", "summary"}``, where ``held_out``
 and ``shipped`` count the taught dice read right, wrong, unread, missed and phantoms held
 out by photo with the layer and without, and ``summary`` says it in words ("… read right
 98.9 % vs 96.6 % without …"). ``dicelens read --data DIR`` reads with that adaptation.
 
 Everything is checked before anything is written: labels that are not JSON or not of that
-schema, a photo missing or not an image, one whose size is not its labels', a box outside
-its photo, a value not on the die, an unknown kind — one line naming the file and the die,
-exit status 2, and the examples already in DIR are as they were.
+schema, a photo missing or not an image, one whose size is not its labels', a box inverted
+or outside its photo, a value not on the die, an unknown kind, two labels on one die (each
+box holds the other's centre) with different kinds or values, a label on a die taught
+before in DIR as another kind or value, a photo that is not the one its labels were made on
+(:func:`_fits`) — one line naming the file and the die, exit status 2, and the examples
+already in DIR are as they were. A die taught again as it was changes nothing (its who and
+at are kept: ``"unchanged"``); with the same box and another kind or value it is a
+correction (``"corrected"``: kind, value, who and at replaced).
 """
 
 from __future__ import annotations
@@ -31,10 +37,11 @@ import cv2
 
 from device.cli import UsageError, output_folder, summary
 from device.cli_read import _Unreadable, load_photo
-from device.examples import Examples, TaughtFile
+from device.examples import ExampleConflict, Examples, TaughtFile
 from device.teach_round import lacking
-from vision import adapt
+from vision import adapt, read_dice
 from vision.numerals import SIDES
+from vision.scoring import score_photo
 
 #: The reader's kinds as the datasets' labels.json names them (``kind``; none for a pip d6).
 LABEL_OF_KIND = {"d6-pips": None, "d6": "d6-numerals", "d4": "d4-long"}
@@ -134,8 +141,13 @@ def _taught_file(labels: Path, entry: dict) -> TaughtFile:
     for n, die in enumerate(entry["dice"], 1):
         if not isinstance(die, dict):
             raise UsageError(f"{labels}: {name} die {n} is not an object")
+        box = die.get("box")
+        if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box) \
+                and (box[2] <= box[0] or box[3] <= box[1]):
+            raise UsageError(f"{labels}: {name} die {n}: box {box} is inverted (x_max ≤ x_min or "
+                             "y_max ≤ y_min): [x_min, y_min, x_max, y_max]")
         try:
-            example = adapt.example(die.get("kind"), die.get("value"), die.get("box"), width, height)
+            example = adapt.example(die.get("kind"), die.get("value"), box, width, height)
         except adapt.ExampleError as exc:
             raise UsageError(f"{labels}: {name} die {n}: {exc}") from None
         sides = die.get("sides")
@@ -146,7 +158,26 @@ def _taught_file(labels: Path, entry: dict) -> TaughtFile:
     partial = entry.get("partial", False)
     if not isinstance(partial, bool):
         raise UsageError(f"{labels}: {name}: partial must be true or false, not {partial!r}")
+    if not partial:
+        _fits(labels, name, image, dice)
     return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice, partial=partial)
+
+
+def _fits(labels: Path, name: str, image, dice: list[adapt.Example]) -> None:
+    """Refuse labels that are not of this photo (another photo's of the same size): the
+    shipped reader of the labelled kinds reads it, and of the dice it finds (or of the
+    labels, when fewer) fewer than half lie at a label (matched as vision.scoring matches a
+    reading to a label, whatever the value). A photo on which the reader finds no die, or one
+    die, is taught as labelled (a table's own dice may be ones it cannot find).
+
+    :raises UsageError: naming the photo and the counts.
+    """
+    found = read_dice(image, kinds={die.kind for die in dice}).dice
+    score, _ = score_photo(found, [{"value": die.value, "box": die.box} for die in dice])
+    at_labels = score.labelled - score.missed
+    if min(len(found), len(dice)) >= 2 and 2 * at_labels < min(len(found), len(dice)):
+        raise UsageError(f"{labels}: {name}: the reader finds {len(found)} dice on it, only {at_labels} of them "
+                         f"where its {len(dice)} labels are: not the photo they label")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -154,11 +185,15 @@ def run(args: argparse.Namespace) -> int:
     files = [_taught_file(args.labels, entry) for entry in _entries(args.labels)]
     output_folder(args.data, "--data")
     with Examples(args.data) as examples:
-        added = examples.add(files, who=args.who)
+        try:
+            added = examples.add(files, who=args.who)
+        except ExampleConflict as exc:
+            raise UsageError(f"{args.labels}: {exc}") from None
         photos = examples.taught_photos()
     adaptation = adapt.fit(photos)
     adaptation.save(args.data)
-    print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added,
+    print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added.new,
+                      "corrected": added.corrected, "unchanged": added.unchanged,
                       "examples": sum(len(p.dice) for p in photos), "examples_photos": len(photos),
                       "by_value": adaptation.examples, "lacking": lacking(adaptation.examples), "used": adaptation.used,
                       "held_out": adaptation.held_out, "shipped": adaptation.shipped,

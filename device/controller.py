@@ -284,10 +284,12 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
 
     def dice_stats(self, player: str | None = None) -> dict:
         """The table's dice in numbers (:func:`device.dice_stats.dice_stats`): every roll of the
-        history (of ``player``, any case, or everyone's) and the examples taught, per kind."""
+        history (of ``player``, any case, or everyone's) and the examples taught (by ``player``
+        when given), per kind."""
         from device.dice_stats import dice_stats  # scipy only when asked: `dicelens serve` starts without it
 
-        taught = {kind: sum(values.values()) for kind, values in taught_by_kind(self._history.folder).items()}
+        taught = {kind: sum(values.values())
+                  for kind, values in taught_by_kind(self._history.folder, who=player).items()}
         return dice_stats(self._history.dice_of_rolls(player), taught)
 
     # --- the teaching round (device/teach_round.py) -----------------------------------

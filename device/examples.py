@@ -4,9 +4,13 @@ it is in, who taught it and when — in the data folder's history database, tabl
 
 The photos are kept beside it, ``examples/<digest>.<suffix>`` (the bytes as given, named by
 their SHA-256, so a photo taught twice is kept once), written and synced before the
-transaction that names them commits; a die taught again (same photo, same box) has its value
-replaced, not doubled. One call of :meth:`Examples.add` is one transaction: all of it or,
-on any error, nothing, and the examples already there are kept as they were.
+transaction that names them commits. A die taught again as it was is left as it was (its who
+and at too); taught again with the same box and another kind or value it is a correction
+(kind, value, who and at replaced, not doubled); a die whose box lies on another die of the
+same photo (each box holds the other's centre, as :mod:`vision.scoring` matches dice) with
+another kind or value contradicts it and is refused. One call of :meth:`Examples.add` is one
+transaction: all of it or, on any error, nothing, and the examples already there are kept as
+they were.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 
 from device.history import DATABASE, History
 from device.history_schema import Transaction
+from rules.phrase import Phrase
 from vision import adapt
 
 FOLDER = "examples"
@@ -64,6 +69,32 @@ class TaughtFile:
     dice: list[adapt.Example]
     roll: int | None = None
     partial: bool = False
+
+
+@dataclass(frozen=True)
+class Added:
+    """What one :meth:`Examples.add` did with its dice: ``new`` ones, ``corrected`` ones (taught
+    before with the same box and another kind or value: kind, value, who and at replaced) and
+    ``unchanged`` ones (taught before as they are, or twice in the call: nothing written)."""
+
+    new: int = 0
+    corrected: int = 0
+    unchanged: int = 0
+
+
+class ExampleConflict(ValueError):
+    """A die whose box lies on another die of its photo (taught before, or in the same call)
+    that has another kind or value: one die shows one face. The message (a :class:`Phrase`)
+    names the die (``origin`` die ``n``, counted from 1 in its file) and the one it lies on."""
+
+
+def same_die(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether two boxes ([x0, y0, x1, y1] pixels) are one die: each holds the other's centre
+    (the measure :func:`vision.scoring.score_photo` matches readings to labels by)."""
+    def holds(box: Sequence[float], other: Sequence[float]) -> bool:
+        cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
+        return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+    return holds(a, b) and holds(b, a)
 
 
 def _crop_png(image: np.ndarray, box: Sequence[float]) -> bytes:
@@ -114,10 +145,13 @@ class Examples:
         if "partial" not in columns:
             self._db.execute(PARTIAL_COLUMN)
 
-    def add(self, files: Sequence[TaughtFile], who: str | None = None, at: datetime | None = None) -> int:
-        """Add every die of ``files`` in one transaction; returns how many were new (a die
-        taught before has its kind and value replaced).
+    def add(self, files: Sequence[TaughtFile], who: str | None = None, at: datetime | None = None) -> Added:
+        """Add every die of ``files`` in one transaction: a die new to its photo is added, one
+        taught before with the same box and another kind or value is corrected (kind, value,
+        who and at replaced), one taught as it is changes nothing (module docstring).
 
+        :raises ExampleConflict: a die lies on another die of its photo, taught or in
+            ``files``, of another kind or value (nothing added).
         :raises sqlite3.Error, OSError: nothing was added (the photos this call wrote are removed).
         """
         when = (at or datetime.now(UTC)).isoformat(timespec="seconds")
@@ -131,21 +165,60 @@ class Examples:
                 if not path.exists():
                     self._write(path, file.data)
                     written.append(path)
-            before = self.count()
+            new = corrected = unchanged = 0
             with Transaction(self._db):
+                taught: dict[str, list[tuple[str, int, list[float], int | None]]] = {}
                 for name, file in zip(names, files, strict=True):
-                    for die in file.dice:
-                        self._db.execute(
-                            "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at, roll, partial) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (photo, box) DO UPDATE SET "
-                            "kind = excluded.kind, value = excluded.value, who = excluded.who, at = excluded.at",
-                            (name, die.kind, die.value, json.dumps([round(v, 1) for v in die.box]),
-                             _crop_png(file.image, die.box), file.origin, who, when, file.roll, file.partial))
-            return self.count() - before
+                    if name not in taught:
+                        taught[name] = [(row["kind"], int(row["value"]), json.loads(row["box"]), None) for row in
+                                        self._db.execute("SELECT kind, value, box FROM examples WHERE photo = ?",
+                                                         (name,))]
+                    for n, die in enumerate(file.dice, 1):
+                        box = [round(v, 1) for v in die.box]
+                        before = self._before(taught[name], die, box, file.origin, n)
+                        if before == "unchanged":
+                            unchanged += 1
+                            continue
+                        if before == "corrected":
+                            self._db.execute("UPDATE examples SET kind = ?, value = ?, who = ?, at = ? "
+                                             "WHERE photo = ? AND box = ?",
+                                             (die.kind, die.value, who, when, name, json.dumps(box)))
+                            corrected += 1
+                        else:
+                            self._db.execute(
+                                "INSERT INTO examples (photo, kind, value, box, crop, origin, who, at, roll, partial) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (name, die.kind, die.value, json.dumps(box), _crop_png(file.image, die.box),
+                                 file.origin, who, when, file.roll, file.partial))
+                            new += 1
+                        taught[name] = [t for t in taught[name] if t[2] != box]
+                        taught[name].append((die.kind, die.value, box, n))
+            return Added(new, corrected, unchanged)
         except BaseException:
             for path in written:
                 path.unlink(missing_ok=True)
             raise
+
+    @staticmethod
+    def _before(taught: list[tuple[str, int, list[float], int | None]], die: adapt.Example,
+                box: list[float], origin: str, n: int) -> str:
+        """``"new"``, ``"corrected"`` or ``"unchanged"``: what ``die`` (die ``n`` of ``origin``,
+        its ``box`` as stored) is to its photo's dice ``(kind, value, box, n in this call or
+        None: taught before)``.
+
+        :raises ExampleConflict: it lies on one of them of another kind or value."""
+        same = [t for t in taught if t[2] == box] or [t for t in taught if same_die(box, t[2])]
+        for kind, value, _, given in same:
+            if (kind, value) == (die.kind, die.value):
+                return "unchanged"
+            if given is None and same[0][2] == box:
+                return "corrected"
+            where = Phrase("die {n} of the same photo", n=given) if given else Phrase("a die taught before")
+            raise ExampleConflict(Phrase(
+                "{photo} die {n} lies on {where}, a {kind} showing {value}, and says a {die_kind} "
+                "showing {die_value}: one die shows one face", photo=origin, n=n, where=where, kind=kind,
+                value=value, die_kind=die.kind, die_value=die.value))
+        return "new"
 
     def _write(self, path: Path, data: bytes) -> None:
         temporary = path.with_name(path.name + ".tmp")
@@ -251,19 +324,22 @@ def add_throw(store: Examples, photo: bytes, image: np.ndarray,
 
     :raises vision.adapt.ExampleError: a kind the reader does not know, a value not on the
         die, a box outside the photo (nothing added).
+    :raises ExampleConflict: two of its dice are one die with two values (nothing added).
     :raises sqlite3.Error, OSError: nothing was added.
     """
     height, width = image.shape[:2]
     examples = [adapt.example(kind, value, list(box), width, height) for kind, value, box in dice]
     with store.lock:
-        return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who)
+        return store.add([TaughtFile(photo, ".jpg", image, "teaching round", examples)], who=who).new
 
 
-def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False) -> dict[str, dict[int, int]]:
+def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False,
+                   who: str | None = None) -> dict[str, dict[int, int]]:
     """How many examples a data folder holds per kind and value, ``{kind: {value: count}}``;
     empty when nothing is taught. Only the taught ones (``dicelens teach``, the teaching round:
     no roll) unless ``from_rolls``, which adds the corrected and tapped-in dice of the rolls
-    (already counted as the rolls' dice). Reads its own short-lived, read-only connection
+    (already counted as the rolls' dice); only those ``who`` taught (any case, as the history
+    matches a player) when given. Reads its own short-lived, read-only connection
     (callable from any thread while an :class:`Examples` or the history has the database open).
 
     :raises sqlite3.Error: a database that cannot be read.
@@ -276,9 +352,16 @@ def taught_by_kind(folder: str | os.PathLike, *, from_rolls: bool = False) -> di
         if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'examples'").fetchone() is None:
             return {}
         has_roll = "roll" in {row[1] for row in db.execute("PRAGMA table_info(examples)")}
-        where = "" if from_rolls or not has_roll else " WHERE roll IS NULL"
+        where, args = ["roll IS NULL"] if has_roll and not from_rolls else [], []
+        if who is not None:
+            db.create_function("casefold", 1, lambda text: text.casefold() if isinstance(text, str) else text,
+                               deterministic=True)
+            where.append("casefold(who) = ?")
+            args.append(who.casefold())
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
         counts: dict[str, dict[int, int]] = {}
-        for kind, value, count in db.execute(f"SELECT kind, value, count(*) FROM examples{where} GROUP BY kind, value"):
+        for kind, value, count in db.execute(f"SELECT kind, value, count(*) FROM examples{clause} GROUP BY kind, value",
+                                             args):
             counts.setdefault(kind, {})[int(value)] = int(count)
         return counts
     finally:

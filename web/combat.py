@@ -23,6 +23,9 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
                                          "initiative"?, "save"?: bool}``
 ``POST /api/combat/saved-heroes``        ``{"sheet": {...}}`` keep a hero for the next fights
 ``POST /api/combat/remove``              ``{"name"}``
+``POST /api/combat/initiative/tap``      ``{"name", "value": Mind die | null}`` one fighter's Mind die tapped
+                                         before the fight starts, in every phone's state
+                                         (``tray.tapped``); null takes it back
 ``POST /api/combat/initiative``          ``{"values": {name: Mind die}}`` starts the fight
 ``POST /api/combat/reorder``             ``{"order": [names]}`` within tie groups
 ``POST /api/combat/next-turn``           ``{}``
@@ -212,6 +215,19 @@ def initiative():
         # a d10's 0 (RULES P-1)
         checked[_fighter({"name": name})] = whole_number(value, "values", 0, check.highest_face())
     return _step(session().roll_initiative, checked)
+
+
+@bp.post("/api/combat/initiative/tap")
+@security.requires_pin
+def tap_initiative():
+    body = json_body()
+    only_keys(body, {"name", "value"})
+    if "value" not in body:
+        raise BadRequest(_("value is missing: the Mind die tapped, or null to take it back"))
+    value = body["value"]
+    if value is not None:  # a d10's 0 (RULES P-1); the fighter's own die is checked by the session
+        value = whole_number(value, "value", 0, check.highest_face())
+    return _step(session().tap_initiative, _fighter(body), value)
 
 
 @bp.post("/api/combat/reorder")

@@ -106,7 +106,8 @@ class FightRecord:
              "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
                                   "throw"? (attack: "attack" | "defence" | "damage"),
                                   "dice": [sides], "needs": English} | None,
-                      "problem": device.tray.problems.Problem dict | None, "initiative": {name: Mind die read}},
+                      "problem": device.tray.problems.Problem dict | None, "initiative": {name: Mind die read},
+                      "tapped": {name: Mind die tapped on a phone} (none of them also read)},
              "last_attack_correctable": bool (see :meth:`correct_attack`)}
 
         An attack (and the last one) carries ``"sources"``: throw → ``"camera"``, ``"hand"``

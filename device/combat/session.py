@@ -251,6 +251,18 @@ class CombatSession(FightRecord):
         """
         return self._tray.ask(step, name)
 
+    def tap_initiative(self, name: str, value: int | None) -> dict:
+        """Fighter ``name``'s Mind die tapped on a phone before the fight starts, kept in the
+        state every phone gets (``tray.tapped``), so each phone can tap its own fighter (RULES
+        DD-1: everyone rolls their Mind die); None takes it back. A later read from the tray
+        replaces it, and it replaces a read; the fight starts with the values the
+        players send (:meth:`roll_initiative`). Not a step of the fight (no undo).
+
+        :raises InvalidStep: the fight has started. :raises KeyError: no fighter called ``name``.
+        :raises InvalidRoll: a value the fighter's Mind die does not show (a d10's 0 is 10).
+        """
+        return self._tray.tap(name, value)
+
     def cancel_tray(self) -> dict:
         """Stop waiting for dice from the tray (nothing else changes)."""
         return self._tray.cancel()

@@ -18,6 +18,7 @@ from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, leaning, listing
 from device.tray.readers import reader as tray_reader
+from rules.destiny_spec import check_face
 from rules.errors import InvalidStep
 from rules.phrase import Phrase
 
@@ -50,6 +51,7 @@ class TrayWait:
         self._step: dict | None = None          # the step waiting: {"step": "attack"} | {"step": "initiative", "name"}
         self._problem: dict | None = None       # why the last throw read was not used (Problem.to_dict)
         self._initiative: dict[str, int] = {}   # Mind dice read before the fight starts
+        self._tapped: dict[str, int] = {}       # Mind dice tapped on a phone (none also read: the later wins)
         self._after = 0.0                       # frames settled before this are stale (RULES T-2)
         self._stage: tuple | None = None        # the throw the wait is for: another throw is asked anew
         self._void: list = []                   # RULES T-5 rethrow_set: the dice of the throw a cocked die voided
@@ -74,6 +76,27 @@ class TrayWait:
             self._stage, self._after = attack.stage(session._attack), self._clock()
             return self._save()
 
+    def tap(self, name: str, value: int | None) -> dict:
+        """:meth:`CombatSession.tap_initiative`."""
+        session = self._session
+        with session._lock:
+            if session._encounter.started:
+                raise InvalidStep(Phrase("initiative was rolled: the fight has started"))
+            if name not in session.names():
+                raise KeyError(f"no fighter called {name!r}")
+            self._initiative.pop(name, None)
+            if value is None:
+                self._tapped.pop(name, None)
+            else:
+                mind = session._encounter.get(name).mind
+                self._tapped[name] = check_face(value, mind, f"{name}'s initiative (Mind)")
+            return self._save()
+
+    def _read(self, name: str, value: int) -> None:
+        """A Mind die read from the tray: it replaces a value tapped before."""
+        self._initiative[name] = value
+        self._tapped.pop(name, None)
+
     def cancel(self) -> dict:
         """:meth:`CombatSession.cancel_tray`."""
         with self._session._lock:
@@ -97,7 +120,7 @@ class TrayWait:
                 return self._save()
             if self._step["step"] == "attack":
                 return self._session._tray_throw(values, "corrected")
-            self._initiative[self._step["name"]] = values[0]
+            self._read(self._step["name"], values[0])
             self._step = self._problem = None
             return self._save()
 
@@ -131,7 +154,7 @@ class TrayWait:
                     if wait["step"] == "attack":
                         self._session._tray_throw(values)
                         return True
-                    self._initiative[wait["name"]] = values[0]
+                    self._read(wait["name"], values[0])
                     self._step = None
                 except ValueError as exc:  # a face the die does not have: read wrong
                     problem = Problem("refused", why=str(exc), asks="throw again")
@@ -145,21 +168,24 @@ class TrayWait:
         if self._step is not None:
             dice, needs, throw = self._wants()
             waiting = {**self._step, "dice": dice, "needs": needs, **({"throw": throw} if throw else {})}
-        return {"waiting": waiting, "problem": self._problem, "initiative": dict(self._initiative)}
+        return {"waiting": waiting, "problem": self._problem, "initiative": dict(self._initiative),
+                "tapped": dict(self._tapped)}
 
     def to_dict(self) -> dict:
         """The wait as the fight's file keeps it (:meth:`resume` reads it back)."""
-        return {"waiting": self._step, "problem": self._problem, "initiative": dict(self._initiative)}
+        return {"waiting": self._step, "problem": self._problem, "initiative": dict(self._initiative),
+                "tapped": dict(self._tapped)}
 
     def follow(self) -> None:
         """After a step: the wait ends with its step (attack over, fight started, fighter
         gone); a new throw of the attack is asked anew, so only a later frame counts (T-2)."""
         session = self._session
         if session._encounter.started:
-            self._initiative = {}
+            self._initiative, self._tapped = {}, {}
         else:
             names = set(session.names())
             self._initiative = {n: v for n, v in self._initiative.items() if n in names}
+            self._tapped = {n: v for n, v in self._tapped.items() if n in names}
         wait = self._step
         if wait is None:
             return
@@ -179,12 +205,14 @@ class TrayWait:
         (and so is the problem of the last one). A part that cannot be read is dropped."""
         names = self._session.names()
         tray = tray if isinstance(tray, Mapping) else {}
-        waiting, read = tray.get("waiting"), tray.get("initiative")
+        waiting, read, tapped = tray.get("waiting"), tray.get("initiative"), tray.get("tapped")
         if isinstance(waiting, Mapping) and (waiting.get("step") == "attack" or (
                 waiting.get("step") == "initiative" and waiting.get("name") in names)):
             self._step = {key: waiting[key] for key in ("step", "name") if key in waiting}
         read = read if isinstance(read, Mapping) else {}
         self._initiative = {n: v for n, v in read.items() if type(v) is int and n in names}
+        tapped = tapped if isinstance(tapped, Mapping) else {}
+        self._tapped = {n: v for n, v in tapped.items() if type(v) is int and n in names and n not in self._initiative}
         self._stage, self._after = attack.stage(self._session._attack), self._clock()
         self.follow()
 

@@ -11,6 +11,7 @@ depends on them.
 
 from __future__ import annotations
 
+import copy
 import logging
 import sqlite3
 import statistics
@@ -109,8 +110,10 @@ class RollTeaching(RollEdits):
         :raises RollNotFound: no such roll.
         :raises ValueError: the roll has no photo or no die read in it (no size to give the
             box), the point is outside the photo or on a die there, an unknown kind or one
-            the roll is not thrown with, a face the die does not have, or a finished past roll
-            the rules would then leave waiting (as :meth:`RollEdits.correct`).
+            the roll is not thrown with, a face the die does not have, a finished past roll
+            that has every die it takes (a third die for a 2D6: said without "throw again",
+            RULES T-3 adds only a die missing from a throw), or one the rules would then
+            leave waiting (as :meth:`RollEdits.correct`).
         """
         saved, index, kind = self._tapped_in(roll_id, x, y, value, kind, who)
         self._keep_examples(saved, [(index, kind)], who)  # after the save, outside the roll's lock
@@ -147,6 +150,11 @@ class RollTeaching(RollEdits):
             die = Die(value or 10, "hand", step=shown.get("step", 0), index=len(roll.dice), box=box)
             roll.dice.append(die)  # RULES T-3: the die the throw was missing, its face by the player
             roll.corrections.append(Correction(die.index, None, die.natural, who, now()))
+            if was_complete and not self._is_current(roll):
+                refused = self._resolve(copy.deepcopy(roll)).problem  # a finished past roll: no "throw again"
+                if refused is not None and refused.code == "refused":
+                    raise ValueError(Phrase("roll {id} is finished and has every die it takes ({why}): "
+                                            "no die is missing from it", id=roll_id, why=refused.why))
             saved = self._after_edit(roll, was_complete)
             return saved, die.index, kind
 

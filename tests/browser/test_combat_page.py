@@ -40,6 +40,32 @@ def fighter(page: Page, name: str):
     return page.locator(f'#fighters li.fighter[data-name="{name}"]')
 
 
+def test_each_phone_taps_its_own_fighters_initiative_and_either_starts_the_fight(phone):
+    """Trial 6: a Mind die tapped stayed on the phone that tapped it, so "Start the fight"
+    stayed disabled unless one phone tapped every fighter. Two phones (two contexts)."""
+    first, second = live(phone("/combat")), live(phone("/combat"))
+    first.select_option("#hero-sheet", "Brann")
+    first.click("#add-hero")
+    first.select_option("#enemy-sheet", "Saqueador")
+    first.fill("#enemy-count", "2")
+    first.click("#add-enemy")
+    expect(second.locator("#initiative-list li")).to_have_count(3)
+    tap(first, '#initiative-list li[data-name="Brann"]', 5)                  # the hero's player
+    for name, value in (("Saqueador", 4), ("Saqueador 2", 2)):              # the game master
+        tap(second, f'#initiative-list li[data-name="{name}"]', value)
+    for page in (first, second):
+        for name, value in (("Brann", 5), ("Saqueador", 4), ("Saqueador 2", 2)):
+            expect(page.locator(f'#initiative-list li[data-name="{name}"] .init-name')).to_have_text(
+                f"{name} · Mind d6 = {value}")
+            expect(page.locator(f'#initiative-list li[data-name="{name}"] .init-name')).to_have_attribute(
+                "data-read", "false")
+        expect(page.locator("#initiative-start")).to_be_enabled()
+    first.click("#initiative-start")
+    for page in (first, second):
+        expect(page.locator("#turn-heading")).to_have_text("Brann's turn")
+        expect(fighter(page, "Saqueador 2")).to_contain_text("initiative 2")
+
+
 def test_a_short_fight_on_two_phones(phone):
     first, second = live(phone("/combat")), live(phone("/combat"))
 

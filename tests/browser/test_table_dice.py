@@ -116,3 +116,21 @@ def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone,
         return [box.top + 2, box.top + box.height / 2, box.bottom - 2].every(
             y => node.contains(document.elementFromPoint(box.x + box.width / 2, y)));
     }""", timeout=10_000)
+
+
+def test_a_die_is_not_offered_to_a_finished_2d6_that_has_both_its_dice(phone, controller):
+    """Trial 6: "Add a die the reader missed" was offered on a 2D6 read whole, where the rules
+    can only refuse a third die (RULES T-3 adds a die missing from a throw); a free roll still
+    offers it."""
+    page = phone("/")
+    controller.arm("2d6")
+    image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)
+    controller.on_settled(image, time.monotonic() + 1)
+    expect(page.locator("#big")).to_have_text("7")
+    expect(page.locator("#photo")).to_be_visible()
+    expect(page.locator("#photo-add")).to_be_hidden()
+    controller.arm("free")
+    controller.on_settled(render_tray(8, values=[2, 6], colors=["red", "white"], rotation=False)[0],
+                          time.monotonic() + 2)
+    expect(page.locator("#big")).to_have_text("8")
+    expect(page.locator("#photo-add")).to_be_visible()

@@ -32,8 +32,8 @@ def _labels(tmp_path, real_photos, source=BYLER, count=4, name="labels.json", ch
     return path
 
 
-def _teach(labels, data, capsys):
-    status = main(["teach", str(labels), "--data", str(data), "--who", "Ana"])
+def _teach(labels, data, capsys, who="Ana"):
+    status = main(["teach", str(labels), "--data", str(data), "--who", who])
     out = capsys.readouterr()
     return status, out.out, out.err
 
@@ -69,13 +69,72 @@ def test_teaching_again_adds_no_die_twice_and_a_new_value_replaces_the_old(tmp_p
         entry["dice"][0]["value"] = 7 - entry["dice"][0]["value"]
         return entry
 
-    status, out, _ = _teach(_labels(tmp_path, real_photos, count=2, name="fixed.json", change=relabelled), data, capsys)
-    assert status == 0 and json.loads(out)["new"] == 0
+    status, out, _ = _teach(_labels(tmp_path, real_photos, count=2, name="fixed.json", change=relabelled), data, capsys,
+                            who="Bia")
+    said = json.loads(out)
+    assert status == 0 and (said["new"], said["corrected"], said["unchanged"]) == (0, 2, len(before) - 2)
     with Examples(data) as examples:
         after = examples.export()
     assert len(after) == len(before)
     changed = [(b["value"], a["value"]) for b, a in zip(before, after, strict=True) if b["value"] != a["value"]]
     assert len(changed) == 2 and all(old + new == 7 for old, new in changed)
+    # a correction says who made it; the dice taught as they were keep who taught them
+    assert [a["who"] for a in after] == ["Bia" if a["value"] != b["value"] else "Ana"
+                                         for b, a in zip(before, after, strict=True)]
+
+
+def test_teaching_the_same_labels_again_changes_nothing(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    labels = _labels(tmp_path, real_photos, count=3)
+    assert _teach(labels, data, capsys)[0] == 0
+    with Examples(data) as examples:
+        before = examples.export()
+    for row in before:  # an earlier day's teaching: a re-teach that rewrote "at" would show it
+        assert row["at"] > "2001-01-01"
+    with Examples(data) as examples, examples._db:
+        examples._db.execute("UPDATE examples SET at = '2001-01-01T00:00:00+00:00'")
+        before = examples.export()
+    status, out, err = _teach(labels, data, capsys, who="Bia")
+    said = json.loads(out)
+    assert status == 0, err
+    assert (said["taught"], said["new"], said["corrected"], said["unchanged"]) == (len(before), 0, 0, len(before))
+    with Examples(data) as examples:
+        assert examples.export() == before  # who, at, kind, value: all as they were
+
+
+def _moved(box, by=3):
+    return [box[0] + by, box[1] + by, box[2] + by, box[3] + by]
+
+
+def test_two_labels_on_one_die_with_different_values_are_refused(tmp_path, real_photos, capsys):
+    third = list(real_photos.labels(BYLER))[2]  # a photo the good labels of _refused do not teach
+
+    def doubled(entry):
+        if entry["file"].endswith(third):
+            die = entry["dice"][0]
+            entry["dice"].append(dict(die, value=7 - die["value"], box=_moved(die["box"])))
+        return entry
+    count = len(real_photos.labels(BYLER)[third]["dice"])
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, count=3, name="two.json", change=doubled),
+             "two.json", f"{third} die {count + 1} lies on die 1 of the same photo", "one die shows one face")
+
+
+def test_a_label_on_a_die_taught_as_another_value_is_refused(tmp_path, real_photos, capsys):
+    def moved(entry):
+        die = entry["dice"][1]
+        entry["dice"][1] = dict(die, value=7 - die["value"], box=_moved(die["box"]))
+        return entry
+    _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, count=2, name="moved.json", change=moved),
+             "moved.json", "die 2 lies on a die taught before", "one die shows one face")
+
+
+def test_the_labels_of_another_photo_of_the_same_size_are_refused(tmp_path, real_photos, capsys):
+    folder = real_photos.folder(BYLER)
+    names = list(real_photos.labels(BYLER))
+    entry = dict(real_photos.labels(BYLER)[names[0]], file=str(folder / names[1]))  # photo 0's labels on photo 1
+    labels = tmp_path / "other.json"
+    labels.write_text(json.dumps({"images": [entry]}))
+    _refused(tmp_path, real_photos, capsys, labels, names[1], "not the photo they label")
 
 
 def _refused(tmp_path, real_photos, capsys, labels, *words):
@@ -133,6 +192,14 @@ def test_a_photo_that_is_not_the_one_labelled_is_refused(tmp_path, real_photos, 
     _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="box.json", change=outside),
              "die 1", "not inside")
 
+    def inverted(entry):
+        x0, y0, x1, y1 = entry["dice"][0]["box"]
+        entry["dice"][0]["box"] = [x1, y1, x0, y0]
+        return entry
+    err = _refused(tmp_path, real_photos, capsys, _labels(tmp_path, real_photos, name="inverted.json", change=inverted),
+                   "die 1", "is inverted")
+    assert "not inside" not in err
+
 
 def test_an_unknown_kind_or_a_value_not_on_the_die_is_refused(tmp_path, real_photos, capsys):
     def kind(entry):
@@ -182,6 +249,25 @@ def test_read_with_the_folders_adaptation(tmp_path, real_photos, capsys):
     assert [d["box"] for d in line["dice"]] == [d.to_dict()["box"] for d in expected.dice]
     assert [d["value"] for d in line["dice"]] == [d.value for d in expected.dice]
     assert {(d["kind"], d["face"]) for d in line["dice"]} == {("d6-pips", None)}  # as every reading names them
+
+
+def test_read_data_with_an_adaptation_not_used_reads_as_the_camera_and_says_so(tmp_path, real_photos, capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
+    saved = adapt.load(data)
+    # a layer that is not used, but whose head would read otherwise than the shipped reader
+    adapt.Adaptation(**{**saved.__dict__, "used": False, "why": "it reads no better"}).save(data)
+    photo = real_photos.photos(BYLER)[5]
+    done = dicelens("read", "--data", str(data), str(photo))
+    assert done.returncode == 0
+    assert done.stderr == f"dicelens: --data: {data}'s adaptation is not used (it reads no better): " \
+                          "read without it, as the camera reads\n"
+    import cv2
+
+    from vision import read_dice
+    camera = read_dice(cv2.imread(str(photo)), kinds={"d6-pips"})  # the camera's pip reader (device.tray.readers)
+    assert [(d["value"], d["box"]) for d in json.loads(done.stdout)["dice"]] == \
+        [(d.value, d.to_dict()["box"]) for d in camera.dice]
 
 
 def test_kinds_cannot_narrow_an_adaptation(tmp_path, real_photos, capsys):

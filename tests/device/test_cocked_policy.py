@@ -143,7 +143,7 @@ def test_an_initiative_die_that_leans_is_entered_by_hand(tmp_path, reader, clock
     fight.add_hero("Brann")
     fight.read_tray("initiative", "Brann")
     assert _throw(fight, reader, clock, numbered(None, "d6", **COCKED))["tray"]["problem"]["code"] == "leaning"
-    assert fight.enter_top_face(4)["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 4}}
+    assert fight.enter_top_face(4)["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 4}, "tapped": {}}
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import pytest
 
 from device.combat import CombatSession
 from device.tray.dispatch import TrayDispatcher
-from rules.errors import InvalidStep
+from rules.errors import InvalidRoll, InvalidStep
 
 from .controller_fakes import numbered, settle
 from .test_serve import call, serving
@@ -130,7 +130,7 @@ def test_initiative_read_die_by_die_and_not_a_step_to_undo(fight, reader, clock)
     assert fight.state()["tray"]["problem"]["text"] == "a d8 is in the tray: Brann's initiative needs a d6"
     assert throw(fight, reader, clock, numbered(5, "d6-pips"))
     state = fight.state()
-    assert state["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 5}}
+    assert state["tray"] == {"waiting": None, "problem": None, "initiative": {"Brann": 5}, "tapped": {}}
     assert state["can_undo"] == before["can_undo"] and state["encounter"] == before["encounter"]
     fight.read_tray("initiative", "Saqueador")
     assert throw(fight, reader, clock, numbered(4, "d6"))
@@ -215,6 +215,31 @@ def test_the_controller_leaves_the_frames_a_waiting_fight_takes(controller, figh
     assert state["state"] == "resolved" and fight.state()["attack"]["defence"]["natural"] is None
 
 
+def test_an_initiative_tapped_is_shared_kept_across_a_restart_and_the_later_of_tap_and_read_wins(fight, reader,
+                                                                                                    clock, tmp_path):
+    before = fight.state()
+    state = fight.tap_initiative("Saqueador", 3)
+    assert state["tray"]["tapped"] == {"Saqueador": 3} and state["can_undo"] == before["can_undo"]  # no step
+    fight.read_tray("initiative", "Saqueador")
+    assert throw(fight, reader, clock, numbered(4, "d6"))
+    tray = fight.state()["tray"]
+    assert (tray["initiative"], tray["tapped"]) == ({"Saqueador": 4}, {})  # the read replaced the tap
+    fight.tap_initiative("Saqueador", 2)
+    fight.tap_initiative("Brann", 6)
+    tray = fight.state()["tray"]
+    assert (tray["initiative"], tray["tapped"]) == ({}, {"Saqueador": 2, "Brann": 6})  # and a tap the read
+    again = CombatSession(tmp_path / "fight", numbered_reader=reader.numbered, clock=clock)  # a restart
+    assert again.state()["tray"]["tapped"] == {"Saqueador": 2, "Brann": 6}
+    with pytest.raises(InvalidRoll, match="Brann's initiative"):
+        again.tap_initiative("Brann", 7)
+    with pytest.raises(KeyError):
+        again.tap_initiative("Nara", 2)
+    again.tap_initiative("Brann", None)
+    assert again.state()["tray"]["tapped"] == {"Saqueador": 2}
+    again.remove("Saqueador")
+    assert again.state()["tray"]["tapped"] == {}
+
+
 @pytest.mark.parametrize("tray", [[1, 2], {"waiting": "attack", "initiative": [5]},
                                   {"waiting": {"step": "initiative", "name": "Nobody"}, "initiative": {"Brann": "5"}}])
 def test_a_broken_tray_part_of_the_file_is_dropped_and_the_fight_kept(fight, clock, tray):
@@ -222,7 +247,7 @@ def test_a_broken_tray_part_of_the_file_is_dropped_and_the_fight_kept(fight, clo
     saved = json.loads(fight.path.read_text())
     fight.path.write_text(json.dumps({**saved, "tray": tray}))
     state = CombatSession(fight.path.parent, clock=clock).state()
-    assert state["tray"] == {"waiting": None, "problem": None, "initiative": {}}
+    assert state["tray"] == {"waiting": None, "problem": None, "initiative": {}, "tapped": {}}
     assert state["attack"]["needs"]["dice"] == [8, 20]
 
 

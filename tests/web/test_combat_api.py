@@ -311,3 +311,41 @@ def test_a_d10_shows_0_as_10(client):
     ok(post(client, "/attack/correct", {"throw": "attack", "index": 0, "value": 3}))
     state = ok(post(client, "/attack/correct", {"throw": "attack", "index": 0, "value": 0}))
     assert state["attack"]["attack"]["natural"] == 10
+
+
+def test_initiative_tapped_on_two_phones_is_in_every_phones_state(client):
+    """Each phone taps its own fighter's Mind die: the values are the server's, so any phone
+    can start the fight with everyone's (trial 6: they stayed on the phone that tapped)."""
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    ok(post(client, "/enemies", {"sheet": "Saqueador"}))
+    ok(post(client, "/initiative/tap", {"name": "Brann", "value": 5}))        # the first phone
+    state = ok(post(client, "/initiative/tap", {"name": "Saqueador", "value": 3}))  # the second
+    assert state["tray"]["tapped"] == {"Brann": 5, "Saqueador": 3} and state["tray"]["initiative"] == {}
+    assert ok(client.get("/api/combat"))["tray"]["tapped"] == {"Brann": 5, "Saqueador": 3}  # a third phone sees them
+    state = ok(post(client, "/initiative/tap", {"name": "Saqueador", "value": None}))  # taken back
+    assert state["tray"]["tapped"] == {"Brann": 5}
+    ok(post(client, "/initiative/tap", {"name": "Saqueador", "value": 4}))
+    state = ok(post(client, "/initiative", {"values": {"Brann": 5, "Saqueador": 4}}))
+    assert state["encounter"]["order"] == ["Brann", "Saqueador"] and state["tray"]["tapped"] == {}
+
+
+@pytest.mark.parametrize(("body", "status", "reason"), [
+    ({"name": "Brann", "value": 7}, 400, "Brann's initiative (Mind) is a d6: it shows 1 to 6, not 7"),
+    ({"name": "Brann", "value": "5"}, 400, "value must be a whole number from 0 to 12"),
+    ({"name": "Brann", "value": True}, 400, "value must be a whole number from 0 to 12"),
+    ({"name": "Brann"}, 400, "value is missing"),
+    ({"name": "Brann", "value": 5, "who": "Ana"}, 400, "unknown field: who"),
+    ({"value": 5}, 400, "name"),
+    ({"name": "Nobody", "value": 5}, 404, "no fighter called Nobody"),
+])
+def test_a_malformed_initiative_tap_is_refused_with_its_reason(client, body, status, reason):
+    ok(post(client, "/heroes", {"sheet": "Brann"}))
+    response = post(client, "/initiative/tap", body)
+    assert response.status_code == status and reason in response.get_json()["error"]
+    assert ok(client.get("/api/combat"))["tray"]["tapped"] == {}
+
+
+def test_no_initiative_is_tapped_once_the_fight_has_started(client):
+    set_up(client)
+    response = post(client, "/initiative/tap", {"name": "Brann", "value": 2})
+    assert response.status_code == 400 and response.get_json()["error"] == "initiative was rolled: the fight has started"

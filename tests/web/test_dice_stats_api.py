@@ -98,3 +98,27 @@ def test_one_players_dice_alone(client, controller):
     _roll(controller, "2d6", [1, 2], "Bruno")
     d6 = client.get("/api/dice-stats?player=ana").get_json()["kinds"][0]
     assert d6["faces"] == [0, 0, 0, 0, 0, 2]
+
+
+def test_the_taught_count_is_the_players_when_one_is_asked(real_controller):
+    """Over the real controller and examples: "Taught (counted apart)" follows the player filter."""
+    import numpy as np
+
+    from device.examples import Examples, TaughtFile
+    from vision import adapt
+    from web import create_app
+
+    controller = real_controller(refit_seconds=3600)
+    client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    image = np.zeros((100, 100, 3), np.uint8)
+    with Examples(controller._history.folder) as examples:
+        examples.add([TaughtFile(b"ana's", ".png", image, "a.png",
+                                 [adapt.Example("d6-pips", v, (10 * v, 10, 10 * v + 8, 18)) for v in (1, 2, 3)])],
+                     who="Ana")
+        examples.add([TaughtFile(b"bia's", ".png", image, "b.png", [adapt.Example("d6-pips", 6, (10, 50, 40, 80))])],
+                     who="Bia")
+    taught = lambda query: {k["kind"]: k["taught"] for k in client.get(f"/api/dice-stats{query}").get_json()["kinds"]}  # noqa: E731
+    assert taught("")["d6-pips"] == 4
+    assert taught("?player=ana")["d6-pips"] == 3
+    assert taught("?player=Bia")["d6-pips"] == 1
+    assert taught("?player=Caio")["d6-pips"] == 0

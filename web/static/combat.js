@@ -26,10 +26,8 @@ async function step(path, body) {
 
 // --- state ----------------------------------------------------------------------
 let state = INITIAL.state;
-const initiative = {};        // name → Mind die tapped, before the fight starts
 let throwValues = [];         // the dice tapped for the attack's current throw
 let openFighter = null;       // the fighter whose dialog is open
-const readSeen = {};          // name → Mind die last read from the tray: a newer read replaces a tap
 let correcting = null;        // {throw, index} of the die whose correction keypad is open
 
 /** A newer state replaces the shown one; ``fresh`` (a stream's first state) always
@@ -229,20 +227,23 @@ function renderLastAttack() {
     counter]);
 }
 
+/** name → Mind die, read or tapped on any phone, before the fight starts. */
+function initiativeValues() {
+  return { ...(state.tray.tapped || {}), ...state.tray.initiative };
+}
+
 function renderInitiative() {
   const enc = state.encounter;
   const card = $("#initiative");
   const sides = new Set(fighters().map((p) => p.side));
   card.hidden = enc.round > 0 || sides.size < 2;
   if (card.hidden) return;
-  for (const name of Object.keys(initiative)) if (!fighter(name)) delete initiative[name];
-  for (const [name, value] of Object.entries(state.tray.initiative)) {
-    if (readSeen[name] !== value) { initiative[name] = value; readSeen[name] = value; }
-  }
+  // every phone's Mind dice, read from the tray or tapped (the server's: each phone taps its own fighter)
+  const initiative = initiativeValues();
   const waiting = state.tray.waiting && state.tray.waiting.step === "initiative" ? state.tray.waiting : null;
   const list = $("#initiative-list");
   setChildren(list, fighters().map((p) => {
-    const read = readSeen[p.name] !== undefined && readSeen[p.name] === initiative[p.name];
+    const read = state.tray.initiative[p.name] !== undefined;
     const status = el("p", { class: "tray-status", role: "status" });
     const mine = !!waiting && waiting.name === p.name;
     showTray(status, mine ? waiting : null);
@@ -258,7 +259,7 @@ function renderInitiative() {
       status,
       // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
       keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
-        : (initiative[p.name] = v, renderInitiative())), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+        : step("/initiative/tap", { name: p.name, value: v })), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
     ]);
   }));
   $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
@@ -399,7 +400,7 @@ $("#attack-send").addEventListener("click", () => step("/attack/dice", { values:
 $("#attack-cancel").addEventListener("click", () => step("/attack/cancel"));
 $("#attack-tray-read").addEventListener("click", () => { remember(true); step("/tray", { step: "attack" }); });
 $("#attack-tray-stop").addEventListener("click", () => { remember(false); step("/tray/cancel"); });
-$("#initiative-start").addEventListener("click", () => step("/initiative", { values: { ...initiative } }));
+$("#initiative-start").addEventListener("click", () => step("/initiative", { values: initiativeValues() }));
 $("#next-turn").addEventListener("click", () => step("/next-turn"));
 $("#undo").addEventListener("click", async () => { if (await step("/undo")) toast(t("Undone")); });
 $("#add-hero").addEventListener("click", () => {

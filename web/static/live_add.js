@@ -10,7 +10,7 @@ import { sidesOf } from "./roll.js";
 import { toast } from "./toast.js";
 
 /** Wire the photo's "add a die" to the page: receive(roll, tell) takes the roll the server answers.
- *  Returns { show(roll) }: the button for the roll shown (a finished roll with a photo). */
+ *  Returns { show(roll) }: the button for the roll shown (a finished roll with a photo that can take a die). */
 export function tapToAdd({ receive }) {
   let roll = null;
   let tapped = null;  // {x, y} photo pixels, while its value is asked
@@ -25,7 +25,9 @@ export function tapToAdd({ receive }) {
   function show(shown) {
     if (!shown || shown.id !== (roll && roll.id)) adding(false);
     roll = shown;
-    $("#photo-add").hidden = !(shown && shown.photo && shown.finished);
+    // RULES T-3 adds a die missing from a throw: a complete D6 roll has every die it takes
+    // (the rules would refuse one more); a free roll takes any number (D6-2a)
+    $("#photo-add").hidden = !(shown && shown.photo && shown.finished && !(shown.system === "d6" && shown.complete));
   }
 
   $("#photo-add").addEventListener("click", () => adding($("#photo-add").getAttribute("aria-pressed") !== "true"));
