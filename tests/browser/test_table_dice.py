@@ -29,6 +29,8 @@ def controller(tmp_path):
 #: locale → the tags of a die entered by hand (one tapped in where the reader missed it too) and
 #: of a reading corrected.
 BY_HAND = {"en-US": ("by hand", "corrected"), "pt-BR": ("à mão", "corrigido"), "es-ES": ("a mano", "corregido")}
+#: locale → the correction line of the die tapped in (nothing was read there to correct).
+ADDED = {"en-US": "Die 3 added by hand: 5", "pt-BR": "Dado 3 adicionado à mão: 5", "es-ES": "Dado 3 añadido a mano: 5"}
 
 
 @pytest.mark.parametrize(("locale", "add", "title", "heading", "not_yet", "remove", "none", "kind", "alt"), [
@@ -69,6 +71,8 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     by_hand, corrected = BY_HAND[locale]
     expect(page.locator('.die[data-index="2"] .tags')).to_contain_text(by_hand)
     expect(page.locator('.die[data-index="2"] .tags')).not_to_contain_text(corrected)
+    expect(page.locator("#corrections li")).to_have_count(1)
+    expect(page.locator("#corrections li")).to_contain_text(ADDED[locale])
     history = phone("/history", locale=locale)
     expect(history.locator("#history li").first).to_contain_text("5")
     expect(history.locator("#history li").first).not_to_contain_text("*")

@@ -224,7 +224,7 @@ function renderRoll() {
   note.hidden = !roll.note;
   note.textContent = roll.note || "";
   setChildren($("#corrections"), (roll.corrections || []).map((c) => el("li", {
-    text: [correctionText(c), c.who, when(c.at)].filter(Boolean).join(" · "),
+    text: [correctionText(c, roll), c.who, when(c.at)].filter(Boolean).join(" · "),
   })));
   const photoBox = $("#photo-box");
   if (roll.photo) {

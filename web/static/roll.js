@@ -88,9 +88,14 @@ export function dieTags(roll, die, index) {
   return tags;
 }
 
-/** "Die 2: 4 → 6": a correction as the record keeps it (what was read, what it became). */
-export function correctionText(c) {
+/** "Die 2: 4 → 6": a correction of ``roll`` as the record keeps it (what was read, what it
+ *  became); "Die 3 added by hand: 5" for a die the correction added (nothing was read there). */
+export function correctionText(c, roll) {
   const word = (v) => (v === null || v === undefined ? "?" : typeof v === "string" ? t(v) : String(v));
+  const die = (roll.dice || []).find((d) => d.index === c.index);
+  if ((c.from === null || c.from === undefined) && die && die.source === "hand") {
+    return t("Die {n} added by hand: {to}", { n: c.index + 1, to: word(c.to) });
+  }
   return t("Die {n}: {from} → {to}", { n: c.index + 1, from: word(c.from), to: word(c.to) });
 }
 
