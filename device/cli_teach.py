@@ -19,11 +19,13 @@ Everything is checked before anything is written: labels that are not JSON or no
 schema, a photo missing or not an image, one whose size is not its labels', a box inverted
 or outside its photo, a value not on the die, an unknown kind, two labels on one die (each
 box holds the other's centre) with different kinds or values, a label on a die taught
-before in DIR as another kind or value, a photo that is not the one its labels were made on
-(:func:`_fits`) — one line naming the file and the die, exit status 2, and the examples
-already in DIR are as they were. A die taught again as it was changes nothing (its who and
-at are kept: ``"unchanged"``); with the same box and another kind or value it is a
-correction (``"corrected"``: kind, value, who and at replaced).
+before in DIR as another kind or value — one line naming the file and the die, exit status 2,
+and the examples already in DIR are as they were. A photo whose labels seem to be another
+photo's (:func:`_misfit`) is taught with one warning line on stderr: the shipped reader that
+judges it is the one that misses and invents a new table's dice, so it never refuses them.
+A die taught again as it was changes nothing (its who and at are kept: ``"unchanged"``); with
+the same box and another kind or value it is a correction (``"corrected"``: kind, value, who
+and at replaced).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import cv2
@@ -158,26 +161,25 @@ def _taught_file(labels: Path, entry: dict) -> TaughtFile:
     partial = entry.get("partial", False)
     if not isinstance(partial, bool):
         raise UsageError(f"{labels}: {name}: partial must be true or false, not {partial!r}")
-    if not partial:
-        _fits(labels, name, image, dice)
+    if not partial and (misfit := _misfit(image, dice)):
+        print(f"dicelens: warning: {labels}: {name}: {misfit}", file=sys.stderr)
     return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice, partial=partial)
 
 
-def _fits(labels: Path, name: str, image, dice: list[adapt.Example]) -> None:
-    """Refuse labels that are not of this photo (another photo's of the same size): the
-    shipped reader of the labelled kinds reads it, and of the dice it finds (or of the
-    labels, when fewer) fewer than half lie at a label (matched as vision.scoring matches a
-    reading to a label, whatever the value). A photo on which the reader finds no die, or one
-    die, is taught as labelled (a table's own dice may be ones it cannot find).
-
-    :raises UsageError: naming the photo and the counts.
+def _misfit(image, dice: list[adapt.Example]) -> str | None:
+    """Why labels seem not to be this photo's (another photo's of the same size), or None: the
+    shipped reader of the labelled kinds reads it, and of the dice it finds (or of the labels,
+    when fewer) fewer than half lie at a label (matched as vision.scoring matches a reading to a
+    label, whatever the value). None when the reader finds no die or one (a table's own dice
+    may be ones it cannot find).
     """
     found = read_dice(image, kinds={die.kind for die in dice}).dice
     score, _ = score_photo(found, [{"value": die.value, "box": die.box} for die in dice])
     at_labels = score.labelled - score.missed
     if min(len(found), len(dice)) >= 2 and 2 * at_labels < min(len(found), len(dice)):
-        raise UsageError(f"{labels}: {name}: the reader finds {len(found)} dice on it, only {at_labels} of them "
-                         f"where its {len(dice)} labels are: not the photo they label")
+        return (f"the reader finds {len(found)} dice on it, only {at_labels} of them where its {len(dice)} "
+                "labels are: taught as labelled, check that they are this photo's")
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
