@@ -76,6 +76,8 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     history = phone("/history", locale=locale)
     expect(history.locator("#history li").first).to_contain_text("5")
     expect(history.locator("#history li").first).not_to_contain_text("*")
+    expect(history.locator("#history li .correction")).to_have_count(1)
+    expect(history.locator("#history li .correction")).to_contain_text(ADDED[locale])  # the live page's words
 
     settings = phone("/settings", locale=locale)
     expect(settings.get_by_role("heading", name=heading)).to_be_visible()
