@@ -32,7 +32,8 @@ class Refitter:
     """Fits the data folder's adaptation from its examples, one fit at a time, off the roll's threads.
 
     :param folder: the data folder (its ``adaptation.json`` is read at start and again whenever
-        it changed, written after each fit).
+        it changed, written after each fit; fitted again at start when the folder holds another
+        number of examples than it was fitted on).
     :param examples: its examples (:meth:`device.examples.Examples.beside`).
     :param fit: ``(taught photos) -> Adaptation`` (default :func:`vision.adapt.fit`).
     """
@@ -49,6 +50,8 @@ class Refitter:
         self._seen: tuple[int, int, int] | None = None  # the file's (inode, size, mtime) last read
         self._adaptation: adapt.Adaptation | None = None
         self._load_if_changed()
+        if self._behind():  # examples kept after the last fit (a server stopped in its quiet wait)
+            self.request()
 
     @property
     def adaptation(self) -> adapt.Adaptation | None:
@@ -60,6 +63,13 @@ class Refitter:
     @adaptation.setter
     def adaptation(self, adaptation: adapt.Adaptation | None) -> None:
         self._adaptation = adaptation
+
+    def _behind(self) -> bool:
+        """Whether the folder holds another number of examples than the adaptation was fitted on."""
+        with self.examples.lock:
+            count = self.examples.count()
+        fitted = {} if self._adaptation is None else self._adaptation.examples
+        return count != sum(n for values in fitted.values() for n in values.values())
 
     def _stamp(self) -> tuple[int, int, int] | None:
         try:

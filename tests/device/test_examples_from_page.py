@@ -218,6 +218,31 @@ def test_ten_corrections_fit_once_in_the_background(tmp_path, controller, reader
     refitter.close()
 
 
+def test_examples_kept_after_the_last_fit_are_fitted_at_the_next_start(tmp_path, controller, reader, clock):
+    """A server stopped in its quiet wait keeps the example but never fitted it: the next start
+    fits it; a start whose adaptation was fitted on every example asks for no fit."""
+    fits = []
+
+    def fit(photos):
+        fits.append(taught := sum(len(p.dice) for p in photos))
+        return adapt.Adaptation(family="pips", used=True, photos=len(photos), examples={"d6-pips": {"5": taught}})
+
+    controller._refitter = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit)
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True), die(2, "white", 300, 100)))
+    controller.correct(state["latest_roll"]["id"], 1, value=5)
+    controller._refitter.close()  # stopped before the quiet wait ended
+    assert fits == [] and controller._examples.count() == 1
+    again = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit)
+    assert again.settle(timeout=120)
+    assert fits == [1] and again.adaptation is not None and again.adaptation.photos == 1
+    again.close()
+    third = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit)
+    assert third.settle(timeout=120)
+    assert fits == [1]  # up to date: no fit asked
+    third.close()
+
+
 def test_a_fit_that_fails_logs_and_changes_nothing(tmp_path, controller, reader, clock, caplog):
     before = adapt.Adaptation(family="pips", used=False, why="fewer than two labelled photos")
     before.save(tmp_path)
