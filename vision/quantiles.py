@@ -3,7 +3,9 @@
 ``np.percentile`` costs about 45 µs a call whatever the size, ``np.median`` 12 µs, against a
 few µs of work on a die's 100–2000 values; colour names (:mod:`vision.colors`) and sharpness
 (:mod:`vision.blur`) take four a die (vision_read_time.py). These give numpy's values (its
-default, linear, method; the same arithmetic in the same float types), found by one partition.
+default, linear, method), found by one partition, in float64 whichever numpy is installed:
+numpy 1's values exactly; numpy 2 keeps a float32 array's percentiles in float32, equal to these
+to float32's precision.
 """
 
 from __future__ import annotations

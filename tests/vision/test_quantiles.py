@@ -21,7 +21,11 @@ def _samples():
 
 @pytest.mark.parametrize("values", list(_samples()), ids=lambda v: f"{v.dtype}x{v.size}")
 def test_percentiles_and_median_are_numpys(values):
-    assert percentiles(values, QS) == [np.percentile(values, q) for q in QS]
+    theirs = [np.percentile(values, q) for q in QS]
+    if np.asarray(theirs).dtype == np.float64:  # numpy 1, or float64 values: the same arithmetic
+        assert percentiles(values, QS) == theirs
+    else:  # numpy 2 keeps float32 values' percentiles in float32: equal to its precision
+        np.testing.assert_allclose(percentiles(values, QS), theirs, rtol=1e-6, atol=1e-5)
     assert all(isinstance(p, np.float64) for p in percentiles(values, QS))
     assert median(values) == float(np.median(values))
 
