@@ -40,15 +40,20 @@ def fighter(page: Page, name: str):
     return page.locator(f'#fighters li.fighter[data-name="{name}"]')
 
 
+def add_brann_and_two_raiders(page: Page) -> None:
+    """The saved hero Brann and two Saqueadores of the bestiary, added from ``page``."""
+    page.select_option("#hero-sheet", "Brann")
+    page.click("#add-hero")
+    page.select_option("#enemy-sheet", "Saqueador")
+    page.fill("#enemy-count", "2")
+    page.click("#add-enemy")
+
+
 def test_each_phone_taps_its_own_fighters_initiative_and_either_starts_the_fight(phone):
     """Trial 6: a Mind die tapped stayed on the phone that tapped it, so "Start the fight"
     stayed disabled unless one phone tapped every fighter. Two phones (two contexts)."""
     first, second = live(phone("/combat")), live(phone("/combat"))
-    first.select_option("#hero-sheet", "Brann")
-    first.click("#add-hero")
-    first.select_option("#enemy-sheet", "Saqueador")
-    first.fill("#enemy-count", "2")
-    first.click("#add-enemy")
+    add_brann_and_two_raiders(first)
     expect(second.locator("#initiative-list li")).to_have_count(3)
     tap(first, '#initiative-list li[data-name="Brann"]', 5)                  # the hero's player
     for name, value in (("Saqueador", 4), ("Saqueador 2", 2)):              # the game master
@@ -70,11 +75,7 @@ def test_a_short_fight_on_two_phones(phone):
     first, second = live(phone("/combat")), live(phone("/combat"))
 
     # Set up: a saved hero and two enemies of the bestiary, added from the first phone.
-    first.select_option("#hero-sheet", "Brann")
-    first.click("#add-hero")
-    first.select_option("#enemy-sheet", "Saqueador")
-    first.fill("#enemy-count", "2")
-    first.click("#add-enemy")
+    add_brann_and_two_raiders(first)
     for page in (first, second):
         expect(page.locator("#fighters li.fighter")).to_have_count(3)
         expect(fighter(page, "Saqueador 2")).to_contain_text("8 / 8 PV")
