@@ -215,9 +215,11 @@ def note_text(note: str | None) -> str | None:
 
 def shown_roll(roll: dict) -> dict:
     """A roll as the page gets it (the API, the event stream, the history page): its ``note``
-    in the request's language (:func:`note_text`) and ``label_text``, the label it was rolled
-    under (:func:`roll_label`) in that language, whatever its preset is labelled now."""
-    shown = {**roll, "label_text": label_text(roll_label(roll))}
+    in the request's language (:func:`note_text`), ``label``, the label it was rolled under
+    (:func:`roll_label`: an old roll kept with none is named as the exports name it), and
+    ``label_text``, that label in the request's language, whatever its preset is labelled now."""
+    label = roll_label(roll)
+    shown = {**roll, "label": label, "label_text": label_text(label)}
     return {**shown, "note": note_text(roll["note"])} if roll.get("note") else shown
 
 

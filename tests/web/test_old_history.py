@@ -45,7 +45,8 @@ def test_its_dice_a_correction_added_are_by_hand_everywhere(old):
 @pytest.mark.parametrize("lang", FREE)
 def test_its_roll_kept_with_no_label_is_named_as_before(old, lang):
     [roll] = old.get(f"/api/rolls?lang={lang}").get_json()["rolls"]
-    assert roll["label"] is None and roll["label_text"] == FREE[lang]
+    assert roll["label"] == "Free roll" and roll["label_text"] == FREE[lang]  # as the exports name it
+    assert old.get(f"/api/rolls/1?lang={lang}").get_json()["label"] == "Free roll"
     assert f"<strong>{FREE[lang]}" in old.get(f"/history?lang={lang}").get_data(as_text=True)
     assert [line["label"] for line in csv_lines(old)] == ["Free roll"]
     assert json.loads(old.get("/api/rolls.json").get_data(as_text=True))[0]["label"] == "Free roll"
