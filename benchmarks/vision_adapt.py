@@ -4,7 +4,10 @@ Run by hand from the repository root (one core), after tools/train_loso.sh has t
 leave-one-source-out networks into DIR (default /work/tmp/loso):
 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/vision_adapt.py [DIR] [--k 0 5 10 20 40]
-        [--sources NAME…] [--test N]
+        [--sources NAME…] [--test N] [--shipped]
+
+``--shipped`` fits and reads with the shipped networks instead, which learned these sources:
+for the fit's time alone (no leave-one-source-out run needed), not for what it reads.
 
 Each source of the datasets (DICELENS_DATASETS: tools/datasets.py) is a table whose dice the
 networks never saw (as benchmarks/vision_generalise.py reads it: pip sources by the pip reader
@@ -92,8 +95,10 @@ def numbered_networks(folder: Path | None):
         numerals._DETECTOR, numerals._CLASSIFIER = saved
 
 
-def backend_of(runs: Path, path: str) -> tuple[adapt.Backend, Path | None] | None:
+def backend_of(runs: Path, path: str, shipped: bool = False) -> tuple[adapt.Backend, Path | None] | None:
     name = path.split("/")[-1]
+    if shipped:
+        return (adapt.PipBackend() if path.startswith("real-dice/") else adapt.NumberedBackend()), None
     if path.startswith("real-dice/"):
         folder = runs / "pips" / name
         return (adapt.PipBackend(PipReader(folder)), None) if (folder / "classifier.done").exists() else None
@@ -110,6 +115,8 @@ def main() -> int:
     parser.add_argument("--sources", nargs="+", help="source names (default: all)")
     parser.add_argument("--test", type=int, metavar="N", help="read only the N photos after the first max(K) "
                         "(default: all of them; on a loaded machine a full run takes hours)")
+    parser.add_argument("--shipped", action="store_true", help="the shipped networks for every source "
+                        "(they learned these sources: for the fit's time only)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"{'source':28}{'K':>4}{'dice':>6}{'right':>6}{'wrong':>6}{'unread':>7}{'missed':>7}{'(det)':>6}"
@@ -121,7 +128,7 @@ def main() -> int:
         name = path.split("/")[-1]
         if args.sources and name not in args.sources:
             continue
-        chosen = backend_of(args.runs, path)
+        chosen = backend_of(args.runs, path, args.shipped)
         if chosen is None:
             print(f"{name}: left out, no finished run in {args.runs}")
             continue

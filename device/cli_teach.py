@@ -21,8 +21,10 @@ or outside its photo, a value not on the die, an unknown kind, two labels on one
 box holds the other's centre) with different kinds or values, a label on a die taught
 before in DIR as another kind or value — one line naming the file and the die, exit status 2,
 and the examples already in DIR are as they were. A photo whose labels seem to be another
-photo's (:func:`_misfit`) is taught with one warning line on stderr: the shipped reader that
-judges it is the one that misses and invents a new table's dice, so it never refuses them.
+photo's (:func:`_misfit`) is taught with one warning line on stderr, once the reader has adapted:
+the shipped reader that judges it is the one that misses and invents a new table's dice, so it
+never refuses them; its reading is the one the adaptation's fit makes of the photo (one reading
+serves both), or its own where the fit reads none or reads other kinds.
 A die taught again as it was changes nothing (its who and at are kept: ``"unchanged"``); with
 the same box and another kind or value it is a correction (``"corrected"``: kind, value, who
 and at replaced).
@@ -31,12 +33,14 @@ and at replaced).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from device.cli import UsageError, output_folder, summary
 from device.cli_read import _Unreadable, load_photo
@@ -44,6 +48,7 @@ from device.examples import ExampleConflict, Examples, TaughtFile
 from device.teach_round import lacking
 from vision import adapt, read_dice
 from vision.numerals import SIDES
+from vision.reading import DieReading, TrayReading
 from vision.scoring import score_photo
 
 #: The reader's kinds as the datasets' labels.json names them (``kind``; none for a pip d6).
@@ -161,19 +166,21 @@ def _taught_file(labels: Path, entry: dict) -> TaughtFile:
     partial = entry.get("partial", False)
     if not isinstance(partial, bool):
         raise UsageError(f"{labels}: {name}: partial must be true or false, not {partial!r}")
-    if not partial and (misfit := _misfit(image, dice)):
-        print(f"dicelens: warning: {labels}: {name}: {misfit}", file=sys.stderr)
     return TaughtFile(photo.read_bytes(), photo.suffix or ".jpg", image, name, dice, partial=partial)
 
 
-def _misfit(image, dice: list[adapt.Example]) -> str | None:
+def _misfit(image, dice: list[adapt.Example], found: list[DieReading] | None = None) -> str | None:
     """Why labels seem not to be this photo's (another photo's of the same size), or None: the
-    shipped reader of the labelled kinds reads it, and of the dice it finds (or of the labels,
-    when fewer) fewer than half lie at a label (matched as vision.scoring matches a reading to a
-    label, whatever the value). None when the reader finds no die or one (a table's own dice
-    may be ones it cannot find).
+    shipped reader of the labelled kinds reads it (``found``, its dice, when read already), and
+    of the dice it finds (or of the labels, when fewer) fewer than half lie at a label (matched
+    as vision.scoring matches a reading to a label, whatever the value). None when the reader
+    finds no die or one, or fewer than two are labelled (a table's own dice may be ones it
+    cannot find), without reading the photo.
     """
-    found = read_dice(image, kinds={die.kind for die in dice}).dice
+    if len(dice) < 2:
+        return None
+    if found is None:
+        found = read_dice(image, kinds={die.kind for die in dice}).dice
     score, _ = score_photo(found, [{"value": die.value, "box": die.box} for die in dice])
     at_labels = score.labelled - score.missed
     if min(len(found), len(dice)) >= 2 and 2 * at_labels < min(len(found), len(dice)):
@@ -182,8 +189,26 @@ def _misfit(image, dice: list[adapt.Example]) -> str | None:
     return None
 
 
+def _digest(image: np.ndarray) -> bytes:
+    """A photo known by its pixels: the fit's photos are decoded again from the data folder."""
+    return hashlib.sha1(np.ascontiguousarray(image).data).digest() + repr(image.shape).encode()
+
+
+def _read_by_fit(file: TaughtFile, shipped: dict[bytes, TrayReading], family: str) -> list[DieReading] | None:
+    """The dice of ``file``'s labelled kinds in the fit's shipped reading of its photo
+    (``shipped``, by :func:`_digest`), when that reading is the one :func:`_misfit` reads — the
+    pip reader's of a photo of pip d6 only, or the numbered reader's of one without pip d6,
+    whose kinds only filter its dice —; None when the fit read it otherwise or not at all."""
+    kinds = {die.kind for die in file.dice}
+    reading = shipped.get(_digest(file.image))
+    if reading is None or not (kinds == {"d6-pips"} if family == "pips" else "d6-pips" not in kinds):
+        return None
+    return [die for die in reading.dice if family == "pips" or getattr(die, "kind", None) in kinds]
+
+
 def run(args: argparse.Namespace) -> int:
-    """Check every photo and label, add them, adapt, print; 0 done, 2 bad input (nothing added)."""
+    """Check every photo and label, add them, adapt, warn of labels that seem another photo's,
+    print; 0 done, 2 bad input (nothing added)."""
     files = [_taught_file(args.labels, entry) for entry in _entries(args.labels)]
     output_folder(args.data, "--data")
     with Examples(args.data) as examples:
@@ -192,8 +217,14 @@ def run(args: argparse.Namespace) -> int:
         except ExampleConflict as exc:
             raise UsageError(f"{args.labels}: {exc}") from None
         photos = examples.taught_photos()
-    adaptation = adapt.fit(photos)
+    readings: list[TrayReading] = []
+    adaptation = adapt.fit(photos, readings=readings)
     adaptation.save(args.data)
+    shipped = {_digest(photo.image): reading for photo, reading in zip(photos, readings, strict=False)}
+    for file in files:
+        if not file.partial and (misfit := _misfit(file.image, file.dice, _read_by_fit(file, shipped,
+                                                                                      adaptation.family))):
+            print(f"dicelens: warning: {args.labels}: {file.origin}: {misfit}", file=sys.stderr)
     print(json.dumps({"taught": sum(len(f.dice) for f in files), "photos": len(files), "new": added.new,
                       "corrected": added.corrected, "unchanged": added.unchanged,
                       "examples": sum(len(p.dice) for p in photos), "examples_photos": len(photos),

@@ -203,24 +203,29 @@ def _counts(photos: Sequence[TaughtPhoto]) -> dict[str, dict[str, int]]:
     return {k: dict(sorted(c.items(), key=lambda kv: int(kv[0]))) for k, c in out.items()}
 
 
-def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None) -> Adaptation:
+def fit(photos: Sequence[TaughtPhoto], backend: Backend | None = None,
+        readings: list[TrayReading] | None = None) -> Adaptation:
     """Fit the layer to a table's labelled photos (see the module's docstring).
 
     :param photos: every photo taught, each with all its dice labelled (a die left unlabelled
         teaches the layer that it is floor) unless ``partial``: there, the candidates near no
         label that the shipped classifier takes for dice are no floor example.
     :param backend: the shipped reader to adapt (None: that of :func:`family_of` the photos).
+    :param readings: when given, the shipped reader's reading of each photo (``backend.shipped``,
+        colours unnamed), which the fit makes to compare with, is appended to it in the photos'
+        order (``dicelens teach`` judges the labels by it rather than reading each photo again);
+        none for fewer than two photos, which the fit does not read.
     :returns: the adaptation; ``used`` False (with ``why``) for fewer than two photos, or
         when it does not read the held-out photos better than the shipped reader.
     """
     start = time.process_time()
     with network.remembering():  # the photos' passes and crops, read several ways, run once
-        adaptation = _fit(photos, backend or backend_for(family_of(photos)))
+        adaptation = _fit(photos, backend or backend_for(family_of(photos)), readings)
     adaptation.seconds = time.process_time() - start
     return adaptation
 
 
-def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
+def _fit(photos: Sequence[TaughtPhoto], backend: Backend, readings: list[TrayReading] | None) -> Adaptation:
     adaptation = Adaptation(family=backend.family, fingerprint=backend.fingerprint(), photos=len(photos),
                             value_min=backend.value_min, examples=_counts(photos),
                             kinds=sorted({d.kind for p in photos for d in p.dice}))
@@ -229,7 +234,10 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend) -> Adaptation:
         return adaptation
     shipped, first = Figures(), []
     for photo in photos:  # each photo read, then its weaker candidates (the backend shares the passes)
-        shipped.add(backend.shipped(photo.image, named=False).dice, photo.dice, partial=photo.partial)
+        reading = backend.shipped(photo.image, named=False)
+        shipped.add(reading.dice, photo.dice, partial=photo.partial)
+        if readings is not None:
+            readings.append(reading)
         first.append(_look(backend, photo.image, None, _expected_side(None, photo.image, backend)))
     adaptation.shipped = shipped.to_dict()
     # the dice's side as labelled, and as the detector measures the dice it matches

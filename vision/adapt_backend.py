@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from vision import numerals, tray
 from vision.adapt_examples import TaughtPhoto
+from vision.image import MIN_SIDE, as_bgr
 from vision.reading import TrayReading
 
 Candidate = tuple[float, float, float, float]  # x, y, side (photo pixels), heat
@@ -122,16 +123,29 @@ class NumberedBackend(Backend):
     value_min = numerals.VALUE_MIN
     classes = [("background", 0)] + [(k, v) for k in numerals.KINDS for v in range(1, numerals.SIDES[k] + 1)]
 
+    def __init__(self) -> None:
+        self._last: tuple[NDArray[Any], numerals.FirstPass] | None = None
+
     def base_scale(self, width: int, height: int) -> float:
         return numerals.DETECT_SIZE / max(width, height)
 
     def shipped(self, image: NDArray[Any], named: bool = True) -> TrayReading:
-        return numerals.read_numbered(image)
+        bgr = as_bgr(image)
+        first = self._first_pass(bgr) if min(bgr.shape[:2]) >= MIN_SIDE and bgr.max() > 0 else None  # else none read
+        return numerals.read_numbered(bgr, first=first, named=named)
 
     def candidates(self, image: NDArray[Any], scale: float | None, heat: float) -> list[Candidate]:
         if scale is None:
-            return numerals.detect(image, heat)
+            return numerals.detect(image, heat, self._first_pass(image))
         return numerals.detect_at(image, min(self.max_scale, scale), heat)
+
+    def _first_pass(self, image: NDArray[Any]) -> numerals.FirstPass:
+        """The reader's first pass of ``image`` (its passes kept down to :data:`LOW_HEAT`), kept
+        for the last image met: the fit reads a photo and then its candidates down to a lower
+        heat, sharing its pyramid, passes and crops (as :class:`PipBackend` does)."""
+        if self._last is None or self._last[0] is not image:
+            self._last = (image, numerals.first_pass(image, floor=LOW_HEAT))
+        return self._last[1]
 
     def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
         return np.stack([numerals.crop_die(image, (x, y), side) for x, y, side, _ in found])

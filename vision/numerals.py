@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -134,9 +134,13 @@ _DETECTOR = Network(MODELS / "numerals_detect.onnx", "numbered-dice detector")
 _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
-def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+def detect(image: NDArray[Any], heat_min: float = HEAT_MIN,
+           first: FirstPass | None = None) -> list[tuple[float, float, float, float]]:
     """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels, strongest first;
     peaks of heat below ``heat_min`` are left out (:mod:`vision.adapt` looks at weaker ones).
+    ``first``, this photo's :func:`first_pass` made down to a ``floor`` at most ``heat_min``,
+    lends its pyramid, passes and the classifier's looks (:func:`vision.adapt.fit` reads a photo
+    and then detects its weaker candidates: each pass made and each crop classified once).
 
     The scale is the scene's, not the frame's. The photo is letterboxed to :data:`DETECT_SIZE`
     first; when the dice found there are not sure (:func:`vision.scale.strength` below
@@ -148,7 +152,7 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN) -> list[tuple[float,
     sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
-    return _detect(image, heat_min, first_pass(image, heat_min))[0]
+    return _detect(image, heat_min, first or first_pass(image, heat_min))[0]
 
 
 class Looks:
@@ -204,13 +208,27 @@ class Looks:
 @dataclass
 class FirstPass:
     """The letterboxed pass of :func:`detect`: its candidates (x, y, side, heat; photo pixels,
-    strongest first), the photo's pyramid and the classifier's :class:`Looks`, kept so that
-    :func:`detect` goes on from it (``read_numbered(image, first=…)``)."""
+    strongest first) down to ``heat_min``, the photo's pyramid and the classifier's
+    :class:`Looks`, kept so that :func:`detect` goes on from it (``read_numbered(image,
+    first=…)``); each detector pass it makes is kept down to ``floor`` (:meth:`at`)."""
 
     scale: float
     found: list[tuple[float, float, float, float]]
     pyramid: Pyramid
     looks: Looks
+    heat_min: float = HEAT_MIN
+    floor: float = HEAT_MIN
+    passes: dict[float, list[tuple[float, float, float, float]]] = field(default_factory=dict)  # by scale
+
+    def at(self, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
+        """The detector pass at ``scale`` down to ``heat_min``, made once down to :attr:`floor`: a
+        pass asked down to a higher heat is that one's candidates as hot (the same, as the
+        strongest are kept first)."""
+        if heat_min < self.floor:
+            return _detect_at(self.pyramid, scale, heat_min)
+        if scale not in self.passes:
+            self.passes[scale] = _detect_at(self.pyramid, scale, self.floor)
+        return [c for c in self.passes[scale] if c[3] >= heat_min]
 
     @cached_property
     def strength(self) -> float:
@@ -225,36 +243,40 @@ class FirstPass:
         return self.strength >= STRONG
 
 
-def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN) -> FirstPass:
-    """The letterboxed pass of :func:`detect` over an H×W×3 uint8 BGR photo."""
+def first_pass(image: NDArray[Any], heat_min: float = HEAT_MIN, floor: float | None = None) -> FirstPass:
+    """The letterboxed pass of :func:`detect` over an H×W×3 uint8 BGR photo, down to
+    ``heat_min``; its passes are kept down to ``floor`` (None: ``heat_min``), so that
+    ``detect(image, floor, first)`` reuses them."""
     h, w = image.shape[:2]
     base = DETECT_SIZE / max(h, w)
-    pyramid, looks = Pyramid(image), Looks(image)
-    found = _detect_at(pyramid, base, heat_min)
-    return FirstPass(base, found, pyramid, looks)
+    floor = heat_min if floor is None else min(floor, heat_min)
+    first = FirstPass(base, [], Pyramid(image), Looks(image), heat_min, floor)
+    first.found = first.at(base, heat_min)
+    return first
 
 
 def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
             ) -> tuple[list[tuple[float, float, float, float]], bool]:
     """:func:`detect` from its first pass: (candidates, whether they were read at a
     :data:`COARSE_PROBES` scale or from one)."""
-    base, pyramid, looks = first.scale, first.pyramid, first.looks
+    base, looks = first.scale, first.looks
     coarse = {min(MAX_SCALE, base * factor) for factor in COARSE_PROBES}
-    passes = {base: first.found}
-    sure = {base: first.strength}
+    own = heat_min == first.heat_min  # the first pass's own candidates, and its strength
+    passes = {base: first.found if own else first.at(base, heat_min)}
+    sure = {base: first.strength if own else _strength(looks, passes[base])}
     for ladder in (PROBES, COARSE_PROBES):
         if max(sure.values()) >= STRONG:
             break
         for factor in ladder:
             scale = min(MAX_SCALE, base * factor)
             if scale not in passes:
-                passes[scale] = _detect_at(pyramid, scale, heat_min)
+                passes[scale] = first.at(scale, heat_min)
                 sure[scale] = _strength(looks, passes[scale])
     scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
     better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
                          MAX_SCALE)
     if better is not None:
-        refined = _detect_at(pyramid, better, heat_min)
+        refined = first.at(better, heat_min)
         if _strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
             return refined, scale in coarse
     return passes[scale], scale in coarse
@@ -373,7 +395,8 @@ def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float
 
 
 def read_numbered(image: NDArray[Any], principal_color: str | None = None,
-                  kinds: Iterable[str] | None = None, first: FirstPass | None = None) -> TrayReading:
+                  kinds: Iterable[str] | None = None, first: FirstPass | None = None,
+                  named: bool = True) -> TrayReading:
     """Read every die in a photo: numbered dice of :data:`KINDS` and pip d6.
 
     :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -383,6 +406,9 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         Dice of other kinds are still found, so a d8 is not read as a d10.
     :param first: :func:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
         already; None to make it.
+    :param named: name the dice's colours and mark the principal die; False leaves them
+        "white", none principal (:func:`vision.adapt.fit` scores the values only: naming the
+        colours was 0.5 of its 4.1 s CPU on 20 banachowicz photos).
     :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
         ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
         carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``; dice found
@@ -403,8 +429,10 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         found, coarse = _detect(bgr, HEAT_MIN, first)
         dice += [_withheld(die) if coarse else die for die in read_found(bgr, found, first.looks)
                  if die.kind in wanted]
-    name_dice_colors(bgr, dice)
-    note = mark_principal(dice, principal_color)
+    note = None
+    if named:
+        name_dice_colors(bgr, dice)
+        note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
 

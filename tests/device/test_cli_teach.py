@@ -11,7 +11,7 @@ import pytest
 from device import examples as examples_module
 from device.cli import main
 from device.examples import Examples
-from vision import adapt
+from vision import adapt, tray
 
 from .cli_run import dicelens
 
@@ -142,6 +142,30 @@ def test_the_labels_of_another_photo_of_the_same_size_are_taught_with_a_warning(
     good = _labels(tmp_path, real_photos, count=1, name="good.json")
     status, out, err = _teach(good, tmp_path / "fresh", capsys)
     assert status == 0 and err == ""  # a photo's own labels: no warning
+
+
+def test_one_shipped_reading_of_each_photo_judges_its_labels_and_serves_the_fit(tmp_path, real_photos, capsys,
+                                                                                 monkeypatch):
+    # the misfit check reads the photo as the fit's comparison with the shipped reader does:
+    # the fit's reading serves both (the real pip reader, its calls counted by photo)
+    folder = real_photos.folder(BYLER)
+    names = list(real_photos.labels(BYLER))
+    entries = [dict(real_photos.labels(BYLER)[names[0]], file=str(folder / names[1])),  # photo 0's labels on 1
+               dict(real_photos.labels(BYLER)[names[2]], file=str(folder / names[2]))]
+    labels = tmp_path / "two.json"
+    labels.write_text(json.dumps({"images": entries}))
+    reads = []
+    original = tray.PipReader.read
+
+    def counted(self, image, *args, **kwargs):
+        reads.append(image.tobytes())
+        return original(self, image, *args, **kwargs)
+
+    monkeypatch.setattr(tray.PipReader, "read", counted)
+    status, out, err = _teach(labels, tmp_path / "data", capsys)
+    assert status == 0 and json.loads(out)["examples_photos"] == 2
+    assert len(err.splitlines()) == 1 and names[1] in err and "check that they are this photo's" in err
+    assert len(reads) == 2 and len(set(reads)) == 2  # each photo read once
 
 
 def _refused(tmp_path, real_photos, capsys, labels, *words):

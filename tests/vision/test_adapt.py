@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import adapt, adapt_features, network, read_tray, tray
+from vision import adapt, adapt_features, network, numerals, read_tray, tray
 
 BYLER = "real-dice/byler-tray-d6"
 
@@ -371,3 +371,60 @@ def test_a_detector_sizing_the_tables_dice_much_larger_crops_them_at_their_taugh
     sides = [max(e.box[2] - e.box[0], e.box[3] - e.box[1]) / max(p.image.shape[:2]) for p in photos for e in p.dice]
     assert adaptation.size == pytest.approx(float(np.median(sides)))
     assert adapt.Figures(**adaptation.held_out).right >= 0.8 * len(sides)
+
+
+BURKS = "real-polyhedral/burks-tray-polyhedral"
+BANACHOWICZ = "real-polyhedral/banachowicz-mixed-d10"
+
+
+@pytest.mark.slow
+def test_numbered_candidates_detected_from_a_photos_first_pass_are_those_detected_alone(real_photos):
+    # the fit reads a photo, then detects its weaker candidates sharing the reading's first pass,
+    # its passes kept down to the low heat
+    for source in (BURKS, BANACHOWICZ):
+        for path in real_photos.photos(source)[:1]:
+            image = cv2.imread(str(path))
+            first = numerals.first_pass(image, floor=adapt.LOW_HEAT)
+            assert _values(numerals.read_numbered(image, first=first)) == _values(numerals.read_numbered(image))
+            for heat in (adapt.LOW_HEAT, numerals.HEAT_MIN):
+                shared, alone = numerals.detect(image, heat, first), numerals.detect(image, heat)
+                assert len(shared) == len(alone) and np.ravel(shared) == pytest.approx(np.ravel(alone)), path.name
+
+
+def test_the_numbered_fits_shipped_reading_leaves_colours_unnamed_and_reads_the_same_dice(real_photos):
+    image = cv2.imread(str(real_photos.photos(BANACHOWICZ)[0]))
+    named, unnamed = numerals.read_numbered(image), numerals.read_numbered(image, named=False)
+    assert _values(unnamed) == _values(named) and unnamed.dice
+    assert {d.color for d in unnamed.dice} == {"white"} and not any(d.principal for d in unnamed.dice)
+
+
+@pytest.mark.parametrize(("source", "backend", "module", "reads", "passes"), [
+    (BYLER, adapt.PipBackend, tray.PipReader, "read", "first_pass"),
+    (BURKS, adapt.NumberedBackend, numerals, "read_numbered", "first_pass"),
+])
+def test_the_fit_reads_each_photo_once_and_hands_out_that_reading(real_photos, monkeypatch, source, backend, module,
+                                                                   reads, passes):
+    # one shipped reading and one first pass a photo: the weaker candidates the fit then looks
+    # at go on from them (the real readers, their calls counted by photo)
+    photos = _photos(real_photos, source)[:3]
+    calls: dict[str, list[bytes]] = {reads: [], passes: []}
+
+    def counting(name):
+        original = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            image = next(a for a in args if isinstance(a, np.ndarray))
+            calls[name].append(image.tobytes())
+            return original(*args, **kwargs)
+        return counted
+
+    for name in (reads, passes):
+        monkeypatch.setattr(module, name, counting(name))
+    readings = []
+    adaptation = adapt.fit(photos, backend(), readings)
+    assert adaptation.shipped["dice"] == sum(len(p.dice) for p in photos)
+    every = [p.image.tobytes() for p in photos]
+    assert calls[reads] == every and calls[passes] == every
+    monkeypatch.undo()
+    assert [_values(r) for r in readings] == [_values(backend().shipped(p.image)) for p in photos]
+    assert adapt.fit(photos[:1], backend(), readings := []).why and readings == []  # one photo: none read
