@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, default_data_folder, load_config
-from device.data_folder import StartupError, adopt_shared_replay, held
 from device.controller import Controller
+from device.data_folder import StartupError, adopt_shared_replay, held
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.hotspot import ADDRESS as HOTSPOT_ADDRESS
