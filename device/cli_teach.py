@@ -77,21 +77,29 @@ def register(subparsers) -> None:
         "export-examples", help="write a data folder's examples as labelled photos (labels.json) and crops",
         description="Write DIR's examples into OUT: its photos, labels.json in the datasets' schema "
                     "(each die also with its id, who and at; a photo with dice that are no example, "
-                    "a roll's, \"partial\": true; dicelens teach reads it back), and crops/ID.png.")
+                    "a roll's, \"partial\": true; dicelens teach reads it back), and crops/ID.png. "
+                    "An OUT holding a labels.json, crops or another photo of a photo's name is refused "
+                    "(nothing is written) unless --force.")
     export.add_argument("--data", type=Path, required=True, metavar="DIR", help="the data folder")
     export.add_argument("out", type=Path, metavar="OUT", help="the folder to write into (made when missing)")
+    export.add_argument("--force", action="store_true",
+                        help="write over OUT's labels.json, crops and photos of the same names")
     export.set_defaults(func=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the examples; 0 done, 2 no such data folder or OUT not writable."""
+    """Write the examples; 0 done, 2 no such data folder, OUT not writable or holding what
+    would be written over (without ``--force``)."""
     if not args.data.is_dir():
         raise UsageError(f"--data: {args.data} is not a folder")
     out = output_folder(args.out, "OUT")
-    (out / "crops").mkdir(exist_ok=True)
     with Examples(args.data) as examples:
+        items = examples.export()
+        if not args.force:
+            _refuse_overwriting(out, args.data, items)
+        (out / "crops").mkdir(exist_ok=True)
         images: dict[str, dict] = {}
-        for item in examples.export():
+        for item in items:
             name = Path(item["photo"]).name
             if name not in images:
                 shutil.copyfile(args.data / item["photo"], out / name)
@@ -108,6 +116,24 @@ def run_export(args: argparse.Namespace) -> int:
     print(json.dumps({"photos": len(images), "dice": sum(len(i["dice"]) for i in images.values()),
                       "out": str(out)}))
     return 0
+
+
+def _refuse_overwriting(out: Path, data: Path, items: list[dict]) -> None:
+    """Nothing of OUT is lost: a labels.json, a file in crops/, or a photo of the name of one
+    exported but other bytes (the same photo exported before is no loss) is refused.
+
+    :raises UsageError: naming the file, and ``--force``.
+    """
+    photos = {Path(item["photo"]).name: data / item["photo"] for item in items}
+    crops = sorted((out / "crops").iterdir()) if (out / "crops").is_dir() else []
+    for path in [out / "labels.json", *crops, *(out / name for name in sorted(photos))]:
+        if not (path.exists() or path.is_symlink()):
+            continue
+        source = photos.get(path.name) if path.parent == out else None
+        if source is not None and path.is_file() and source.is_file() and path.read_bytes() == source.read_bytes():
+            continue
+        raise UsageError(f"OUT: {path} exists and would be written over: choose another folder, "
+                         "or --force to write over it")
 
 
 def _entries(path: Path) -> list[dict]:
@@ -184,8 +210,8 @@ def _misfit(image, dice: list[adapt.Example], found: list[DieReading] | None = N
     score, _ = score_photo(found, [{"value": die.value, "box": die.box} for die in dice])
     at_labels = score.labelled - score.missed
     if min(len(found), len(dice)) >= 2 and 2 * at_labels < min(len(found), len(dice)):
-        return (f"the reader finds {len(found)} dice on it, only {at_labels} of them where its {len(dice)} "
-                "labels are: taught as labelled, check that they are this photo's")
+        return (f"the reader finds {len(found)} dice on it, {f'only {at_labels}' if at_labels else 'none'} of them "
+                f"where its {len(dice)} labels are: taught as labelled, check that they are this photo's")
     return None
 
 

@@ -3,10 +3,12 @@
 With no file at all the defaults run on a desktop (simulated camera, mock
 buttons). A wrong key or value raises :class:`ConfigError` naming the key and
 the allowed values, before anything starts. Example, every key shown with its
-default::
+default (``data_folder`` left commented out: copied as it is onto a desktop, the simulated
+camera's rolls would join the real table's history)::
 
-    data_folder = "~/.local/share/dicelens"   # history.sqlite3 and photos/; unset: dicelens for a
-                            # real camera, dicelens-sim / dicelens-replay for sim / file:PATH
+    # data_folder = "~/.local/share/dicelens"  # history.sqlite3 and photos/; unset: dicelens for
+                            # a real camera, dicelens-sim / dicelens-replay/<name of PATH> for
+                            # sim / file:PATH
     pin = ""                # PIN for settings and clearing history; "" = none
     pin_from_page = false   # with pin = "": may the settings page set a PIN? (any phone could)
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
@@ -94,9 +96,14 @@ DEMO_DATA_FOLDERS = {"sim": "dicelens-sim", "file": "dicelens-replay"}
 def default_data_folder(camera_source: str) -> Path:
     """The data folder when none is given, in ``$XDG_DATA_HOME`` (else ``~/.local/share``):
     ``dicelens`` for a real camera (``picamera2``, ``usb:N``), ``dicelens-sim`` for the
-    simulated camera, ``dicelens-replay`` for replayed photos (``file:PATH``)."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / DEMO_DATA_FOLDERS.get(camera_source.partition(":")[0], "dicelens")
+    simulated camera, ``dicelens-replay/<name>`` for replayed photos (``file:PATH``; the name
+    of PATH's folder, photo or video: a replay of one folder keeps its rolls apart from
+    another's)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    kind, _, path = camera_source.partition(":")
+    if kind == "file":
+        return base / DEMO_DATA_FOLDERS[kind] / (Path(path).expanduser().resolve().name or "root")
+    return base / DEMO_DATA_FOLDERS.get(kind, "dicelens")
 
 
 @dataclass(frozen=True)

@@ -353,3 +353,4 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
         with self._lock:
             self._closed = True
         self._refitter.close()
+        self.teaching_round.close()

@@ -10,11 +10,11 @@ ends with exit status 2 and one line on stderr.
 
 Data folder: ``--data``, else the config's ``data_folder``, else
 ``$XDG_DATA_HOME/dicelens`` (``~/.local/share/dicelens``) for a real camera, and
-``dicelens-sim`` or ``dicelens-replay`` beside it for the simulated camera and replayed
-photos, so that a demo's rolls never join the table's history
-(:func:`device.config.default_data_folder`). It holds the history database, the photos
+``dicelens-sim`` or ``dicelens-replay/<name of PATH>`` beside it for the simulated camera and
+replayed photos, so that a demo's rolls never join the table's history, nor one replay's
+another's (:func:`device.config.default_data_folder`). It holds the history database, the photos
 and ``secret_key`` (the key signing the phones' cookies; a PIN login itself lasts until
-logout or a restart, web/security.py).
+logout or a restart, web/security.py); one server at a time (:mod:`device.data_folder`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from device.cli import number, summary, whole_number
 from device.config import Config, check_camera_source, default_data_folder, load_config
 from device.controller import Controller
+from device.data_folder import StartupError, adopt_shared_replay, held
 from device.errors import CameraUnavailable, DeviceError, HistoryDamaged
 from device.history import DATABASE, History
 from device.hotspot import ADDRESS as HOTSPOT_ADDRESS
@@ -213,6 +214,9 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         stack.callback(_close_quietly, camera)  # the loop closes it too; close() is idempotent
 
     data = config.data_folder or default_data_folder(source)  # as settings_from chose it
+    if source.startswith("file:") and data == default_data_folder(source):
+        adopt_shared_replay(data)
+    stack.enter_context(held(data))  # one server a data folder
     history = stack.enter_context(open_history(data, int(config.photo_cap_mb * 2**20)))
     secret_key = _secret_key(data)
     controller = Controller(config.presets, history, principal_color=config.principal_color,
@@ -254,11 +258,6 @@ def build(config: Config, stack: contextlib.ExitStack, watchdog: Watchdog | None
         hotspot = config.hotspot
         app_config["HOTSPOT"] = {"ssid": hotspot.ssid, "password": hotspot.password, "address": HOTSPOT_ADDRESS}
     return web.combat.attach(web.create_app(controller, app_config), fight)
-
-
-class StartupError(DeviceError, ValueError):
-    """The data folder or the history database cannot be used; the message names the
-    file and the cause in one line. ``serve`` exits with status 2 (systemd does not retry)."""
 
 
 def open_history(folder: Path, photo_cap_bytes: int) -> History:

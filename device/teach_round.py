@@ -8,7 +8,9 @@ confirms the throw and its dice become examples of the data folder
 before the roll: while it is on, the roll never sees a frame, so the preset armed before
 stays armed and its next throw must settle after the round ends (RULES T-2). A throw is
 held until it is confirmed or skipped; throws settling meanwhile are not taken. A round
-whose page stopped asking for its state (closed without "Done") ends by itself.
+whose page stopped asking for its state (closed without "Done") ends by itself
+:data:`ALIVE_SECONDS` later: whoever asks whether it is on is told it is not, and a watcher
+thread ends it on time when nobody asks (the live pages get the state event).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 #: A round whose state nobody asked for this long ends (its page was closed without "Done":
 #: the table's rolls must not stay swallowed by it); the page asks every 1.5 s.
 ALIVE_SECONDS = 60.0
+WATCH_SECONDS = 1.0  # how often, in real seconds, the watcher looks whether the round's page is gone
 
 
 def lacking(by_value: dict[str, dict[Any, int]]) -> dict[str, list[int]]:
@@ -68,19 +71,13 @@ class TeachingRound:
         self._photo: bytes | None = None
         self._image: np.ndarray | None = None
         self._dice: list[dict[str, Any]] = []
+        self._closed = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     # --- the tray's side ---------------------------------------------------------------
     def wanted(self, t: float) -> Wanted | None:
         """While on, every frame, read by every kind's reader (the roll sees none); None when off."""
-        with self._lock:
-            ended = self._on and self._clock() - self._asked > ALIVE_SECONDS
-            if ended:
-                self._on = False  # its page is gone
-                self._drop()
-            on = self._on
-        if ended:
-            self._changed()
-        if not on:
+        if not self.on:
             return None
         return Wanted(reader="numbered", as_is=True, before=None, photos=True, token="teach")
 
@@ -116,8 +113,35 @@ class TeachingRound:
             if started:
                 self._on, self._since = True, self._clock()
             self._asked = self._clock()
+            if started and not self._closed.is_set() and not (self._watcher and self._watcher.is_alive()):
+                self._watcher = threading.Thread(target=self._watch, name="teaching-round", daemon=True)
+                self._watcher.start()
         if started:
             self._changed()
+
+    def close(self) -> None:
+        """Stop the watcher (the server is stopping); idempotent."""
+        self._closed.set()
+        if self._watcher is not None and self._watcher is not threading.current_thread():
+            self._watcher.join()
+
+    def _watch(self) -> None:
+        """Until the round is off: end it once its page is gone, though nobody asks."""
+        while not self._closed.wait(WATCH_SECONDS) and self.on:
+            pass
+
+    def _expire(self) -> bool:
+        """End a round nobody asked about for :data:`ALIVE_SECONDS` (its page is gone), telling
+        the pages; returns whether the round is on."""
+        with self._lock:
+            ended = self._on and self._clock() - self._asked > ALIVE_SECONDS
+            if ended:
+                self._on = False
+                self._drop()
+            on = self._on
+        if ended:
+            self._changed()
+        return on
 
     def stop(self) -> None:
         """Turn the round off; a throw not confirmed is dropped."""
@@ -129,9 +153,9 @@ class TeachingRound:
 
     @property
     def on(self) -> bool:
-        """Whether the round takes every throw (the live page says so, RULES T-2: the roll waits)."""
-        with self._lock:
-            return self._on
+        """Whether the round takes every throw (the live page says so, RULES T-2: the roll waits);
+        asking ends a round whose page is gone."""
+        return self._expire()
 
     def fix(self, index: int, value: int) -> None:
         """Die ``index`` of the held throw shows ``value`` (a d10's 0 is 10, RULES P-1).
@@ -184,6 +208,7 @@ class TeachingRound:
         [values with no example]}}``. Asking keeps the round on (:data:`ALIVE_SECONDS`)."""
         from device.examples import taught_by_kind
 
+        self._expire()  # a page back after the round ended finds it off
         with self._lock:
             self._asked = self._clock()
             dice = [{"index": n, "kind": die["kind"], "sides": SIDES[die["kind"]], "read": die["read"],

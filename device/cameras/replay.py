@@ -26,7 +26,9 @@ from vision.image import DamagedImage, ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+#: the still formats ``cv2.imread`` reads (its documentation's list), by the name's suffix, any case
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".jpe", ".jp2", ".dib", ".pbm",
+                  ".pgm", ".ppm", ".pxm", ".pnm", ".pfm", ".sr", ".ras", ".exr", ".hdr", ".pic", ".avif")
 
 
 class ReplayCamera(Camera):
@@ -129,9 +131,9 @@ def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.R
 
 
 def is_photo(path: Path) -> bool:
-    """Whether ``path`` is a file to replay as a photo: a photo suffix, or any file OpenCV
-    recognises as an image by its signature (a ``.ppm``, a ``.pgm``...)."""
-    return path.is_file() and (path.suffix.lower() in PHOTO_SUFFIXES or cv2.haveImageReader(str(path)))
+    """Whether ``path`` is a file to replay as a photo: one of :data:`PHOTO_SUFFIXES`, whatever
+    its content (a photo renamed ``a.bak`` is put aside, not replayed)."""
+    return path.is_file() and path.suffix.lower() in PHOTO_SUFFIXES
 
 
 class PhotoFolderCamera(ReplayCamera):
@@ -158,7 +160,8 @@ class PhotoFolderCamera(ReplayCamera):
         else:
             raise ValueError(f"file camera: {self.path} is neither a folder of photos nor a photo")
         if not self.photos:
-            raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES)}) in {self.path}")
+            raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES[:7])}, the other stills "
+                             f"OpenCV reads) in {self.path}")
         self._next_index = 0
         self._gone: str | None = None  # why no photo is left, once none is
         self.photo: Path | None = None  #: the photo of the current throw
@@ -186,7 +189,7 @@ class PhotoFolderCamera(ReplayCamera):
             path = self.photos[self._next_index]
             try:
                 image = read_image(path)
-                reason = "not a readable photo"
+                reason = "not a readable photo" if path.exists() else "gone (deleted or moved since it was listed)"
             except (ImageTooLarge, DamagedImage) as exc:
                 image, reason = None, str(exc)
             if image is not None:

@@ -82,3 +82,32 @@ def test_no_readable_photo_left_makes_the_camera_not_ok_until_one_is_back(tmp_pa
     assert statuses[-1] == ("ok", None)
     loop.throw()
     loop.close()
+
+
+def test_a_photo_renamed_to_another_suffix_is_no_photo(tmp_path, first, second):
+    shutil.copy(first, tmp_path / "a.bak")
+    shutil.copy(second, tmp_path / "B.JPG")                  # the suffix in any case
+    camera = open_camera(f"file:{tmp_path}", moving_frames=1)
+    assert camera.photos == [tmp_path / "B.JPG"]
+    (tmp_path / "B.JPG").rename(tmp_path / "b.jpg.old")
+    with pytest.raises(ValueError) as raised:
+        open_camera(f"file:{tmp_path}")
+    assert str(raised.value).startswith("file camera: no photos (.jpg, .jpeg, .png, .bmp, .webp, .tif, .tiff, ")
+
+
+def test_a_photo_deleted_since_it_was_listed_is_named_gone(tmp_path, caplog, first, second):
+    shutil.copy(first, tmp_path / "a.jpg")
+    shutil.copy(second, tmp_path / "b.jpg")
+    camera = open_camera(f"file:{tmp_path}", moving_frames=1)
+    (tmp_path / "b.jpg").unlink()
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            camera.throw()
+            camera.capture_preview()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [f"file camera: skipping {tmp_path / 'b.jpg'}: gone (deleted or moved since it was listed)"]
+    one = open_camera(f"file:{tmp_path / 'a.jpg'}", moving_frames=1)  # a camera of one photo
+    (tmp_path / "a.jpg").unlink()
+    with pytest.raises(ValueError) as raised:
+        one.throw()
+    assert str(raised.value) == f"file camera: {tmp_path / 'a.jpg'}: gone (deleted or moved since it was listed)"

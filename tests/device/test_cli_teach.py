@@ -139,6 +139,7 @@ def test_the_labels_of_another_photo_of_the_same_size_are_taught_with_a_warning(
     assert status == 0 and json.loads(out)["new"] == len(entry["dice"])
     assert len(err.splitlines()) == 1 and err.startswith("dicelens: warning: ")
     assert names[1] in err and "check that they are this photo's" in err
+    assert "none of them where its 12 labels are" in err, err  # not "only 0 of them"
     good = _labels(tmp_path, real_photos, count=1, name="good.json")
     status, out, err = _teach(good, tmp_path / "fresh", capsys)
     assert status == 0 and err == ""  # a photo's own labels: no warning
@@ -349,3 +350,31 @@ def test_a_taught_photo_damaged_since_is_one_line_on_export(tmp_path, real_photo
     (data / photo).write_bytes(b"not a photo any more")
     assert main(["export-examples", "--data", str(data), str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == f"dicelens: {data / photo}: not an image, or a damaged one\n"
+
+
+def test_export_writes_over_nothing_in_out_unless_forced(tmp_path, real_photos, capsys):
+    data, out = tmp_path / "data", tmp_path / "out"
+    assert _teach(_labels(tmp_path, real_photos, count=2), data, capsys)[0] == 0
+    out.mkdir()
+    (out / "labels.json").write_text('{"my": "own"}')
+    assert main(["export-examples", "--data", str(data), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"dicelens: OUT: {out / 'labels.json'} exists and would be written over: choose another "
+                   "folder, or --force to write over it\n")
+    assert [p.name for p in out.iterdir()] == ["labels.json"] and (out / "labels.json").read_text() == '{"my": "own"}'
+    (out / "labels.json").unlink()
+    (out / "crops").mkdir()
+    (out / "crops" / "mine.png").write_bytes(b"a crop of mine")
+    assert main(["export-examples", "--data", str(data), str(out)]) == 2
+    assert f"OUT: {out / 'crops' / 'mine.png'} exists" in capsys.readouterr().err
+    (out / "crops" / "mine.png").unlink()
+    with Examples(data) as examples:
+        name = examples.export()[0]["photo"].split("/")[-1]
+    (out / name).write_bytes(b"another photo of that name")
+    assert main(["export-examples", "--data", str(data), str(out)]) == 2
+    assert f"OUT: {out / name} exists" in capsys.readouterr().err and not (out / "labels.json").exists()
+    assert main(["export-examples", "--data", str(data), str(out), "--force"]) == 0
+    capsys.readouterr()
+    assert json.loads((out / "labels.json").read_text())["images"]
+    assert main(["export-examples", "--data", str(data), str(out)]) == 2  # its own export is no longer empty space
+    assert f"OUT: {out / 'labels.json'} exists" in capsys.readouterr().err

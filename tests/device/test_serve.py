@@ -121,7 +121,8 @@ def test_a_stop_ends_the_open_pages_streams_first(tmp_path, stop):
 
 
 @pytest.mark.parametrize(("camera", "folder"), [
-    ("sim", "dicelens-sim"), ("file:{photos}", "dicelens-replay"), ("picamera2", "dicelens"), ("usb:0", "dicelens"),
+    ("sim", "dicelens-sim"), ("file:{photos}", "dicelens-replay/photos"), ("picamera2", "dicelens"),
+    ("usb:0", "dicelens"),
 ])
 @pytest.mark.slow
 def test_the_demos_keep_histories_apart_from_the_tables(tmp_path, monkeypatch, camera, folder):
@@ -345,4 +346,5 @@ def test_the_table_s_own_wifi_reaches_the_join_page(tmp_path):
     with contextlib.ExitStack() as stack:
         app = build(config, stack)
         assert app.config["HOTSPOT"] == {"ssid": "Dice table", "password": "roll-them-all", "address": "10.42.0.1"}
-        assert "HOTSPOT" not in build(replace(config, hotspot=HotspotConfig()), stack).config
+        assert "HOTSPOT" not in build(replace(config, hotspot=HotspotConfig(), data_folder=tmp_path / "other"),
+                                      stack).config

@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 
+from device import teach_round
 from device.adapting import Refitter
 from device.controller import Controller
 from device.errors import SaveFailed
@@ -160,3 +161,29 @@ def test_the_state_says_the_round_is_on_and_each_change_is_an_event(ctl, reader,
     ctl.on_settled(reader.frame(die(2, "red", x=2, y=2, size=20, principal=True), die(4, x=30, y=2, size=20)),
                    clock.tick())
     assert states()[:2] == [True, False] and ctl.state()["teaching"] is False
+
+
+def test_a_round_whose_page_is_gone_ends_a_minute_later_though_no_throw_comes(ctl, clock):
+    # no page and no throw: reading the state says the round is off once a minute has passed,
+    # and the live pages are told
+    ctl.arm("2d6")
+    ctl.start_teaching()
+    events = ctl.subscribe()
+    clock.tick(59)
+    assert ctl.state()["teaching"] is True                   # the live page's state keeps no round alive
+    clock.tick(2)
+    assert ctl.state()["teaching"] is False
+    event = events.get(timeout=0)
+    assert event is not None and event.kind == "state" and event.data["teaching"] is False
+    assert ctl.teaching()["on"] is False                     # a teach page back later finds it off
+
+
+def test_the_watcher_ends_a_round_nobody_asks_about(ctl, clock, monkeypatch):
+    monkeypatch.setattr(teach_round, "WATCH_SECONDS", 0.01)
+    ctl.start_teaching()
+    events = ctl.subscribe()
+    clock.tick(61)                                           # nobody asks: no state read, no throw
+    event = events.get(timeout=5)
+    assert event is not None and event.kind == "state" and event.data["teaching"] is False
+    ctl.close()
+    assert not ctl.teaching_round._watcher.is_alive()

@@ -226,6 +226,20 @@ def test_the_summary_counts_in_the_singular_and_the_plural(examples, photos, sai
     assert adapt.Adaptation(examples=examples, photos=photos, why="why").summary() == said
 
 
+@pytest.mark.parametrize(("right", "said"), [
+    (87, "not used: read right 98.9 % vs 96.6 % without, 2 dice more, within the 3-dice margin it needs"),
+    (85, "not used: read right 96.6 % vs 96.6 % without, no more dice read right"),
+    (88, "not used: read right 100.0 % vs 96.6 % without, 3 dice more, but more of the others missed, "
+         "misread or invented"),
+])
+def test_the_summary_says_why_a_layer_reading_as_well_or_better_is_not_used(right, said):
+    figures = {"dice": 88, "wrong": 0, "unread": 0, "phantom": 0}
+    adaptation = adapt.Adaptation(examples={"d6-pips": {"3": 88}}, photos=11, why="no better", used=False,
+                                  held_out={**figures, "right": right, "missed": 88 - right},
+                                  shipped={**figures, "right": 85, "missed": 3})
+    assert adaptation.summary() == f"88 examples of 11 photos; {said}"
+
+
 def test_on_a_partial_photo_a_die_read_where_no_label_lies_is_no_phantom():
     """A roll's photo teaches only its corrected or tapped-in dice: the other dice on it are
     real, so the held-out figures score its labelled dice only."""
@@ -281,6 +295,24 @@ def test_the_die_head_alone_is_used_when_it_finds_more_dice_and_reads_no_worse()
     assert not adapt._finds_more(adapt.Figures(dice=200, unread=100, missed=80, wrong=20), shipped)  # misread
     # fewer read right (byler, 5 photos taught: 24 right against 25, then 61.1 % against 74.1 %)
     assert not adapt._finds_more(adapt.Figures(dice=200, right=1, unread=111, missed=88, phantom=25), shipped)
+
+
+def test_fewer_phantoms_alone_or_no_die_read_right_is_not_finding_more():
+    shipped = adapt.Figures(dice=19, missed=19, phantom=19)
+    assert not adapt._finds_more(adapt.Figures(dice=19, missed=19, phantom=13), shipped)  # none found more
+    assert not adapt._finds_more(adapt.Figures(dice=19, unread=8, missed=11, phantom=13), shipped)  # none read right
+    assert adapt._finds_more(adapt.Figures(dice=19, right=3, unread=5, missed=11, phantom=13), shipped)
+
+
+def test_a_layer_taught_swapped_labels_is_not_used(real_photos):
+    # byler's first two photos, each taught the other's labels: the fit finds the phantoms
+    # fewer (13 against the shipped reader's 19) but no labelled die, and reads none right
+    photos = _photos(real_photos)[:2]
+    swapped = [adapt.TaughtPhoto(photos[0].image, photos[1].dice), adapt.TaughtPhoto(photos[1].image, photos[0].dice)]
+    adaptation = adapt.fit(swapped, adapt.PipBackend())
+    assert adapt.Figures(**adaptation.held_out).right == adapt.Figures(**adaptation.shipped).right == 0
+    assert not adaptation.used
+    assert _values(adapt.read(photos[0].image, adaptation)) == _values(read_tray(photos[0].image))
 
 
 def test_candidates_detected_from_a_photos_first_pass_are_those_detected_alone(real_photos):
