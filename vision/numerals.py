@@ -373,7 +373,8 @@ def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float
 
 
 def read_numbered(image: NDArray[Any], principal_color: str | None = None,
-                  kinds: Iterable[str] | None = None, first: FirstPass | None = None) -> TrayReading:
+                  kinds: Iterable[str] | None = None, first: FirstPass | None = None,
+                  named: bool = True) -> TrayReading:
     """Read every die in a photo: numbered dice of :data:`KINDS` and pip d6.
 
     :param image: H×W×3 uint8 BGR photo (H×W grey and H×W×4 BGRA are accepted too).
@@ -383,6 +384,9 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         Dice of other kinds are still found, so a d8 is not read as a d10.
     :param first: :func:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
         already; None to make it.
+    :param named: name the dice's colours and mark the principal die; False leaves them
+        "white", none principal (:func:`vision.dice.read_dice` names them only when it keeps
+        the reading: :func:`vision.colors.name_dice_colors` of the same dice names them alike).
     :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
         ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
         carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``; dice found
@@ -403,8 +407,10 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
         found, coarse = _detect(bgr, HEAT_MIN, first)
         dice += [_withheld(die) if coarse else die for die in read_found(bgr, found, first.looks)
                  if die.kind in wanted]
-    name_dice_colors(bgr, dice)
-    note = mark_principal(dice, principal_color)
+    note = None
+    if named:
+        name_dice_colors(bgr, dice)
+        note = mark_principal(dice, principal_color)
     return TrayReading(dice=dice, size=(width, height), seconds=time.perf_counter() - start,
                        principal_note=note)
 
