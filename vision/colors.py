@@ -370,7 +370,7 @@ def _disc(height: int, width: int) -> NDArray[Any]:
     read-only."""
     yy, xx = np.mgrid[0:height, 0:width]
     radius = _DISC * min(width, height)
-    disc = (xx - (width - 1) / 2) ** 2 + (yy - (height - 1) / 2) ** 2 <= radius**2
+    disc: NDArray[Any] = (xx - (width - 1) / 2) ** 2 + (yy - (height - 1) / 2) ** 2 <= radius**2
     if disc.sum() < 4:
         disc = np.ones((height, width), bool)
     disc.flags.writeable = False
