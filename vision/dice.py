@@ -16,6 +16,7 @@ from typing import Any
 
 from numpy.typing import NDArray
 
+from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
 from vision.numerals import CLASSES, KINDS, SIDES, Looks, NumberedReading, first_pass, read_found, read_numbered
 from vision.principal import mark_principal
@@ -114,9 +115,10 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         if first is None or numbered_tray(read_found(bgr, first.looks.may_read(
                 first.found, OTHER_KINDS, NUMBERED_TRAY), first.looks)) or not (
                 (pips_first := pip_first_pass(bgr)).sure or first.sure):
-            numbered = read_numbered(bgr, first=first).dice
+            # colours named only if the reading is kept: a pip tray's discards it
+            numbered = read_numbered(bgr, first=first, named=False).dice
         if numbered is not None and numbered_tray(numbered):
-            dice = reread_pips(numbered, bgr)
+            dice = reread_pips(_named(numbered, bgr), bgr)
         else:  # a pip tray: the pip reader is the better there (it learned pips alone)
             pips = [as_pips(die) for die in read_tray(bgr, first=pips_first).dice]
             checked = recheck_pips(pips, bgr, first.looks if first is not None else None)
@@ -125,8 +127,8 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
                 dice = list(pips)
             else:  # numbered dice the pip reader found: a numbered tray, its dice placed by the
                 # numbered reader (benchmarks/vision_read_dice.py), none of those found lost
-                numbered = read_numbered(bgr, first=first).dice if numbered is None else numbered
-                dice = reread_pips(numbered, bgr)
+                numbered = read_numbered(bgr, first=first, named=False).dice if numbered is None else numbered
+                dice = reread_pips(_named(numbered, bgr), bgr)
                 dice += [die for die in found if not any(_same_die(die, other) for other in dice)]
     dice = [die for die in dice if getattr(die, "kind", PIPS) in wanted]
     note = mark_principal(dice, principal_color)
@@ -194,6 +196,13 @@ def reread_pips(numbered: list[DieReading], image: NDArray[Any]) -> list[DieRead
         if i not in chosen and j not in chosen.values():
             chosen[i] = j
     return [as_pips(found[chosen[i]]) if i in chosen else die for i, die in enumerate(out)]
+
+
+def _named(dice: list[DieReading], image: NDArray[Any]) -> list[DieReading]:
+    """``dice`` (a reading of ``read_numbered(image, named=False)``) with their colours named, as
+    ``read_numbered(image)`` names them (:func:`vision.colors.name_dice_colors`)."""
+    name_dice_colors(image, dice)
+    return dice
 
 
 def _distance(a: DieReading, b: DieReading) -> float:

@@ -407,8 +407,9 @@ def read_numbered(image: NDArray[Any], principal_color: str | None = None,
     :param first: :func:`first_pass` of this photo (as :func:`as_bgr` gives it), when made
         already; None to make it.
     :param named: name the dice's colours and mark the principal die; False leaves them
-        "white", none principal (:func:`vision.adapt.fit` scores the values only: naming the
-        colours was 0.5 of its 4.1 s CPU on 20 banachowicz photos).
+        "white", none principal (:func:`vision.dice.read_dice` names them only when it keeps
+        the reading, :func:`vision.colors.name_dice_colors` of the same dice naming them alike;
+        :func:`vision.adapt.fit` scores the values only).
     :returns: a reading whose dice are :class:`NumberedReading` (``sides`` 4–20,
         ``value`` 1..sides with a d10's "0" as 10, ``kind``, ``face``); unreadable dice
         carry ``"cut off"``, ``"ambiguous numeral"`` or ``"ambiguous pips"``; dice found

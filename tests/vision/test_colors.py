@@ -118,6 +118,29 @@ def test_a_few_pixels_still_get_a_name():
     assert name_color_box(image, [cx - 1, cy - 1, cx + 2, cy + 2]) == "red"
 
 
+@pytest.mark.parametrize(("height", "width"), [(40, 40), (45, 38), (72, 130), (2, 3)])
+def test_the_disc_read_in_a_box(height, width):
+    # made once a box size (vision.colors._disc): the pixels within 0.34 of the shorter side of
+    # the box's centre, the whole box when that is fewer than 4 pixels; shared, so read-only
+    disc = colors._disc(height, width)
+    assert disc is colors._disc(height, width) and disc.shape == (height, width) and disc.dtype == bool
+    with pytest.raises(ValueError):
+        disc[0, 0] = True
+    yy, xx = np.mgrid[0:height, 0:width]
+    distance = np.hypot(xx - (width - 1) / 2, yy - (height - 1) / 2)
+    inside = distance <= colors._DISC * min(height, width)
+    assert np.array_equal(disc, inside if inside.sum() >= 4 else np.ones((height, width), bool))
+
+
+def test_a_hue_either_side_of_0_degrees_is_one_hue():
+    # the hue histogram's peak counts each 10° bin with its neighbours, bin 35 (350–360°) next to
+    # bin 0: 20 pixels at 355° and 5° outweigh 15 at 180°, which a histogram cut at 0° would not
+    hues = np.radians([355.0] * 10 + [5.0] * 10 + [180.0] * 15)
+    lab = np.stack([np.full(hues.size, 50.0), 40 * np.cos(hues), 40 * np.sin(hues)], axis=1).astype(np.float32)
+    _, chroma, hue, coloured = colors.body_features(lab)
+    assert min(hue, 360.0 - hue) < 1.0 and chroma == pytest.approx(40.0, abs=0.01) and coloured == 1.0
+
+
 @pytest.mark.parametrize("seed", [5, 6])
 def test_on_a_coloured_floor_each_die_is_balanced_against_the_floor_outside_its_own_box(seed, monkeypatch):
     # a wooden floor is no colour cast for the photo, but one box's floor measure may be: each die
