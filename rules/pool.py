@@ -323,7 +323,7 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     pool = spec.pool_size
     if pool <= 0:
         if len(first) or len(rerolls):
-            raise InvalidRoll(f"a pool of {pool} dice is an automatic failure: no dice are rolled")
+            raise InvalidRoll(Phrase("a pool of {pool} dice is an automatic failure: no dice are rolled", pool=pool))
         return PoolOutcome(spec, (), None, 0, False)
     # RULES P-11: the counts are checked before any die is looked at.
     if not len(first) or len(first) > pool:
