@@ -185,15 +185,16 @@ class RollSettings(RollCore):
 
     def _presets_from(self, tables: list) -> list[Preset]:
         if not isinstance(tables, list) or not tables:
-            raise ValueError("presets must be a non-empty list")
+            raise ValueError(Phrase("presets must be a non-empty list"))
         presets, names = [], set()
         for number, table in enumerate(tables):
+            row = Phrase("Roll {n}", n=number + 1)  # the settings page's row, as a player counts
             if not isinstance(table, dict):
-                raise ValueError(f"presets[{number}] must be an object")
+                raise ValueError(Phrase("{where} must be an object", where=row))
             table = _flatten_preset(table)
-            preset = preset_from_table(table, self._house_rules, where=f"presets[{number}]")
+            preset = preset_from_table(table, self._house_rules, where=row)
             if preset.name in names:
-                raise PresetError(f"presets[{number}].name {preset.name!r} is used twice")
+                raise PresetError(Phrase("{where}: name {name} is used twice", where=row, name=repr(preset.name)))
             names.add(preset.name)
             presets.append(preset)
         return presets
