@@ -1,13 +1,15 @@
-# The README's commands: `make run`, `make test`; for developers `make lint` and `make test-fast`.
+# The README's commands: `make run` (PORT=8000), `make test`; for developers `make lint` and `make test-fast`.
 VENV   ?= .venv
 PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PORT   ?= 8000
 
 .PHONY: run test test-fast lint tools pi-check
 
+# `make run PORT=8001` beside another server.
 run: $(STAMP)
-	$(BIN)/dicelens serve --camera sim --host 0.0.0.0 --port 8000
+	$(BIN)/dicelens serve --camera sim --host 0.0.0.0 --port $(PORT)
 
 test: $(STAMP) tools
 	$(BIN)/python -m pytest

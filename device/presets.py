@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import rules
 from rules.d6 import D6Spec
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 from rules.pool import PoolOptions, PoolSpec
 
 #: The systems a preset may name: "free" (any number of six-sided dice), "d6", "pool".
@@ -107,32 +108,35 @@ class Preset:
 
 
 def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
-                      where: str = "presets") -> Preset:
+                      where: str | Phrase = "presets") -> Preset:
     """Build a preset from a config table (or a built-in entry).
 
     :param table: ``{"name", "system", "label"?, ...}`` with the keys of
         :data:`TABLE_KEYS` for its system.
     :param options: house rules for pool presets (RULES P-3, P-4, P-2).
-    :param where: the table's place in the config, for messages (``"presets[2]"``).
-    :raises PresetError: naming the key and the allowed values.
+    :param where: the table's place, for messages: in the config (``"presets[2]"``), or the
+        row of the settings page (``Phrase("Roll {n}")``).
+    :raises PresetError: naming the key and the allowed values, its message a
+        :class:`Phrase` (the page translates it).
     """
     if not isinstance(table, dict):
-        raise PresetError(f"{where} must be a table with name and system")
+        raise PresetError(Phrase("{where} must be a table with name and system", where=where))
     system = table.get("system", "d6")
     if system not in SYSTEMS:
-        raise PresetError(f"{where}.system must be one of {', '.join(SYSTEMS)} (got {system!r})")
+        raise PresetError(Phrase("{where}: system must be one of {systems} (got {got})", where=where,
+                                 systems=", ".join(SYSTEMS), got=repr(system)))
     allowed = ("name", "label", "system") + TABLE_KEYS[system]
     for key in table:
         if key not in allowed:
-            raise PresetError(f"{where}: unknown key {key!r} for a {system} preset; "
-                              f"allowed: {', '.join(allowed)}")
+            raise PresetError(Phrase("{where}: unknown key {key} for a {system} preset; allowed: {allowed}",
+                                     where=where, key=repr(key), system=system, allowed=", ".join(allowed)))
     name = table.get("name")
     if not isinstance(name, str) or not _NAME.match(name):
-        raise PresetError(f"{where}.name must be 1-40 letters, digits or . _ + - "
-                          f"starting with a letter or digit (got {name!r})")
+        raise PresetError(Phrase("{where}: name must be 1-40 letters, digits or . _ + - "
+                                 "starting with a letter or digit (got {got})", where=where, got=repr(name)))
     label = table.get("label")
     if label is not None and (not isinstance(label, str) or not label.strip()):
-        raise PresetError(f"{where}.label must be a non-empty string (got {label!r})")
+        raise PresetError(Phrase("{where}: label must be a non-empty string (got {got})", where=where, got=repr(label)))
     fields = {key: table[key] for key in TABLE_KEYS[system] if key in table}
     spec: D6Spec | PoolSpec | None
     try:
@@ -140,16 +144,19 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
             spec = None
         elif system == "d6":
             if "count" not in fields:
-                raise PresetError(f"{where}.count is required for a d6 preset (a whole number ≥ 1)")
+                raise PresetError(Phrase("{where}: count is required for a d6 preset (a whole number ≥ 1)",
+                                         where=where))
             spec = D6Spec(**fields)
         else:
             if "size" not in fields:
-                raise PresetError(f"{where}.size is required for a pool preset (a whole number ≥ 0)")
+                raise PresetError(Phrase("{where}: size is required for a pool preset (a whole number ≥ 0)",
+                                         where=where))
             spec = PoolSpec(**fields, options=options)
     except InvalidRoll as exc:
-        raise PresetError(f"{where}: {exc}") from None
+        raise PresetError(Phrase("{where}: {why}", where=where, why=exc.args[0] if exc.args else str(exc))) from None
     if isinstance(spec, D6Spec) and not isinstance(spec.random, bool):
-        raise PresetError(f"{where}.random must be true or false (got {spec.random!r})")
+        raise PresetError(Phrase("{where}: random must be true or false (got {got})", where=where,
+                                 got=repr(spec.random)))
     if label is None:
         label = "Free roll" if spec is None else rules.describe(spec)
     return Preset(name=name, label=label, system=system, spec=spec)
@@ -165,7 +172,8 @@ def build_presets(tables: Sequence[dict] = (), options: PoolOptions = PoolOption
     for number, table in enumerate(tables):
         preset = preset_from_table(table, options, where=f"presets[{number}]")
         if preset.name in seen:
-            raise PresetError(f"presets[{number}].name {preset.name!r} is used twice")
+            raise PresetError(Phrase("{where}: name {name} is used twice", where=f"presets[{number}]",
+                                     name=repr(preset.name)))
         seen.add(preset.name)
         presets[preset.name] = preset
     return list(presets.values())

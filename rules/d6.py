@@ -80,12 +80,12 @@ class D6Spec:
 
     def __post_init__(self) -> None:
         if not _is_int(self.count) or self.count < 1:
-            raise InvalidRoll(f"a D6 roll needs at least 1 die, not {self.count!r}")
+            raise InvalidRoll(Phrase("a D6 roll needs at least 1 die, not {got}", got=repr(self.count)))
         if self.count > MAX_DICE:
-            raise InvalidRoll(f"a D6 roll takes at most {MAX_DICE} dice, not {self.count}")
+            raise InvalidRoll(Phrase("a D6 roll takes at most {most} dice, not {got}", most=MAX_DICE, got=self.count))
         _check_kind(self.kind)
         if not _is_int(self.modifier):
-            raise InvalidRoll(f"the modifier must be a whole number, not {self.modifier!r}")
+            raise InvalidRoll(Phrase("the modifier must be a whole number, not {got}", got=repr(self.modifier)))
 
     @property
     def applied_modifier(self) -> int:
@@ -310,4 +310,4 @@ def _check_face(natural: object) -> None:
 
 def _check_kind(kind: object) -> None:
     if kind not in KINDS:
-        raise InvalidRoll(f"unknown kind {kind!r}: a six-sided die is read as D6, D3 or D2")
+        raise InvalidRoll(Phrase("unknown kind {got}: a six-sided die is read as D6, D3 or D2", got=repr(kind)))

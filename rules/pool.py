@@ -37,7 +37,8 @@ OUTCOMES = ("success", "failure", "botch", "automatic failure")
 
 def _check_int(name: str, value: object, lowest: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
-        raise InvalidRoll(f"{name} must be a whole number of at least {lowest}, not {value!r}")
+        raise InvalidRoll(Phrase("{name} must be a whole number of at least {lowest}, not {got}",
+                                 name=name, lowest=lowest, got=repr(value)))
 
 
 @dataclass(frozen=True)
@@ -107,12 +108,12 @@ class PoolSpec:
         _check_int("penalty", self.penalty, 0)
         _check_int("bonus", self.bonus, 0)
         if self.mismatch not in MISMATCH_DIFFICULTY:
-            raise InvalidRoll(f"mismatch must be same_group or other_group, not {self.mismatch!r}")
+            raise InvalidRoll(Phrase("mismatch must be same_group or other_group, not {got}", got=repr(self.mismatch)))
         if not isinstance(self.options, PoolOptions):
             raise InvalidRoll("options must be PoolOptions")
         if self.pool_size > MAX_POOL:  # RULES P-11: refused before any die is counted
-            raise InvalidRoll(f"a pool holds at most {MAX_POOL} dice after bonus and penalty, "
-                              f"not {self.pool_size}")
+            raise InvalidRoll(Phrase("a pool holds at most {most} dice after bonus and penalty, not {got}",
+                                     most=MAX_POOL, got=self.pool_size))
 
     @property
     def pool_size(self) -> int:
@@ -323,7 +324,7 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     pool = spec.pool_size
     if pool <= 0:
         if len(first) or len(rerolls):
-            raise InvalidRoll(f"a pool of {pool} dice is an automatic failure: no dice are rolled")
+            raise InvalidRoll(Phrase("a pool of {pool} dice is an automatic failure: no dice are rolled", pool=pool))
         return PoolOutcome(spec, (), None, 0, False)
     # RULES P-11: the counts are checked before any die is looked at.
     if not len(first) or len(first) > pool:

@@ -1,9 +1,9 @@
 """The "Your dice" figures worded for a player, in the request's language (issue 17 item 5):
 the controller's numbers (``Controller.dice_stats``, ``device/dice_stats.py``) with, per kind,
 ``words``: ``name`` ("pip d6"), ``right`` (the share of the camera's faces the table kept),
-``verdict`` (the fairness test's p-value said: "no sign of bias in 240 rolls", "face 6 came
-up more than chance would: p = 0.003"), ``detectable`` (the smallest bias these rolls could
-show: "… 1 in 4 instead of 1 in 6 …") and ``few`` (the warning while rolls are too few to
+``verdict`` (the fairness test's p-value said: "no sign of bias in 240 dice thrown", "face 6 came
+up more than chance would: p = 0.003"), ``detectable`` (the smallest bias these dice could
+show: "… 1 in 4 instead of 1 in 6 …") and ``few`` (the warning while dice are too few to
 call a die unfair, else None). Numbers are formatted by Babel in the request's locale.
 """
 
@@ -31,8 +31,8 @@ def _verdict(kind: dict, alpha: float) -> str:
     if test is None:
         return _("no dice of this kind yet")
     if test["p"] >= alpha:
-        return ngettext("no sign of bias in %(count)s roll", "no sign of bias in %(count)s rolls", kind["dice"],
-                        count=_count(kind["dice"]))
+        return ngettext("no sign of bias in %(count)s die thrown", "no sign of bias in %(count)s dice thrown",
+                        kind["dice"], count=_count(kind["dice"]))
     if test["p"] < TINY_P:
         p = format_decimal(TINY_P)
         if test["more"]:
@@ -49,12 +49,13 @@ def _detectable(kind: dict) -> str | None:
     if test is None:
         return None
     if test["detectable"] is None:
-        return ngettext("with %(count)s roll no bias could be seen yet",
-                        "with %(count)s rolls no bias could be seen yet", kind["dice"], count=_count(kind["dice"]))
+        return ngettext("with %(count)s die thrown no bias could be seen yet",
+                        "with %(count)s dice thrown no bias could be seen yet", kind["dice"],
+                        count=_count(kind["dice"]))
     odds = format_decimal(1 / test["detectable"], format="#,##0.#")
-    return ngettext("with %(count)s roll a face would have to come up 1 in %(odds)s instead of 1 in %(sides)s "
-                    "to be seen",
-                    "with %(count)s rolls a face would have to come up 1 in %(odds)s instead of 1 in %(sides)s "
+    return ngettext("with %(count)s die thrown a face would have to come up 1 in %(odds)s instead of 1 in "
+                    "%(sides)s to be seen",
+                    "with %(count)s dice thrown a face would have to come up 1 in %(odds)s instead of 1 in %(sides)s "
                     "to be seen", kind["dice"], count=_count(kind["dice"]), odds=odds, sides=kind["sides"])
 
 
@@ -77,7 +78,7 @@ def shown_dice_stats(stats: dict) -> dict:
             "right": _right(kind),
             "verdict": _verdict(kind, stats["alpha"]),
             "detectable": _detectable(kind),
-            "few": _("So few rolls say little: a die needs thousands of rolls before “unfair” is fair to say.")
+            "few": _("So few dice thrown say little: a die needs thousands of throws before “unfair” is fair to say.")
             if few else None,
         }})
     return {**stats, "kinds": kinds}

@@ -61,10 +61,14 @@ def face_value(value: Any, sides: int) -> int:
     """``value`` as the face of a die of ``sides`` sides: 1 to ``sides``; a d10 also takes
     its printed 0 (which is 10, RULES P-1).
 
-    :raises BadRequest: naming the faces these dice show, for anything else.
+    :raises BadRequest: saying it must be a whole number, for anything else (a string "3",
+        a float, a boolean); naming the faces these dice show, for a number they do not show.
     """
     low = 0 if sides == 10 else 1
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= sides:
+    if isinstance(value, bool) or not isinstance(value, int):  # "3", 3.5, true: not a face, whatever it says
+        raise BadRequest(_("a die's value must be a whole number, such as 3 (got %(got)s)",
+                           got=json.dumps(value, ensure_ascii=False)[:20]))
+    if not low <= value <= sides:
         if sides == 10:
             raise BadRequest(_("the dice of this roll show 0 to 10 (0 is 10)"))
         raise BadRequest(_("the dice of this roll show 1 to %(sides)d", sides=sides))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import current_app
-from flask_babel import force_locale, get_locale, gettext
+from flask_babel import force_locale, get_locale, gettext, ngettext
 
 import rules
 from rules.d6 import D6Spec
@@ -121,10 +121,17 @@ def needs_text(needs: dict) -> str:
 
 def problem_text(problem: dict) -> str | None:
     """A roll's problem (``Problem.to_dict()``) as the page says it, in the request's
-    language; None for a problem the page shows as the device words it (too many or too
-    few dice, only some moved, a refusal the rules did not word as a Phrase: their English
-    ``text``)."""
+    language; None for a problem of a fight step (the combat page words those:
+    :func:`tray_text`). A refused frame (no dice, nothing moved, no reading, a new throw)
+    says why, then the problem the roll still asks to fix (``then``), if any."""
     code = problem["code"]
+    if code in _REFUSALS:
+        head = gettext(_REFUSALS[code]).format(why=problem.get("why"))
+        then = problem.get("then")
+        inner = problem_text(then) if then else None
+        return head if inner is None else f"{head} {inner}"
+    if code in ("too many", "too few", "moved"):
+        return _count_text(problem)
     if code == "no principal":
         return gettext("No principal die found: tap the principal die.")
     if code == "not saved":
@@ -142,14 +149,34 @@ def problem_text(problem: dict) -> str | None:
             n=problem["seen"], count=problem["wanted"])
     if code == "leaning" and problem.get("die") is not None:
         return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
-    if code == "refused" and problem.get("reason"):  # the rules' refusal of the dice (RULES T-3)
-        return translated(Phrase("{why}: throw again, or correct it on the page",
-                                 why=Phrase.from_dict(problem["reason"])))
+    if code == "refused":  # the rules' refusal of the dice (RULES T-3); one not a Phrase in its English
+        why = Phrase.from_dict(problem["reason"]) if problem.get("reason") else problem["why"]
+        return translated(Phrase("{why}: throw again, or correct it on the page", why=why))
     if code == "wrong dice" and problem.get("kind"):
         dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
         return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
             dice=dice, kind=problem["kind"])
     return None
+
+
+def _count_text(problem: dict) -> str:
+    """Too many or too few dice for the roll, or (a later throw) not as many moved as it
+    takes (RULES T-2, T-3), with each count's plural."""
+    seen, wanted = problem["seen"], problem["wanted"]
+    seen_text = ngettext("%(num)d die seen", "%(num)d dice seen", seen)
+    if problem["code"] == "moved":
+        return ngettext("{seen}, {moved} of them moved; %(num)d die needed: throw only that die "
+                        "(or clear the tray first).",
+                        "{seen}, {moved} of them moved; %(num)d dice needed: throw only those dice "
+                        "(or clear the tray first).", wanted).format(seen=seen_text, moved=problem["moved"])
+    label = label_text(problem.get("label"))
+    if problem["code"] == "too many":
+        return ngettext("{seen}, {label} takes {wanted}: take %(num)d die out and throw again.",
+                        "{seen}, {label} takes {wanted}: take %(num)d dice out and throw again.",
+                        seen - wanted).format(seen=seen_text, label=label, wanted=wanted)
+    return ngettext("{seen}, {label} takes %(num)d: throw it again.",
+                    "{seen}, {label} takes %(num)d: throw all %(num)d again.", wanted).format(
+        seen=seen_text, label=label)
 
 
 def prompt_text(state: dict) -> str:
@@ -194,6 +221,8 @@ def shown_state(state: dict) -> dict:
     latest = state.get("latest_roll")
     problem: dict | None = state.get("problem")
     worded = problem_text(problem) if problem else None
+    if problem and problem["code"] in _REFUSALS:  # with what the roll still asks, as the prompt says it
+        worded = prompt_text(state) or worded
     if problem and worded is not None:  # the problem's text in the phone's language too
         state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),

@@ -3,7 +3,8 @@ changes, and a phone logging in with the PIN. Answers and failures as :mod:`web.
 
 =======================================  ==============================================
 ``GET  /api/settings``                   ``{"principal_color", "principal_measured" (or null), "presets",
-                                         "pin_set", "authorized",
+                                         "pin_set", "authorized", "pin_from_page" (the page may set
+                                         the PIN), "pin_in_config" (the config sets it),
                                          "preset_labels": {name: {"text", "made"}} (messages.preset_labels),
                                          "house_rules": {"rule_of_ten", "rule_of_one", "target_number"},
                                          "cocked_dice": "rethrow_die" | "rethrow_set" | "accept_leaning"}``

@@ -44,17 +44,21 @@ class RollSettings(RollCore):
 
 
     def settings(self) -> dict:
-        """``{"principal_color", "principal_measured", "presets", "pin", "house_rules",
-        "cocked_dice"}`` (principal_measured: ``{"name", "lab": [L*, a*, b*]}`` when the
-        principal colour was measured on the table's die, :meth:`principal_from_tray`, else
-        None; pin: the stored hash, or None; house_rules: ``{"rule_of_ten", "rule_of_one",
-        "target_number"}``, RULES P-5b; cocked_dice: one of :data:`rules.cocked.POLICIES`, RULES T-5)."""
+        """``{"principal_color", "principal_measured", "presets", "pin", "pin_from_page",
+        "pin_in_config", "house_rules", "cocked_dice"}`` (principal_measured: ``{"name", "lab":
+        [L*, a*, b*]}`` when the principal colour was measured on the table's die,
+        :meth:`principal_from_tray`, else None; pin: the stored hash, or None; pin_from_page:
+        whether :meth:`update_settings` takes a PIN (the config's ``pin_from_page`` and no
+        ``pin``); pin_in_config: whether the config sets the PIN; house_rules: ``{"rule_of_ten",
+        "rule_of_one", "target_number"}``, RULES P-5b; cocked_dice: one of
+        :data:`rules.cocked.POLICIES`, RULES T-5)."""
         with self._lock:
             measured = self._principal_measured
             return {"principal_color": self._principal_color,
                     "principal_measured": None if measured is None else measured.to_dict(),
                     "presets": self.presets(),
-                    "pin": self._pin, "house_rules": self._house_rules.to_dict(),
+                    "pin": self._pin, "pin_from_page": self._pin_from_page,
+                    "pin_in_config": self._config_pin is not None, "house_rules": self._house_rules.to_dict(),
                     "cocked_dice": self._cocked_dice}
 
     def update_settings(self, **changes) -> dict:
@@ -185,15 +189,16 @@ class RollSettings(RollCore):
 
     def _presets_from(self, tables: list) -> list[Preset]:
         if not isinstance(tables, list) or not tables:
-            raise ValueError("presets must be a non-empty list")
+            raise ValueError(Phrase("presets must be a non-empty list"))
         presets, names = [], set()
         for number, table in enumerate(tables):
+            row = Phrase("Roll {n}", n=number + 1)  # the settings page's row, as a player counts
             if not isinstance(table, dict):
-                raise ValueError(f"presets[{number}] must be an object")
+                raise ValueError(Phrase("{where} must be an object", where=row))
             table = _flatten_preset(table)
-            preset = preset_from_table(table, self._house_rules, where=f"presets[{number}]")
+            preset = preset_from_table(table, self._house_rules, where=row)
             if preset.name in names:
-                raise PresetError(f"presets[{number}].name {preset.name!r} is used twice")
+                raise PresetError(Phrase("{where}: name {name} is used twice", where=row, name=repr(preset.name)))
             names.add(preset.name)
             presets.append(preset)
         return presets

@@ -18,7 +18,7 @@ ABANDONED = {"en-US": "abandoned: 2D6 was armed before this roll was complete",
 #: RULES D6-4, P-3: a perfect roll's principal die corrected to a 3: its extra die no longer counts.
 SURPLUS = {"en-US": "dice after die 2 no longer count after the correction (kept, they count again if a "
                     "correction asks for dice)",
-           "pt-BR": "os dados depois do dado 2 não contam mais depois da correção (guardados, voltam a contar "
+           "pt-BR": "os dados depois do dado 2 não contam mais depois da correção (mantidos, voltam a contar "
                     "se uma correção pedir dados)",
            "es": "los dados después del dado 2 ya no cuentan tras la corrección (guardados, vuelven a contar "
                  "si una corrección pide dados)"}

@@ -140,3 +140,35 @@ def test_a_die_is_not_offered_to_a_finished_2d6_that_has_both_its_dice(phone, co
                           time.monotonic() + 2)
     expect(page.locator("#big")).to_have_text("8")
     expect(page.locator("#photo-add")).to_be_visible()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_the_whole_photo_is_tappable_once_the_hint_to_tap_the_missed_die_shows(phone, controller, locale):
+    """Trial 8, 390×844: the hint scrolled into view, the sticky header covered the top 76 px of
+    the photo, and a tap there hit the header. Both the photo's top and bottom, and the hint,
+    are uncovered after that scroll."""
+    page = phone("/", locale=locale, viewport={"width": 390, "height": 844})
+    controller.arm("free")
+    image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)
+    controller.on_settled(image, time.monotonic() + 1)
+    add = page.locator("#photo-add")
+    expect(add).to_be_visible()
+    page.wait_for_function("""() => document.querySelector("#photo").complete
+        && document.querySelector("#photo").naturalWidth > 0""")
+    page.evaluate("""() => {  // scrolled on to the button: the photo's top 76 px under the header
+        const photo = document.querySelector("#photo").getBoundingClientRect();
+        const header = document.querySelector(".top").getBoundingClientRect();
+        window.scrollBy(0, photo.top - header.bottom + 76);
+    }""")
+    covered = page.evaluate("""() => document.querySelector(".top").getBoundingClientRect().bottom
+        - document.querySelector("#photo").getBoundingClientRect().top""")
+    assert covered > 70  # as the trial found it
+    add.dispatch_event("click")
+    expect(page.locator("#photo-add-hint")).to_be_visible()
+    page.wait_for_function("""() => {
+        const photo = document.querySelector("#photo"), hint = document.querySelector("#photo-add-hint");
+        const box = photo.getBoundingClientRect(), said = hint.getBoundingClientRect();
+        const x = box.x + box.width / 2;
+        return [box.top + 1, box.top + box.height / 2, box.bottom - 1].every(y => document.elementFromPoint(x, y) === photo)
+            && [said.top + 2, said.bottom - 2].every(y => hint.contains(document.elementFromPoint(x, y)));
+    }""", timeout=10_000)

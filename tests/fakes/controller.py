@@ -27,12 +27,13 @@ from device.dice_stats import dice_stats
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
 from device.examples import Examples
-from device.roll.settings import principal_from_frame
+from device.roll.settings import SettingLocked, principal_from_frame
 from device.setup_view import setup_view
 from device.teach_round import TeachingRound
 from device.tray.dispatch import frame_jpeg
 from device.tray.problems import Problem
 from rules.d6 import D6Spec
+from rules.phrase import Phrase
 from rules.pool import PoolSpec
 from vision.numerals import SIDES, NumberedReading
 from web.controller import Controller
@@ -137,6 +138,7 @@ class FakeController(Controller):
         self.settles_on_throw, self.draws = settles_on_throw, draws
         self.can_throw = True   # False: a camera that cannot start a throw (a real one)
         self.frame: np.ndarray | None = None  # the latest frame, when a test sets one
+        self.pin_from_page = True  # False: a config that decides the PIN (no pin, pin_from_page off)
         self._settings = {"principal_color": "red", "principal_measured": None, "presets": copy.deepcopy(PRESETS), "pin": None,
                           "house_rules": {"rule_of_ten": True, "rule_of_one": True, "target_number": 6},
                           "cocked_dice": "rethrow_die"}
@@ -402,13 +404,16 @@ class FakeController(Controller):
 
     def settings(self) -> dict:
         with self._lock:
-            return copy.deepcopy(self._settings)
+            return {**copy.deepcopy(self._settings), "pin_from_page": self.pin_from_page, "pin_in_config": False}
 
     def update_settings(self, **changes) -> dict:
         with self._lock:
             unknown = set(changes) - set(self._settings)
             if unknown:
                 raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+            if "pin" in changes and not self.pin_from_page:  # the device's refusal
+                raise SettingLocked(Phrase("the PIN cannot be set from the page: set pin in the config "
+                                           "file (or pin_from_page = true)"))
             for preset in changes.get("presets") or []:
                 if not PRESET_KEYS <= set(preset):
                     raise ValueError("a preset needs name, label, system, sides, count and spec")

@@ -91,13 +91,33 @@ def test_dice_by_hand_records_a_hand_roll(client):
     assert roll["total"] == 9 and roll["roller"] == "Nara"
 
 
-@pytest.mark.parametrize("value", [7, -1, 0, 100, 1.5, True])
+@pytest.mark.parametrize("value", [7, -1, 0, 100])
 @pytest.mark.slow
 def test_dice_by_hand_bad_face_is_400_with_the_faces_of_the_armed_dice(client, value):
     client.post("/api/arm", json={"preset": "2d6"})
     response = client.post("/api/dice", json={"values": [value, 1]})
     assert response.status_code == 400
     assert response.get_json()["error"] == "the dice of this roll show 1 to 6"
+
+
+@pytest.mark.parametrize(("value", "lang", "error"), [
+    ("3", "en", 'a die\'s value must be a whole number, such as 3 (got "3")'),
+    ("3", "pt-BR", 'o valor de um dado deve ser um número inteiro, como 3 (recebido "3")'),
+    ("3", "es", 'el valor de un dado debe ser un número entero, como 3 (se recibió "3")'),
+    (1.5, "en", "a die's value must be a whole number, such as 3 (got 1.5)"),
+    (True, "es", "el valor de un dado debe ser un número entero, como 3 (se recibió true)"),
+])
+def test_a_value_that_is_not_a_whole_number_is_refused_as_such(client, value, lang, error):
+    """Trial 8: a correction ``{"value": "3"}`` answered "the dice of this roll show 1 to 6"."""
+    client.post("/api/arm", json={"preset": "2d6"})
+    roll = client.post("/api/dice", json={"values": [3, 4]}).get_json()["latest_roll"]
+    headers = {"Accept-Language": lang}
+    corrected = client.post(f"/api/rolls/{roll['id']}/dice/1", json={"value": value}, headers=headers)
+    assert corrected.status_code == 400 and corrected.get_json()["error"] == error
+    client.post("/api/arm", json={"preset": "2d6"})
+    by_hand = client.post("/api/dice", json={"values": [value, 1]}, headers=headers)
+    assert by_hand.status_code == 400 and by_hand.get_json()["error"] == error
+    assert client.get(f"/api/rolls/{roll['id']}").get_json()["dice"] == roll["dice"]  # nothing changed
 
 
 def test_correction_keeps_the_read_value_and_who(client):

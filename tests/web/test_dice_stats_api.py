@@ -27,9 +27,9 @@ def test_every_kind_is_counted_with_its_faces_and_words(client, controller):
     assert d6["words"] == {
         "name": "pip d6",
         "right": "99.6 % of the faces the camera read were right",
-        "verdict": "no sign of bias in 240 rolls",
-        "detectable": "with 240 rolls a face would have to come up 1 in 4 instead of 1 in 6 to be seen",
-        "few": "So few rolls say little: a die needs thousands of rolls before “unfair” is fair to say.",
+        "verdict": "no sign of bias in 240 dice thrown",
+        "detectable": "with 240 dice thrown a face would have to come up 1 in 4 instead of 1 in 6 to be seen",
+        "few": "So few dice thrown say little: a die needs thousands of throws before “unfair” is fair to say.",
     }
     assert d10["dice"] == 0 and d10["words"]["verdict"] == "no dice of this kind yet"
     assert d10["words"]["detectable"] is None and d10["words"]["few"] is None and d10["words"]["right"] is None
@@ -47,16 +47,16 @@ def test_a_face_that_comes_up_too_often_is_named_with_its_p_value(client, contro
         _roll(controller, "2d6", values)                 # 12 dice, 2 a face: the exact tests
     d6 = client.get("/api/dice-stats?kind=d6-pips").get_json()["kinds"][0]
     assert d6["fairness"]["test"] == "exact binomial"
-    assert d6["words"]["verdict"] == "no sign of bias in 12 rolls"
+    assert d6["words"]["verdict"] == "no sign of bias in 12 dice thrown"
 
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", {"name": "pip d6", "verdict": "face 6 came up more than chance would: p = 0.017",
-            "detectable": "with 580 rolls a face would have to come up 1 in 4.5 instead of 1 in 6 to be seen"}),
+            "detectable": "with 580 dice thrown a face would have to come up 1 in 4.5 instead of 1 in 6 to be seen"}),
     ("pt-BR", {"name": "d6 de pontos", "verdict": "a face 6 saiu mais do que o acaso daria: p = 0,017",
-               "detectable": "com 580 rolagens, uma face teria de sair 1 em 4,5 em vez de 1 em 6 para ser vista"}),
+               "detectable": "com 580 dados lançados, uma face teria que sair 1 em 4,5 em vez de 1 em 6 para ser vista"}),
     ("es", {"name": "d6 de puntos", "verdict": "la cara 6 salió más de lo que daría el azar: p = 0,017",
-            "detectable": "con 580 tiradas, una cara tendría que salir 1 de cada 4,5 en lugar de 1 de cada 6 "
+            "detectable": "con 580 dados lanzados, una cara tendría que salir 1 de cada 4,5 en lugar de 1 de cada 6 "
                           "para verse"}),
 ])
 def test_the_words_and_numbers_are_in_the_phones_language(client, controller, lang, words):
@@ -122,3 +122,16 @@ def test_the_taught_count_is_the_players_when_one_is_asked(real_controller):
     assert taught("?player=ana")["d6-pips"] == 3
     assert taught("?player=Bia")["d6-pips"] == 1
     assert taught("?player=Caio")["d6-pips"] == 0
+
+
+@pytest.mark.parametrize(("lang", "verdict"), [
+    ("en", "no sign of bias in 7 dice thrown"),
+    ("pt-BR", "nenhum sinal de viés em 7 dados lançados"),
+    ("es", "ninguna señal de sesgo en 7 dados lanzados"),
+])
+def test_the_count_said_is_of_dice_thrown_not_of_rolls(client, controller, lang, verdict):
+    """7 dice over 4 rolls: the figure is the dice (trial 8 read "en 9 tiradas" for 9 over 4)."""
+    for values in ([1, 2], [3, 4], [5, 6], [1]):
+        _roll(controller, "2d6" if len(values) == 2 else "1d3+1", values)
+    d6 = client.get("/api/dice-stats?kind=d6-pips", headers={"Accept-Language": lang}).get_json()["kinds"][0]
+    assert d6["dice"] == 7 and d6["words"]["verdict"] == verdict

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from babel.messages.pofile import read_po
 from flask_babel import get_locale
 
 from web.i18n import normalize, select_locale
@@ -73,3 +76,18 @@ def test_answers_vary_by_language(client):
 def test_a_bad_player_name_is_refused_with_what_is_wrong_with_it(client, roller, lang, error):
     response = client.post("/api/arm", json={"preset": "2d6", "roller": roller}, headers={"Accept-Language": lang})
     assert response.status_code == 400 and response.get_json()["error"] == error
+
+
+#: European Portuguese forms a Brazilian player would not write (trial 8: "são precisos 2 dados").
+EUROPEAN = ("precisos", "preciso ", "ecrã", "telemóvel", "registo", "utilizador", "ficheiro", "guardad",
+            "teria de ", "tem de ", "têm de ", "definições", "partilh", "descarreg", "introduza", "carregue")
+
+
+def test_the_brazilian_catalogue_has_no_european_portuguese():
+    path = Path(__file__).resolve().parents[2] / "web/translations/pt_BR/LC_MESSAGES/messages.po"
+    with path.open("rb") as po:
+        catalog = read_po(po)
+    found = [(form, text) for message in catalog if message.id
+             for text in ([message.string] if isinstance(message.string, str) else message.string)
+             for form in EUROPEAN if form in text.lower()]
+    assert found == []

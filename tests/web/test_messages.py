@@ -10,6 +10,7 @@ from device.combat import CombatSession
 from device.tray.problems import KIND_NAMES, UNREADABLE_PHRASES, Problem
 from rules.d6 import D6Spec, resolve_d6
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 from tests.device.controller_fakes import die, numbered
 from web import combat as web_combat
 from web import create_app
@@ -203,3 +204,57 @@ def test_the_fights_tray_under_the_cocked_die_policy_is_said_in_each_language(ap
         with app.test_request_context(f"/?lang={lang}"):
             texts[lang] = tray_text(tray)
     assert texts["en"] == english and english not in (texts["pt_BR"], texts["es"])
+
+
+#: Every problem a roll can meet (device/tray/match.py, device/roll/), for the roll's page.
+ROLL_PROBLEMS = [
+    Problem("too many", seen=15, wanted=2, label="2D6"),
+    Problem("too many", seen=3, wanted=2, label="2D6"),
+    Problem("too few", seen=1, wanted=3, label="pool 3 · difficulty 2"),
+    Problem("moved", seen=4, moved=3, wanted=2),
+    Problem("moved", seen=3, moved=2, wanted=1),
+    Problem("no dice", asks="2D6: throw the dice"),
+    Problem("not moved", asks="2D6: throw the dice", then=Problem("too few", seen=1, wanted=2, label="2D6")),
+    Problem("no reading", why="camera gone", asks="2D6: throw the dice"),
+    Problem("new throw", asks="2D6: throw the dice", then=Problem("no principal")),
+    Problem("wrong dice", (("d8", 1),), kind="d10", asks="throw only d10s"),
+    Problem("unmoved", seen=1, wanted=2),
+    Problem("unreadable", die=1, color="red", why="blurred", asks="throw it again or correct it on the page"),
+    Problem("void", die=1, color="red", why="cocked", seen=2),
+    Problem("leaning", die=1, color="red", why="cocked"),
+    Problem("no principal", why="no red die"),
+    Problem("refused", why=Phrase("a pool of {pool} dice is an automatic failure: no dice are rolled", pool=0),
+            asks="throw again, or correct it on the page"),
+]
+
+
+@pytest.mark.parametrize("problem", ROLL_PROBLEMS, ids=lambda problem: problem.code)
+@pytest.mark.parametrize("lang", ("pt_BR", "es"))
+def test_every_problem_of_a_roll_is_said_in_the_phones_language(app, problem, lang):
+    """The prompt and the problem's text the API sends: none left in the device's English
+    (they were for too many, too few and only some moved: trial 8)."""
+    data = problem.to_dict()
+    state = {"state": "armed", "label": "2D6", "prompt": data["text"], "problem": data, "needs": None}
+    with app.test_request_context(f"/?lang={lang}"):
+        shown = shown_state(state)
+    english = said(app, state, "en")
+    assert shown["prompt_text"] != english and shown["problem"]["text"] != data["text"]
+    for words in ("seen", "takes", "throw", "again", "moved", "tray", "needed", "dice"):
+        assert words not in shown["prompt_text"].replace("camera gone", ""), (words, shown["prompt_text"])
+
+
+@pytest.mark.parametrize(("problem", "lang", "text"), [
+    (Problem("too many", seen=15, wanted=2, label="2D6"), "en",
+     "15 dice seen, 2D6 takes 2: take 13 dice out and throw again."),
+    (Problem("too many", seen=3, wanted=2, label="2D6"), "en", "3 dice seen, 2D6 takes 2: take 1 die out and throw again."),
+    (Problem("too many", seen=15, wanted=2, label="2D6"), "pt_BR",
+     "15 dados vistos, 2D6 usa 2: tire 13 dados e jogue de novo."),
+    (Problem("too many", seen=3, wanted=2, label="2D6"), "es", "3 dados vistos, 2D6 usa 2: saca 1 dado y tira de nuevo."),
+    (Problem("too few", seen=1, wanted=3, label="2D6"), "pt_BR", "1 dado visto, 2D6 usa 3: jogue os 3 de novo."),
+    (Problem("moved", seen=3, moved=2, wanted=1), "es",
+     "3 dados vistos, 2 de ellos se movieron; se necesita 1 dado: tira solo ese dado (o vacía la bandeja antes)."),
+])
+def test_too_many_or_too_few_dice_are_counted_with_their_plurals(app, problem, lang, text):
+    data = problem.to_dict()
+    state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
+    assert said(app, state, lang) == text

@@ -19,7 +19,7 @@ RESTARTED = {"en": "abandoned: dicelens restarted 0 minutes after its last step 
                       "retomada em até 0)",
              "es": "abandonada: dicelens se reinició 0 minutos después de su último paso (una tirada se retoma "
                    "dentro de 0)"}
-GONE = {"en": "abandoned: its preset 2d6 is no more", "pt-BR": "abandonada: a sua predefinição 2d6 não existe mais",
+GONE = {"en": "abandoned: its preset 2d6 is no more", "pt-BR": "abandonada: a rolagem 2d6 em que foi feita não existe mais",
         "es": "abandonada: su preajuste 2d6 ya no existe"}
 
 

@@ -19,7 +19,16 @@ export function tapToAdd({ receive }) {
     $("#photo-box").classList.toggle("tap", on);
     $("#photo-add").setAttribute("aria-pressed", String(on));
     $("#photo-add-hint").hidden = !on;
-    if (on) $("#photo-add-hint").scrollIntoView({ block: "nearest" });  // above the bar (style.css)
+    if (on) showPhotoAndHint();
+  }
+
+  // The hint above the fixed bar (style.css), then the whole photo below the sticky header:
+  // a tap on a part the header covered would hit the header.
+  function showPhotoAndHint() {
+    $("#photo-add-hint").scrollIntoView({ block: "nearest", behavior: "instant" });
+    const covered = document.querySelector(".top").getBoundingClientRect().bottom
+      - $("#photo-box").getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy({ top: -covered - 8, behavior: "instant" });
   }
 
   function show(shown) {

@@ -24,6 +24,10 @@ function showSettings(settings) {
   }
   $("#pin-state").textContent = settings.pin_set ? t("PIN set") : t("No PIN");
   $("#pin-clear").disabled = !settings.pin_set;
+  // The config decides the PIN: the device would refuse the form (web/templates/settings.html).
+  $("#pin-form").hidden = $("#pin-clear").hidden = !settings.pin_from_page;
+  $("#pin-in-config").hidden = settings.pin_from_page || !settings.pin_in_config;
+  $("#pin-not-from-page").hidden = settings.pin_from_page || settings.pin_in_config;
   const list = $("#preset-editor");
   setChildren(list, (settings.presets || []).map((preset) => presetRow(preset, (settings.preset_labels || {})[preset.name])));
   for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
