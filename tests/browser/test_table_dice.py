@@ -95,18 +95,25 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     assert controller.examples()["examples"] == [] and controller.roll(roll["id"]) == roll
 
 
-@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
-def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone, controller, locale):
-    """'Add a die the reader missed' tapped just above the fixed By hand/Throw bar: the hint it
-    shows under it comes into view above the bar (it opened behind it)."""
-    page = phone("/", locale=locale, viewport={"width": 320, "height": 640})
+def free_roll_thrown_with_its_photo(page, controller):
+    """A free roll of two dice thrown, its photo loaded (the page laid out, as a player sees
+    it); returns the visible "Add a die the reader missed" button."""
     controller.arm("free")
     image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)
     controller.on_settled(image, time.monotonic() + 1)
     add = page.locator("#photo-add")
     expect(add).to_be_visible()
     page.wait_for_function("""() => document.querySelector("#photo").complete
-        && document.querySelector("#photo").naturalWidth > 0""")  # the page laid out, as a player sees it
+        && document.querySelector("#photo").naturalWidth > 0""")
+    return add
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_the_hint_to_tap_the_missed_die_is_never_behind_the_bar_at_320_px(phone, controller, locale):
+    """'Add a die the reader missed' tapped just above the fixed By hand/Throw bar: the hint it
+    shows under it comes into view above the bar (it opened behind it)."""
+    page = phone("/", locale=locale, viewport={"width": 320, "height": 640})
+    add = free_roll_thrown_with_its_photo(page, controller)
     page.evaluate("""() => {  // the button's bottom just above the bar, as a thumb leaves it
         const button = document.querySelector("#photo-add").getBoundingClientRect();
         const bar = document.querySelector(".actions").getBoundingClientRect();
@@ -148,13 +155,7 @@ def test_the_whole_photo_is_tappable_once_the_hint_to_tap_the_missed_die_shows(p
     the photo, and a tap there hit the header. Both the photo's top and bottom, and the hint,
     are uncovered after that scroll."""
     page = phone("/", locale=locale, viewport={"width": 390, "height": 844})
-    controller.arm("free")
-    image, _ = render_tray(7, values=[3, 4], colors=["red", "white"], rotation=False)
-    controller.on_settled(image, time.monotonic() + 1)
-    add = page.locator("#photo-add")
-    expect(add).to_be_visible()
-    page.wait_for_function("""() => document.querySelector("#photo").complete
-        && document.querySelector("#photo").naturalWidth > 0""")
+    add = free_roll_thrown_with_its_photo(page, controller)
     page.evaluate("""() => {  // scrolled on to the button: the photo's top 76 px under the header
         const photo = document.querySelector("#photo").getBoundingClientRect();
         const header = document.querySelector(".top").getBoundingClientRect();
