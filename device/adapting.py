@@ -10,6 +10,9 @@ fails logs why and changes nothing: the adaptation before it stays, in memory an
 An adaptation written into the folder by another process (``dicelens teach --data`` while the
 server runs) is read at the next look at :attr:`Refitter.adaptation`: each look stats the
 file (no read while it is unchanged), so a throw never waits on more than one small JSON read.
+An adaptation is tied to the networks it was fitted on (their fingerprint): after an update
+that changed them (the int8 networks, a retrained detector), the start refits it from the kept
+examples in the background, and until then the shipped reader reads as it did before teaching.
 """
 
 from __future__ import annotations
@@ -36,11 +39,15 @@ class Refitter:
         number of examples than it was fitted on).
     :param examples: its examples (:meth:`device.examples.Examples.beside`).
     :param fit: ``(taught photos) -> Adaptation`` (default :func:`vision.adapt.fit`).
+    :param networks: ``family -> fingerprint`` of the networks the reader of that family reads
+        with now (default: the shipped ones'); an adaptation fitted on others is fitted again at start.
     """
 
     def __init__(self, folder: Path, examples: Examples, *, quiet_seconds: float = QUIET_SECONDS,
-                 fit: Callable[[Sequence[adapt.TaughtPhoto]], adapt.Adaptation] = adapt.fit) -> None:
+                 fit: Callable[[Sequence[adapt.TaughtPhoto]], adapt.Adaptation] = adapt.fit,
+                 networks: Callable[[str], str] = lambda family: adapt.backend_for(family).fingerprint()) -> None:
         self.folder, self.examples, self.quiet_seconds, self._fit = Path(folder), examples, quiet_seconds, fit
+        self._networks = networks
         self._changed = threading.Condition()
         self._asked = self._done = 0     # requests made, and the last one a finished fit covers
         self._now = False                # settle(): fit what is asked without the quiet wait
@@ -50,7 +57,7 @@ class Refitter:
         self._seen: tuple[int, int, int] | None = None  # the file's (inode, size, mtime) last read
         self._adaptation: adapt.Adaptation | None = None
         self._load_if_changed()
-        if self._behind():  # examples kept after the last fit (a server stopped in its quiet wait)
+        if self._behind() or self._other_networks():  # a server stopped in its quiet wait; an update
             self.request()
 
     @property
@@ -70,6 +77,11 @@ class Refitter:
             count = self.examples.count()
         fitted = {} if self._adaptation is None else self._adaptation.examples
         return count != sum(n for values in fitted.values() for n in values.values())
+
+    def _other_networks(self) -> bool:
+        """Whether the adaptation was fitted on other networks than its family's reader has now."""
+        fitted = self._adaptation
+        return fitted is not None and fitted.fingerprint != self._networks(fitted.family)
 
     def _stamp(self) -> tuple[int, int, int] | None:
         try:

@@ -225,7 +225,8 @@ def test_examples_kept_after_the_last_fit_are_fitted_at_the_next_start(tmp_path,
 
     def fit(photos):
         fits.append(taught := sum(len(p.dice) for p in photos))
-        return adapt.Adaptation(family="pips", used=True, photos=len(photos), examples={"d6-pips": {"5": taught}})
+        return adapt.Adaptation(family="pips", used=True, photos=len(photos), examples={"d6-pips": {"5": taught}},
+                                fingerprint=adapt.backend_for("pips").fingerprint())
 
     controller._refitter = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit)
     controller.arm("2d6")
@@ -241,6 +242,31 @@ def test_examples_kept_after_the_last_fit_are_fitted_at_the_next_start(tmp_path,
     assert third.settle(timeout=120)
     assert fits == [1]  # up to date: no fit asked
     third.close()
+
+
+def test_a_table_taught_on_other_networks_is_fitted_again_at_start(tmp_path, controller, reader, clock):
+    """After an update changed the networks (int8 ones, a retrained detector), the adaptation
+    fitted on the old ones is fitted again from the kept examples; fitted on these, it is not."""
+    fits = []
+
+    def fit(photos):
+        fits.append(taught := sum(len(p.dice) for p in photos))
+        return adapt.Adaptation(family="pips", used=True, photos=len(photos), examples={"d6-pips": {"5": taught}},
+                                fingerprint="int8 networks")
+
+    controller.arm("2d6")
+    state = settle(controller, clock, photo(reader, die(3, "red", 100, 100, principal=True), die(2, "white", 300, 100)))
+    controller.correct(state["latest_roll"]["id"], 1, value=5)
+    adapt.Adaptation(family="pips", used=True, photos=1, examples={"d6-pips": {"5": 1}},
+                     fingerprint="float networks").save(tmp_path)
+    updated = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit, networks=lambda family: "int8 networks")
+    assert updated.settle(timeout=120)
+    assert fits == [1] and updated.adaptation_for("pips").fingerprint == "int8 networks"
+    updated.close()
+    again = Refitter(tmp_path, controller._examples, quiet_seconds=3600, fit=fit, networks=lambda family: "int8 networks")
+    assert again.settle(timeout=120)
+    assert fits == [1]  # fitted on the networks it reads with: no fit asked
+    again.close()
 
 
 def test_a_fit_that_fails_logs_and_changes_nothing(tmp_path, controller, reader, clock, caplog):
