@@ -5,7 +5,7 @@ Run by hand from the repository root (training time; needs ``onnx``, a dev depen
     OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python tools/quantize_networks.py \\
         vision/models/pips_detect.onnx /tmp/pips_detect.int8.onnx [--photos 120] [--seed 0] \\
         [--format qdq|qoperator] [--per-channel] [--reduce-range] [--activations u8|s8] \\
-        [--weights u8|s8] [--ops Conv,Gemm]
+        [--weights u8|s8] [--ops Conv,Gemm] [--exclude NODE,…]
 
 Calibration inputs: ``--photos`` training photos drawn with ``--seed`` from the labelled sources
 (DICELENS_DATASETS, tools/datasets.py: every pip photo, the numbered photos not held out), each
@@ -105,6 +105,7 @@ def main() -> int:
     parser.add_argument("--activations", choices=TYPES, default="u8", help="activation type")
     parser.add_argument("--weights", choices=TYPES, default="s8", help="weight type")
     parser.add_argument("--ops", help="only these operator types, comma-separated (e.g. Conv); default every one")
+    parser.add_argument("--exclude", help="nodes left in float, comma-separated names (as after quant_pre_process)")
     args = parser.parse_args()
     try:
         import onnxruntime
@@ -135,6 +136,7 @@ def main() -> int:
             str(prepared), str(args.output), Rows(input_name, rows),
             quant_format=getattr(quantization.QuantFormat, FORMATS[args.format]),
             op_types_to_quantize=args.ops.split(",") if args.ops else None,
+            nodes_to_exclude=args.exclude.split(",") if args.exclude else None,
             per_channel=args.per_channel, reduce_range=args.reduce_range,
             activation_type=getattr(quantization.QuantType, TYPES[args.activations]),
             weight_type=getattr(quantization.QuantType, TYPES[args.weights]),

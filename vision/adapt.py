@@ -26,7 +26,8 @@ reader reads them), when that finds :data:`MARGIN` more of the labelled dice, re
 right and their values no worse, and is worth more than the whole layer (:func:`_worth`); an empty or
 bad example set gives an :class:`Adaptation` that is not used, and reading with it is reading
 with the shipped networks. It is saved as JSON (:data:`FILE`, :data:`VERSION`) and tied to the
-networks it was fitted on: retrained networks leave it unused until the table is taught again.
+networks it was fitted on: other networks leave it unused until it is fitted again (the server
+refits it from the kept examples at start: :class:`device.adapting.Refitter`).
 
 Its parts: :mod:`vision.adapt_examples` (the labelled dice), :mod:`vision.adapt_backend` (the
 shipped readers), :mod:`vision.adapt_features` (what the heads see of a candidate),
