@@ -261,8 +261,9 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
             if any(not low <= v <= sides for v in values):
                 raise ValueError(Phrase("each die must show {faces}", faces=faces(sides)))
             if expected is not None and len(values) != expected:
-                raise ValueError(Phrase("1 die needed here, got {got}", got=len(values)) if expected == 1 else
-                                 Phrase("{count} dice needed here, got {got}", count=expected, got=len(values)))
+                raise ValueError(Phrase.ngettext("{count} die needed here, got {got}",
+                                                 "{count} dice needed here, got {got}",
+                                                 expected, count=expected, got=len(values)))
             if not values:
                 raise ValueError(Phrase("no dice given"))
             if again:  # only now: a refused request leaves the finished roll the current one
