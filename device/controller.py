@@ -38,6 +38,7 @@ loop and web requests call in on their own threads.
 from __future__ import annotations
 
 import copy
+import functools
 import sqlite3
 import threading
 import time
@@ -117,9 +118,9 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
                  cocked_dice: str = cocked_policy.DEFAULT,
                  clock: Callable[[], float] = time.monotonic, queue_size: int = 100,
                  resume_seconds: float = 30 * 60, refit_seconds: float = QUIET_SECONDS):
-        if annotate is None:
+        if annotate is None:  # the page's photos, shown to phones of every language: no words on them
             import vision
-            annotate = vision.annotate
+            annotate = functools.partial(vision.annotate, words=False)
         self.annotate = annotate
         self._examples = Examples.beside(history)
         self._refitter = Refitter(history.folder, self._examples, quiet_seconds=refit_seconds)
@@ -260,8 +261,9 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
             if any(not low <= v <= sides for v in values):
                 raise ValueError(Phrase("each die must show {faces}", faces=faces(sides)))
             if expected is not None and len(values) != expected:
-                raise ValueError(Phrase("1 die needed here, got {got}", got=len(values)) if expected == 1 else
-                                 Phrase("{count} dice needed here, got {got}", count=expected, got=len(values)))
+                raise ValueError(Phrase.ngettext("{count} die needed here, got {got}",
+                                                 "{count} dice needed here, got {got}",
+                                                 expected, count=expected, got=len(values)))
             if not values:
                 raise ValueError(Phrase("no dice given"))
             if again:  # only now: a refused request leaves the finished roll the current one

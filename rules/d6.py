@@ -230,17 +230,20 @@ def resolve_d6(
     if max_links is not None and (not _is_int(max_links) or max_links < 1):
         raise InvalidRoll(f"the bound on extra dice must be at least 1, not {max_links!r}")
     if not dice:
-        raise InvalidRoll(f"no dice given: a {spec.label()} roll needs {_dice(spec.count)}")
+        raise InvalidRoll(Phrase.ngettext("no dice given: a {label} roll needs {n} die",
+                                          "no dice given: a {label} roll needs {n} dice",
+                                          spec.count, label=spec.label(), n=spec.count))
     for natural in dice + extra:
         _check_face(natural)
     if len(dice) > spec.count:
-        raise InvalidRoll(Phrase("{n} dice given for a {label} roll", n=len(dice), label=spec.label()))
+        raise InvalidRoll(Phrase.ngettext("{n} die given for a {label} roll", "{n} dice given for a {label} roll",
+                                          len(dice), n=len(dice), label=spec.label()))
 
     missing = spec.count - len(dice)
     # RULES D6-2a: a lone die is the principal die; of several, the players say which.
     if not spec.principal_known and spec.count > 1:
         if extra:
-            raise InvalidRoll("extra dice given before the principal die is known")
+            raise InvalidRoll(Phrase("extra dice given before the principal die is known"))
         breakdown = [D6Die(n, counted_value(n, spec.kind), None) for n in dice]
         needs = (Needs(count=missing, sides=6, kind=spec.kind, reason=_still_missing(missing)) if missing
                  else Needs(count=0, sides=6, kind=PRINCIPAL_KIND, reason=PRINCIPAL_REASON))
@@ -254,7 +257,8 @@ def resolve_d6(
 
     if missing:
         if extra:
-            raise InvalidRoll(f"extra dice given before the first throw is complete ({_dice(missing)} still missing)")
+            raise InvalidRoll(Phrase("extra dice given before the first throw is complete ({missing})",
+                                     missing=_still_missing(missing)))
         reason = _still_missing(missing)
         needs = Needs(count=missing, sides=6, kind=spec.kind, reason=reason)
         return D6Outcome(spec, tuple(breakdown), perfect, None, needs)
@@ -265,15 +269,17 @@ def resolve_d6(
         if not chain_open:
             raise InvalidRoll(_unasked_extra(position))
         if max_links is not None and position > max_links:
-            raise InvalidRoll(f"{_dice(len(extra), 'extra ')} given, more than the bound of {max_links}")
+            raise InvalidRoll(Phrase.ngettext("{n} extra die given, more than the bound of {most}",
+                                              "{n} extra dice given, more than the bound of {most}",
+                                              len(extra), n=len(extra), most=max_links))
         breakdown.append(D6Die(natural, counted_value(natural, EXTRA_KIND), "extra"))
         chain_open = natural == PERFECT_FACE
 
     note = None
     if chain_open and max_links is not None and len(extra) == max_links:
-        note = (Phrase("chain stopped after 1 extra die: the last 6 counts 3 and asks for no more") if max_links == 1
-                else Phrase("chain stopped after {n} extra dice: the last 6 counts 3 and asks for no more",
-                            n=max_links))
+        note = Phrase.ngettext("chain stopped after {n} extra die: the last 6 counts 3 and asks for no more",
+                               "chain stopped after {n} extra dice: the last 6 counts 3 and asks for no more",
+                               max_links, n=max_links)
         chain_open = False
     if chain_open:
         reason = CHAIN_REASON if extra else PERFECT_REASON
@@ -285,18 +291,15 @@ def resolve_d6(
     return D6Outcome(spec, tuple(breakdown), perfect, total, None, note)
 
 
-def _unasked_extra(position: int) -> str:
+def _unasked_extra(position: int) -> Phrase:
     if position == 1:
-        return "extra dice given but there is no perfect roll (the principal die is not a 6)"
-    return f"extra die {position} given but extra die {position - 1} is not a 6, so the chain had ended"
+        return Phrase("extra dice given but there is no perfect roll (the principal die is not a 6)")
+    return Phrase("extra die {n} given but extra die {before} is not a 6, so the chain had ended",
+                  n=position, before=position - 1)
 
 
 def _still_missing(count: int) -> Phrase:
-    return Phrase("1 die still missing") if count == 1 else Phrase("{n} dice still missing", n=count)
-
-
-def _dice(count: int, adjective: str = "") -> str:
-    return f"{count} {adjective}{'die' if count == 1 else 'dice'}"
+    return Phrase.ngettext("{n} die still missing", "{n} dice still missing", count, n=count)
 
 
 def _is_int(value: object) -> bool:

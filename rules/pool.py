@@ -291,14 +291,14 @@ def normalise_natural(value: object) -> int:
 
 
 def _reroll_needs(missing: int) -> Needs:
-    reason = (Phrase("reroll your 10s: 1 more die") if missing == 1 else
-              Phrase("reroll your 10s: {n} more dice", n=missing))  # a Phrase: the page words it
+    reason = Phrase.ngettext("reroll your 10s: {n} more die", "reroll your 10s: {n} more dice", missing,
+                             n=missing)  # a Phrase: the page words it
     return Needs(count=missing, sides=SIDES, kind="d10", reason=reason)
 
 
 def _missing_needs(missing: int) -> Needs:
-    reason = (Phrase("first roll incomplete: throw 1 more die") if missing == 1 else
-              Phrase("first roll incomplete: throw {n} more dice", n=missing))
+    reason = Phrase.ngettext("first roll incomplete: throw {n} more die", "first roll incomplete: throw {n} more dice",
+                             missing, n=missing)
     return Needs(count=missing, sides=SIDES, kind="d10", reason=reason)
 
 
@@ -328,17 +328,21 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
         return PoolOutcome(spec, (), None, 0, False)
     # RULES P-11: the counts are checked before any die is looked at.
     if not len(first) or len(first) > pool:
-        raise InvalidRoll(Phrase("a pool of {pool} dice needs {pool} values in the first roll, got {n}",
-                                 pool=pool, n=len(first)))
+        raise InvalidRoll(Phrase.ngettext("a pool of {pool} die needs {pool} value in the first roll, got {n}",
+                                          "a pool of {pool} dice needs {pool} values in the first roll, got {n}",
+                                          pool, pool=pool, n=len(first)))
     if len(rerolls) > pool:
-        raise InvalidRoll(Phrase("{n} reroll dice for a pool of {pool}: one reroll die per 10",
-                                 n=len(rerolls), pool=pool))
+        raise InvalidRoll(Phrase.ngettext("{n} reroll die for a pool of {pool}: one reroll die per 10",
+                                          "{n} reroll dice for a pool of {pool}: one reroll die per 10",
+                                          len(rerolls), n=len(rerolls), pool=pool))
     first = [normalise_natural(v) for v in first]
     rerolls = [normalise_natural(v) for v in rerolls]
     missing = pool - len(first)
     if missing and rerolls:
-        raise InvalidRoll(Phrase("reroll dice given before the first roll is complete ({missing} still missing)",
-                                 missing=missing))
+        raise InvalidRoll(Phrase.ngettext(
+            "reroll dice given before the first roll is complete ({missing} die still missing)",
+            "reroll dice given before the first roll is complete ({missing} dice still missing)",
+            missing, missing=missing))
 
     options = spec.options
     target = options.target_number
@@ -373,8 +377,10 @@ def resolve_pool(spec: PoolSpec, first: Sequence[int], rerolls: Sequence[int] = 
     if len(rerolls) > len(tens):
         if not tens:
             raise InvalidRoll(Phrase("no 10 to reroll in the first roll"))
-        raise InvalidRoll(Phrase("{n} reroll dice for {tens} tens: one reroll die per 10",
-                                 n=len(rerolls), tens=len(tens)))
+        tens_text = Phrase.ngettext("{n} ten", "{n} tens", len(tens), n=len(tens))
+        raise InvalidRoll(Phrase.ngettext("{n} reroll die for {tens}: one reroll die per 10",
+                                          "{n} reroll dice for {tens}: one reroll die per 10",
+                                          len(rerolls), n=len(rerolls), tens=tens_text))
     dice = [PoolDie(v, r, False, p) for v, r, p in zip(first, roles, paired, strict=False)]  # paired: the whole pool
     if missing:  # RULES T-3: wait for the rest of the first roll
         return PoolOutcome(spec, tuple(dice), _missing_needs(missing), None, False)

@@ -15,7 +15,8 @@ _UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
 _PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
 
 
-def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | None] | None = None) -> NDArray[Any]:
+def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | None] | None = None, *,
+             words: bool = True) -> NDArray[Any]:
     """A copy of ``image`` with every die of ``reading`` drawn on it.
 
     Each die gets its box and a label: the value and colour ("5 red"), or
@@ -24,7 +25,9 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
 
     :param image: H×W×3 uint8 BGR photo the reading was made from.
     :param labels: per die of ``reading``, a label to draw instead (a corrected die's
-        "4->6 red corrected"), or None to keep its own.
+        "4->6"), or None to keep its own.
+    :param words: False for labels in no language, the value alone ("5") or "?": a photo
+        the page shows to phones of every language (its box's colour says read or not).
     :returns: a new H×W×3 uint8 BGR image.
     """
     out = image.copy()
@@ -38,7 +41,8 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
         if die.principal:
             pad = 2 * thickness + 1
             cv2.rectangle(out, (x0 - pad, y0 - pad), (x1 - 1 + pad, y1 - 1 + pad), _PRINCIPAL, thickness)
-        text = f"{die.value} {die.color}" if die.value is not None else f"? {die.unreadable}"
+        text = (str(die.value) if die.value is not None else "?") if not words else \
+            f"{die.value} {die.color}" if die.value is not None else f"? {die.unreadable}"
         label = labels[number] if labels is not None else None
         if label is not None:
             text = label

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import current_app
-from flask_babel import force_locale, get_locale, gettext, ngettext
+from flask_babel import force_locale, get_locale, get_translations, gettext, ngettext
 
 import rules
 from rules.d6 import D6Spec
@@ -20,13 +20,49 @@ from rules.phrase import Phrase
 from rules.pool import PoolSpec
 
 
+def N_(message: str) -> str:
+    """Marks a msgid of a table for ``pybabel extract`` (one of its default keywords); it is
+    translated where it is used, with :func:`gettext`."""
+    return message
+
+
 def translated(message: object) -> str:
     """``message`` in the request's language when it is a :class:`Phrase` (its values too,
     where they are phrases), else ``str(message)``."""
     if not isinstance(message, Phrase):
         return str(message)
-    values = {key: translated(value) if isinstance(value, Phrase) else value for key, value in message.values.items()}
-    return gettext(message.template).format(**values)
+    values = {key: translated(value) if isinstance(value, Phrase) else cause_text(value) if key == "why" else value
+              for key, value in message.values.items()}
+    return template_text(message).format(**values)
+
+
+def template_text(phrase: Phrase) -> str:
+    """The template of ``phrase`` in the request's language, unfilled: its plural form for
+    its count when it has one (:meth:`Phrase.ngettext`)."""
+    if phrase.plural is None or phrase.number is None:
+        return get_translations().ugettext(phrase.template)
+    return get_translations().ungettext(phrase.template, phrase.plural, phrase.number)
+
+
+#: The causes the system words in English (the disk's ``strerror``, SQLite's messages) that a
+#: phrase's ``why`` may hold → the page's words; the English stays in the logs and the CLI.
+_CAUSES = {
+    "No space left on device": N_("the disk is full"), "database or disk is full": N_("the disk is full"),
+    "Disk quota exceeded": N_("the disk is full"),
+    "Read-only file system": N_("the data folder cannot be written"),
+    "Permission denied": N_("the data folder cannot be written"),
+    "attempt to write a readonly database": N_("the data folder cannot be written"),
+    "unable to open database file": N_("the history file cannot be opened"),
+    "database is locked": N_("the history is busy"),
+    "disk I/O error": N_("the disk failed to read or write"),
+    "Input/output error": N_("the disk failed to read or write"),
+}
+
+
+def cause_text(why: object) -> object:
+    """A system's cause (``why``: a disk's or SQLite's English, :data:`_CAUSES`) in the request's
+    language; anything else as it is."""
+    return gettext(_CAUSES[why]) if isinstance(why, str) and why in _CAUSES else why
 
 
 def reason(error: BaseException) -> str:
@@ -40,15 +76,9 @@ def reason(error: BaseException) -> str:
 # (state["problem"]: device.tray.problems.Problem.to_dict(), state["needs"]); the page's
 # sentences are made here from that data, once per phone, in its language.
 
-def N_(message: str) -> str:
-    """Marks a msgid of a table for ``pybabel extract`` (one of its default keywords); it is
-    translated where it is used, with :func:`gettext`."""
-    return message
-
-
 #: A frame the roll refused (it stays as it was), said before what the roll still asks for.
 _REFUSALS = {"no dice": N_("No dice seen."), "not moved": N_("No die has moved since the last reading."),
-             "no reading": N_("Could not read the tray ({why})."),
+             "no reading": N_("Could not read the tray (the reader failed: the log says why)."),
              "new throw": N_("A new throw was read.")}  # it replaced the dice the page asked about
 #: The parts of a label the rules write ("pool 5 · difficulty 2 · no rule of ten").
 _LABEL_WORDS = {"pool": N_("pool {n}"), "difficulty": N_("difficulty {n}"), "target": N_("target {n}"),
@@ -60,6 +90,14 @@ _LABEL_PARTS = (N_("no rule of ten"), N_("no rule of one"), N_("Free roll"))
 DEVICE_WORDS = (N_("pip d6"), N_("numbered d6"), N_("percentile d10"),
                 N_("it is cocked"), N_("it is cut off by the edge of the photo"), N_("it is blurred"),
                 N_("its pips are ambiguous"), N_("its numeral is ambiguous"), N_("it cannot be read"))
+
+#: Templates of the notes rolls kept before their counts had plural forms (Phrase.ngettext),
+#: so a kept roll's note ("it still waits for dice: 1 die still missing") is worded still.
+KEPT_TEMPLATES = (N_("1 die still missing"), N_("{n} dice still missing"), N_("reroll your 10s: 1 more die"),
+                  N_("reroll your 10s: {n} more dice"), N_("first roll incomplete: throw 1 more die"),
+                  N_("first roll incomplete: throw {n} more dice"),
+                  N_("chain stopped after 1 extra die: the last 6 counts 3 and asks for no more"),
+                  N_("chain stopped after {n} extra dice: the last 6 counts 3 and asks for no more"))
 
 
 def label_text(label: str | None) -> str:
@@ -110,13 +148,11 @@ def shown_presets(presets: list[dict]) -> list[dict]:
 def needs_text(needs: dict) -> str:
     """What more dice the rules ask for (``needs``: ``{"count", "sides", "kind", "reason"}``,
     RULES D6-4, P-3), in the request's language."""
-    one = needs.get("count") == 1
     if needs.get("kind") == "D3":  # rules.d6.EXTRA_KIND: the principal die thrown again (RULES D6-4)
         return gettext("Roll the principal die again (counts as D3).")
     if needs.get("kind") == "d10":
-        return gettext("Reroll your 10: one more die.") if one else \
-            gettext("Reroll your 10s: {n} more dice.").format(n=needs["count"])
-    return gettext("Throw one more die.") if one else gettext("Throw {n} more dice.").format(n=needs["count"])
+        return ngettext("Reroll your 10: one more die.", "Reroll your 10s: %(num)d more dice.", needs["count"])
+    return ngettext("Throw one more die.", "Throw %(num)d more dice.", needs["count"])
 
 
 def problem_text(problem: dict) -> str | None:
@@ -126,7 +162,7 @@ def problem_text(problem: dict) -> str | None:
     says why, then the problem the roll still asks to fix (``then``), if any."""
     code = problem["code"]
     if code in _REFUSALS:
-        head = gettext(_REFUSALS[code]).format(why=problem.get("why"))
+        head = gettext(_REFUSALS[code])
         then = problem.get("then")
         inner = problem_text(then) if then else None
         return head if inner is None else f"{head} {inner}"
@@ -136,17 +172,19 @@ def problem_text(problem: dict) -> str | None:
         return gettext("No principal die found: tap the principal die.")
     if code == "not saved":
         return gettext("The roll could not be saved ({why}): nothing was changed. "
-                       "Fix it, then throw again.").format(why=problem["why"])
+                       "Fix it, then throw again.").format(why=_save_cause(problem["why"]))
     if code == "unreadable" and problem.get("die") is not None:
         return gettext("Die {n}: {why} — throw it again, or tap it to correct it.").format(
-            n=problem["die"], why=gettext(problem["phrase"]))
+            n=problem["die"], why=unreadable_text(problem["phrase"]))
     # RULES T-5: a cocked die voids its throw (rethrow_set), or leans (accept_leaning)
     if code == "void" and problem.get("die") is not None:
         return gettext("Die {n}: {why} — throw all the dice of this throw again ({count}).").format(
-            n=problem["die"], why=gettext(problem["phrase"]), count=problem["seen"])
+            n=problem["die"], why=unreadable_text(problem["phrase"]), count=problem["seen"])
     if code == "unmoved" and problem.get("die") is None and not problem["dice"]:
-        return gettext("{n} of the voided throw's dice did not move: throw all {count} again.").format(
-            n=problem["seen"], count=problem["wanted"])
+        unmoved = ngettext("%(num)d of the voided throw's dice did not move",  # two counts: each its own plural
+                           "%(num)d of the voided throw's dice did not move", problem["seen"])
+        return ngettext("{unmoved}: throw it again.", "{unmoved}: throw all %(num)d again.",
+                        problem["wanted"]).format(unmoved=unmoved)
     if code == "leaning" and problem.get("die") is not None:
         return gettext("Die {n} leans: enter its top face.").format(n=problem["die"])
     if code == "refused":  # the rules' refusal of the dice (RULES T-3); one not a Phrase in its English
@@ -159,16 +197,30 @@ def problem_text(problem: dict) -> str | None:
     return None
 
 
+def unreadable_text(phrase: str | None) -> str:
+    """Why a die has no value (``Problem.to_dict()["phrase"]``, one of
+    ``device.tray.problems.UNREADABLE_PHRASES``) in the request's language; a reason vision
+    gave that is none of them ("it cannot be read (glare)") as the plain "it cannot be read"."""
+    return gettext(phrase if phrase in DEVICE_WORDS else "it cannot be read")
+
+
+def _save_cause(why: str | None) -> str:
+    """Why a save failed (a disk's or SQLite's English) in the page's words: :func:`cause_text`,
+    else that the log says why."""
+    worded = cause_text(why)
+    return gettext("the log says why") if why is None or worded == why else str(worded)
+
+
 def _count_text(problem: dict) -> str:
     """Too many or too few dice for the roll, or (a later throw) not as many moved as it
     takes (RULES T-2, T-3), with each count's plural."""
     seen, wanted = problem["seen"], problem["wanted"]
     seen_text = ngettext("%(num)d die seen", "%(num)d dice seen", seen)
-    if problem["code"] == "moved":
-        return ngettext("{seen}, {moved} of them moved; %(num)d die needed: throw only that die "
-                        "(or clear the tray first).",
-                        "{seen}, {moved} of them moved; %(num)d dice needed: throw only those dice "
-                        "(or clear the tray first).", wanted).format(seen=seen_text, moved=problem["moved"])
+    if problem["code"] == "moved":  # two counts: each its own plural
+        moved = ngettext("%(num)d of them moved", "%(num)d of them moved", problem["moved"])
+        return ngettext("{seen}, {moved}; %(num)d die needed: throw only that die (or clear the tray first).",
+                        "{seen}, {moved}; %(num)d dice needed: throw only those dice (or clear the tray first).",
+                        wanted).format(seen=seen_text, moved=moved)
     label = label_text(problem.get("label"))
     if problem["code"] == "too many":
         return ngettext("{seen}, {label} takes {wanted}: take %(num)d die out and throw again.",
@@ -191,7 +243,7 @@ def prompt_text(state: dict) -> str:
         return ""
     problem = state.get("problem")
     if problem and problem["code"] in _REFUSALS:
-        head = gettext(_REFUSALS[problem["code"]]).format(why=problem.get("why"))
+        head = gettext(_REFUSALS[problem["code"]])
         return f"{head} {_asked(state, problem.get('then'))}"
     return _asked(state, problem)
 
@@ -239,7 +291,7 @@ def note_text(note: str | None) -> str | None:
         return note
     values = {key: note_text(value) if isinstance(value, Phrase) else label_text(str(value)) if key == "label"
               else value for key, value in note.values.items()}
-    return gettext(note.template).format(**values)
+    return template_text(note).format(**values)
 
 
 def shown_roll(roll: dict) -> dict:
@@ -296,7 +348,7 @@ def tray_text(tray: dict) -> str:
     if not problem:
         return _capital(gettext("Throw into the tray: {needs}.").format(needs=needs))
     one = sum(d["count"] for d in problem["dice"]) == 1
-    dice = _dice_text(problem["dice"])
+    dice = _dice_text(problem["dice"]) if problem["dice"] else ""  # none: a failed reader, an empty tray
     code = problem["code"]
     if code == "no dice":
         text = gettext("No dice seen: {needs}.").format(needs=needs)
@@ -308,17 +360,18 @@ def tray_text(tray: dict) -> str:
                 gettext("{dice} are missing: {needs}.")).format(dice=dice, needs=needs)
     elif code == "unreadable":
         text = gettext("The {die}: {why} — throw it again.").format(
-            die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+            die=gettext(problem["dice"][0]["name"]), why=unreadable_text(problem["phrase"]))
     elif code == "void":  # RULES T-5, the settings page's policy
         text = gettext("The {die}: {why} — throw all the dice of this step again.").format(
-            die=gettext(problem["dice"][0]["name"]), why=gettext(problem["phrase"]))
+            die=gettext(problem["dice"][0]["name"]), why=unreadable_text(problem["phrase"]))
     elif code == "unmoved":
-        text = gettext("{n} of the voided throw's dice did not move: throw all the dice of this step again.").format(
-            n=problem["dice"][0]["count"])
+        text = ngettext("%(num)d of the voided throw's dice did not move: throw all the dice of this step again.",
+                        "%(num)d of the voided throw's dice did not move: throw all the dice of this step again.",
+                        problem["dice"][0]["count"])
     elif code == "leaning":
         text = gettext("The {die} leans: enter its top face.").format(die=gettext(problem["dice"][0]["name"]))
-    elif code == "no reading":
-        text = gettext("Could not read the tray ({reason}): throw again.").format(reason=problem["why"])
+    elif code == "no reading":  # the reader's error is in the log, in English
+        text = gettext("Could not read the tray (the reader failed: the log says why): throw again.")
     else:
         text = problem["text"]
     return _capital(text)
@@ -361,7 +414,6 @@ LOG_SENTENCES = {
     "{name} is no longer {condition}": N_("{name} is no longer {condition}"),
     "{name} is defeated": N_("{name} is defeated"),
     "{name} is out of combat": N_("{name} is out of combat"),
-    "{name} spends {n} {energy}: {left} left": N_("{name} spends {n} {energy}: {left} left"),
     "{name} takes a long rest: {n} PV, full energy, no conditions":
         N_("{name} takes a long rest: {n} PV, full energy, no conditions"),
     "{name} recovers up to {n} PV (short rest, d4 {d4}): {pv} PV":
@@ -372,6 +424,11 @@ LOG_SENTENCES = {
     "the scene ends": N_("The scene ends"),
     "{condition} ends": N_("{condition} ends"),
 }
+#: rules/encounter.py's log templates whose words follow a count → their sentence, by the count.
+LOG_COUNTED: dict[str, Callable[[dict], str]] = {
+    "{name} spends {n} {energy}: {left} left": lambda values: ngettext(
+        "{name} spends {n} {energy}: %(num)d left", "{name} spends {n} {energy}: %(num)d left", values["left"]),
+}
 #: Values a log sentence holds that are words of the catalogue too (a rest's reason, "temporary").
 _WORDED_VALUES = ("reason", "duration")
 #: rules/encounter.py's own such words (a condition's duration is the page's too).
@@ -381,12 +438,14 @@ LOG_WORDS = (N_("healed"),)
 def log_text(entry: dict) -> str:
     """A fight log entry (``Encounter.log``: ``text``, and ``template`` and ``values`` for a
     sentence of the rules) in the request's language."""
-    msgid = LOG_SENTENCES.get(entry.get("template") or "")
-    if msgid is None:
+    template = entry.get("template") or ""
+    if template not in LOG_SENTENCES and template not in LOG_COUNTED:
         return str(entry["text"])
     values = {key: gettext(value) if key in _WORDED_VALUES and isinstance(value, str) else value
               for key, value in (entry.get("values") or {}).items()}
-    return gettext(msgid).format(**values)
+    if template in LOG_COUNTED:
+        return LOG_COUNTED[template](values).format(**values)
+    return gettext(LOG_SENTENCES[template]).format(**values)
 
 
 def _tray_needs(waiting: dict) -> str:
@@ -401,8 +460,7 @@ def _tray_needs(waiting: dict) -> str:
 
 def _dice_text(dice: list[dict]) -> str:
     """ "a d8 and a d20" from ``[{"name", "count"}]``."""
-    items = [gettext("a {die}").format(die=gettext(d["name"])) if d["count"] == 1 else
-             gettext("{n} {die}s").format(n=d["count"], die=gettext(d["name"])) for d in dice]
+    items = [ngettext("a {die}", "%(num)d {die}s", d["count"]).format(die=gettext(d["name"])) for d in dice]
     return items[0] if len(items) < 2 else ", ".join(items[:-1]) + gettext(" and ") + items[-1]
 
 

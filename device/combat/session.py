@@ -358,12 +358,15 @@ class CombatSession(FightRecord):
 
     def _check_size(self) -> None:
         if len(self._encounter.participants) > MAX_PARTICIPANTS:
-            raise InvalidStep(Phrase("a fight has at most {count} fighters", count=MAX_PARTICIPANTS))
+            raise InvalidStep(Phrase.ngettext("a fight has at most {count} fighter",
+                                              "a fight has at most {count} fighters",
+                                              MAX_PARTICIPANTS, count=MAX_PARTICIPANTS))
 
     def _save_hero(self, sheet: Mapping) -> None:
         checked = checked_sheet(sheet, "hero")
         checked["name"] = fighter_name(checked["name"])
         others = [s for s in self._saved_heroes if s["name"] != checked["name"]]
         if len(others) >= MAX_SAVED_HEROES:
-            raise InvalidStep(Phrase("at most {count} saved heroes", count=MAX_SAVED_HEROES))
+            raise InvalidStep(Phrase.ngettext("at most {count} saved hero", "at most {count} saved heroes",
+                                              MAX_SAVED_HEROES, count=MAX_SAVED_HEROES))
         self._saved_heroes = others + [checked]

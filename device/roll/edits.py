@@ -195,15 +195,15 @@ class RollEdits(RollCore):
                 labels.append(None)
                 continue
             before = "?" if read["value"] is None else read["value"]
-            after = "cocked" if die.unreadable == "cocked" else "?" if die.natural is None else die.natural
-            labels.append(f"{before}->{after} {read['color']} corrected")  # the photo's font is ASCII
+            after = "?" if die.natural is None else die.natural  # no words: every phone shows this photo
+            labels.append(f"{before}->{after}")  # the photo's font is ASCII
         read_boxes = {tuple(d["box"]) for d in shown["dice"]}
         for die in roll.dice:  # a die tapped in where the reader missed it (device/roll/teaching.py)
             if die.box and tuple(die.box) not in read_boxes and die.step == shown.get("step", 0):
                 x0, y0, x1, y1 = die.box
                 reading.dice.append(DieReading(value=die.natural, sides=6, box=(x0, y0, x1, y1),
                                                center=((x0 + x1) / 2, (y0 + y1) / 2), color="", confidence=1.0))
-                labels.append(f"?->{die.natural} added")
+                labels.append(f"+{die.natural}")
         ok, annotated = cv2.imencode(".jpg", self.annotate(frame, reading, labels=labels),
                                      [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         return (photo, annotated.tobytes()) if ok else None

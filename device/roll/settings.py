@@ -242,7 +242,9 @@ def principal_from_frame(image: Any, reading: dict[str, Any] | None) -> Measured
     if not dice:
         raise NotOneDie(Phrase("no die in sight: put the principal die alone in the tray"))
     if len(dice) > 1:
-        raise NotOneDie(Phrase("{n} dice in sight: leave the principal die alone in the tray", n=len(dice)))
+        raise NotOneDie(Phrase.ngettext("{n} die in sight: leave the principal die alone in the tray",
+                                                "{n} dice in sight: leave the principal die alone in the tray",
+                                                len(dice), n=len(dice)))
     return measure_die(image, dice[0]["box"], dice[0]["color"])
 
 

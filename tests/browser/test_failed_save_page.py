@@ -10,11 +10,12 @@ from web import create_app
 
 from .conftest import PHONE, LiveServer
 
-SAVE_FAILED = {"en-US": "The roll could not be saved (No space left on device): nothing was changed. "
+#: The disk's cause in the page's words (its English, "No space left on device", is the log's).
+SAVE_FAILED = {"en-US": "The roll could not be saved (the disk is full): nothing was changed. "
                         "Fix it, then throw again.",
-               "pt-BR": "A jogada não pôde ser salva (No space left on device): nada foi alterado. "
+               "pt-BR": "A jogada não pôde ser salva (o disco está cheio): nada foi alterado. "
                         "Resolva isso e jogue de novo.",
-               "es-ES": "No se pudo guardar la tirada (No space left on device): no se cambió nada. "
+               "es-ES": "No se pudo guardar la tirada (el disco está lleno): no se cambió nada. "
                         "Resuélvelo y tira de nuevo."}
 
 

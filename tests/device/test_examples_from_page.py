@@ -110,7 +110,7 @@ def test_a_die_tapped_in_is_drawn_on_the_roll_s_photo(history, reader, clock):
                                             die(2, "white", 300, 100)))
     controller.add_die(state["latest_roll"]["id"], 450.0, 300.0, 6)
     assert drawn[-1] == [([100, 100, 160, 160], None), ([300, 100, 360, 160], None),
-                         ([420, 270, 480, 330], "?->6 added")]
+                         ([420, 270, 480, 330], "+6")]
     controller.close()
 
 

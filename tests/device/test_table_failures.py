@@ -248,7 +248,7 @@ def test_the_photo_shows_the_corrected_value(tmp_path):
     reader, clock = FakeReader(), Clock()
     history = History(tmp_path)
     controller = Controller(build_presets(), history, reader=reader, numbered_reader=reader.numbered,
-                            annotate=vision.annotate, clock=clock)
+                            clock=clock)  # the default annotate: the page's photos, with no words
     client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
     controller.arm("2d6")
     tray = [die(3, "red", 4, 4, principal=True, size=20), die(4, "white", 36, 20, size=20)]
@@ -262,6 +262,7 @@ def test_the_photo_shows_the_corrected_value(tmp_path):
     assert shown != as_read  # drawn again: the labels show the value the rules use
     with client.get(f"/api/rolls/{roll['id']}/photo?annotated=0") as answer:
         photo = cv2.imdecode(np.frombuffer(answer.data, np.uint8), cv2.IMREAD_COLOR)
-    expected = vision.annotate(photo, TrayReading(dice=tray, size=(64, 48)), labels=[None, "4->1 white corrected"])
+    expected = vision.annotate(photo, TrayReading(dice=tray, size=(64, 48)), labels=[None, "4->1"],
+                               words=False)
     assert shown == cv2.imencode(".jpg", expected, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1].tobytes()
     history.close()

@@ -146,7 +146,7 @@ def test_wrong_number_of_dice_is_refused():
         resolve_pool(PoolSpec(3), [])
     with pytest.raises(InvalidRoll, match="no 10 to reroll"):
         resolve_pool(PoolSpec(2), [1, 2], [5])
-    with pytest.raises(InvalidRoll, match="2 reroll dice for 1 tens"):
+    with pytest.raises(InvalidRoll, match="2 reroll dice for 1 ten:"):
         resolve_pool(PoolSpec(2), [10, 2], [5, 6])
 
 

@@ -25,3 +25,14 @@ def test_annotate_without_dice_is_a_plain_copy():
     image = np.random.default_rng(1).integers(0, 255, (30, 40, 3), dtype=np.uint8)
     out = annotate(image, TrayReading([], (40, 30), 0.0))
     assert np.array_equal(out, image) and out is not image
+
+
+def test_a_photo_for_every_language_carries_the_values_alone():
+    """The page's photos (words=False): "4" and "?", not "4 red" and "? cocked"."""
+    image = np.full((120, 160, 3), 200, np.uint8)
+    dice = [DieReading(4, 6, (10, 40, 50, 80), (30.0, 60.0), "red", 0.9),
+            DieReading(None, 6, (80, 60, 120, 100), (100.0, 80.0), "white", 0.0, unreadable="cocked")]
+    reading = TrayReading(dice, (160, 120), 0.01)
+    neutral = annotate(image, reading, words=False)
+    assert np.array_equal(neutral, annotate(image, reading, labels=["4", "?"]))
+    assert not np.array_equal(neutral, annotate(image, reading))

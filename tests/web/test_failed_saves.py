@@ -78,7 +78,7 @@ def test_dice_by_hand_on_a_full_disk_change_nothing_and_work_once_freed(client, 
     disk.full = True
     failed = client.post("/api/dice", json={"values": [3, 4]})
     assert failed.status_code == 503
-    assert "could not be saved (database or disk is full)" in failed.get_json()["error"]
+    assert "could not be saved (the disk is full)" in failed.get_json()["error"]  # SQLite's words: the log's
     assert client.get("/api/state").get_json() == before
     health = client.get("/healthz").get_json()
     assert health["saving"]["ok"] is False and "database or disk is full" in health["saving"]["error"]

@@ -4,6 +4,8 @@ the JSON API and the event streams send ``prompt_text`` and ``tray.text``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from device.combat import CombatSession
@@ -14,7 +16,7 @@ from rules.phrase import Phrase
 from tests.device.controller_fakes import die, numbered
 from web import combat as web_combat
 from web import create_app
-from web.messages import DEVICE_WORDS, prompt_text, shown_state
+from web.messages import DEVICE_WORDS, prompt_text, shown_state, translated
 
 from .test_events import Stream
 
@@ -239,8 +241,9 @@ def test_every_problem_of_a_roll_is_said_in_the_phones_language(app, problem, la
         shown = shown_state(state)
     english = said(app, state, "en")
     assert shown["prompt_text"] != english and shown["problem"]["text"] != data["text"]
-    for words in ("seen", "takes", "throw", "again", "moved", "tray", "needed", "dice"):
-        assert words not in shown["prompt_text"].replace("camera gone", ""), (words, shown["prompt_text"])
+    english_words = {"seen", "takes", "throw", "again", "moved", "tray", "needed", "camera", "gone", "reader", "red"}
+    english_words |= {"dice"} if lang == "pt_BR" else set()  # es "dice": says
+    assert not set(re.findall(r"[a-z]+", shown["prompt_text"])) & english_words, shown["prompt_text"]
 
 
 @pytest.mark.parametrize(("problem", "lang", "text"), [
@@ -258,3 +261,86 @@ def test_too_many_or_too_few_dice_are_counted_with_their_plurals(app, problem, l
     data = problem.to_dict()
     state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
     assert said(app, state, lang) == text
+
+
+@pytest.mark.parametrize(("problem", "lang", "text"), [
+    (Problem("moved", seen=3, moved=1, wanted=2), "pt_BR",
+     "3 dados vistos, 1 deles se moveu; são necessários 2 dados: jogue só esses dados (ou esvazie a bandeja antes)."),
+    (Problem("moved", seen=3, moved=2, wanted=1), "pt_BR",
+     "3 dados vistos, 2 deles se moveram; é necessário 1 dado: jogue só esse dado (ou esvazie a bandeja antes)."),
+    (Problem("moved", seen=3, moved=1, wanted=2), "es",
+     "3 dados vistos, 1 de ellos se movió; se necesitan 2 dados: tira solo esos dados (o vacía la bandeja antes)."),
+    (Problem("moved", seen=3, moved=1, wanted=2), "en",
+     "3 dice seen, 1 of them moved; 2 dice needed: throw only those dice (or clear the tray first)."),
+    (Problem("unmoved", seen=1, wanted=1), "pt_BR", "1 dos dados da jogada anulada não se moveu: jogue-o de novo."),
+    (Problem("unmoved", seen=1, wanted=2), "es", "1 de los dados de la tirada anulada no se movió: tira los 2 de nuevo."),
+    (Problem("unmoved", seen=2, wanted=2), "en", "2 of the voided throw's dice did not move: throw all 2 again."),
+])
+def test_each_count_of_a_sentence_has_its_own_plural(app, problem, lang, text):
+    """Trial: a pt-BR page read "1 deles se moveram" (the verb followed the dice needed)."""
+    data = problem.to_dict()
+    state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
+    assert said(app, state, lang) == text
+
+
+@pytest.mark.parametrize(("lang", "texts"), [
+    ("pt_BR", ("Jogue mais um dado.", "Jogue mais 3 dados.", "Role de novo seus 10: mais 2 dados.")),
+    ("es", ("Tira un dado más.", "Tira 3 dados más.", "Vuelve a tirar tus 10: 2 dados más.")),
+])
+def test_the_dice_the_rules_ask_for_are_counted_with_their_plurals(app, lang, texts):
+    from web.messages import needs_text
+
+    with app.test_request_context(f"/?lang={lang}"):
+        assert (needs_text({"count": 1, "sides": 6, "kind": "D6"}), needs_text({"count": 3, "sides": 6, "kind": "D6"}),
+                needs_text({"count": 2, "sides": 10, "kind": "d10"})) == texts
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("pt_BR", "Brann gasta 1 EC: resta 1", "Brann gasta 1 EC: restam 2"),
+    ("es", "Brann gasta 1 EC: le queda 1", "Brann gasta 1 EC: le quedan 2"),
+    ("en", "Brann spends 1 EC: 1 left", "Brann spends 1 EC: 2 left"),
+])
+def test_the_fights_log_counts_what_is_left_with_its_plural(app, lang, one, two):
+    from web.messages import log_text
+
+    entry = lambda left: {"text": "x", "template": "{name} spends {n} {energy}: {left} left",  # noqa: E731
+                          "values": {"name": "Brann", "n": 1, "energy": "EC", "left": left}}
+    with app.test_request_context(f"/?lang={lang}"):
+        assert (log_text(entry(1)), log_text(entry(2))) == (one, two)
+
+
+@pytest.mark.parametrize("tray", [
+    {"waiting": {"step": "attack", "throw": "attack", "dice": [8, 20]},
+     "problem": Problem("no reading", why="camera gone", asks="x").to_dict()},
+    {"waiting": {"step": "attack", "throw": "attack", "dice": [8, 20]},
+     "problem": Problem("unreadable", (("d8", 1),), why="glare", asks="x").to_dict()},
+])
+@pytest.mark.parametrize("lang", ("pt_BR", "es"))
+def test_the_fights_tray_keeps_vision_s_english_out(app, tray, lang):
+    """A reader's error and a reason vision gives that the page has no words for: said in the
+    page's language ("the log says why", "it cannot be read"), never in vision's English."""
+    from web.messages import tray_text
+
+    with app.test_request_context(f"/?lang={lang}"):
+        text = tray_text(tray)
+    assert "camera gone" not in text and "glare" not in text and "cannot" not in text, text
+    assert text.startswith(("Não foi possível ler a bandeja (a leitura falhou", "No se pudo leer la bandeja (falló",
+                            "O d8: não dá para ler", "El d8: no se puede leer")), text
+
+
+@pytest.mark.parametrize(("why", "lang", "cause"), [
+    ("No space left on device", "pt_BR", "o disco está cheio"),
+    ("database is locked", "es", "el historial está ocupado"),
+    ("[Errno 5] something odd", "pt_BR", "o log diz por quê"),
+])
+def test_a_failed_save_says_its_cause_in_the_page_s_language(app, why, lang, cause):
+    """The roll's prompt and a refusal's phrase: the disk's and SQLite's English are the
+    page's words; a cause it has no words for is in the log."""
+    failed = Phrase("the history could not be saved ({why}): nothing was changed; try again once that is fixed",
+                    why=why)
+    data = Problem("not saved", why=why, asks=failed).to_dict()
+    state = {"state": "prompting", "prompt": data["text"], "problem": data, "needs": None}
+    assert f"({cause})" in said(app, state, lang) and why not in said(app, state, lang)
+    with app.test_request_context(f"/?lang={lang}"):
+        refused = translated(failed)
+    assert why not in refused or cause == "o log diz por quê"

@@ -50,3 +50,22 @@ def test_its_roll_kept_with_no_label_is_named_as_before(old, lang):
     assert f"<strong>{FREE[lang]}" in old.get(f"/history?lang={lang}").get_data(as_text=True)
     assert [line["label"] for line in csv_lines(old)] == ["Free roll"]
     assert json.loads(old.get("/api/rolls.json").get_data(as_text=True))[0]["label"] == "Free roll"
+
+
+@pytest.mark.parametrize(("roll", "label"), [
+    ({"system": "free", "preset": "free", "result": {"label": "3D6"}}, "Free roll"),
+    ({"system": "d6", "preset": "2d6", "result": {"label": "2D6"}}, "2D6"),
+    ({"system": "d6", "preset": "mine", "result": None, "spec": {"count": 2, "kind": "D3", "modifier": 1}}, "2D3+1"),
+    ({"system": "pool", "preset": "p", "result": None, "spec": {"size": 5}}, "pool 5 · difficulty 1"),
+])
+def test_an_old_roll_kept_with_no_label_is_named_alike_by_the_api_and_the_exports(roll, label):
+    """One place names it (web.messages.roll_label): the API's ``label`` (shown_roll) and the
+    CSV's ``label`` column agree for every kind of old roll, none of them null."""
+    from web.export import CSV_COLUMNS, csv_row
+    from web.messages import shown_roll
+
+    kept = {"id": 1, "seq": 1, "label": None, "note": None, "dice": [], "corrections": [], **roll}
+    app = create_app(None, {"TESTING": True, "SECRET_KEY": "t"})
+    with app.test_request_context("/?lang=pt_BR"):
+        shown = shown_roll(kept)
+    assert shown["label"] == label == csv_row(kept)[CSV_COLUMNS.index("label")]

@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { keys } from "./keypad.js";
 import { follow } from "./live_follow.js";
 import { player } from "./page.js";
-import { sidesOf } from "./roll.js";
+import { sidesOf, unreadableWord } from "./roll.js";
 import { toast } from "./toast.js";
 
 // A d10 shows 0 for ten (RULES P-1): its keypad reads 1–9 then 0.
@@ -90,7 +90,7 @@ export function diceEntry({ store, presetOf, receive, answered, shownRoll }) {
     if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
     fixing = { roll, index: dieIndex, more: [] };
     const read = die.natural === null || die.natural === undefined
-      ? t(die.unreadable || "cocked") : t("read {n}", { n: die.natural });
+      ? t(unreadableWord(die)) : t("read {n}", { n: die.natural });
     $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
     $("#fix-hint").textContent = t("Set the value");
     $("#fix-cocked").hidden = false;

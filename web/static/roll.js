@@ -74,6 +74,14 @@ export function announceText(roll) {
   return [d.big, d.unit, d.outcome].filter(Boolean).join(" ");
 }
 
+/** Why vision could not read a die, in the words the page translates (base.html); a reason
+ *  it gave that is none of them is said as plain "unreadable", never in its English. */
+const UNREADABLE = ["cocked", "cut off", "blurred", "ambiguous pips", "ambiguous numeral", "unreadable"];
+export function unreadableWord(die) {
+  const why = die.unreadable || "cocked";
+  return UNREADABLE.includes(why) ? why : "unreadable";
+}
+
 /** Role words of a die (principal, extra, success, cancelled…), then how it was read. */
 export function dieTags(roll, die, index) {
   const tags = [];
@@ -82,7 +90,7 @@ export function dieTags(roll, die, index) {
   else if (die.role) tags.push(die.role);
   else if (die.principal) tags.push("principal");
   if (ruled.reroll) tags.push("reroll");
-  if (die.natural === null || die.natural === undefined) tags.push(die.unreadable || "cocked");
+  if (die.natural === null || die.natural === undefined) tags.push(unreadableWord(die));
   if (die.source === "hand") tags.push("by hand");
   if (die.corrected) tags.push("corrected");
   return tags;
