@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
 from vision.image import MIN_SIDE, as_bgr
-from vision.network import Network, to_blob
+from vision.network import Network
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
 from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
@@ -179,7 +179,7 @@ class Looks:
             if key not in self._crops:
                 self._crops[key] = crop_die(self.image, key[:2], key[2])
         batch = np.stack([self._crops[key][::-1, ::-1] if turned else self._crops[key] for key, turned in new])
-        outputs = _CLASSIFIER.run(to_blob(batch))
+        outputs = _CLASSIFIER.run_images(batch)  # while remembering: known by its bytes, converted when new
         values = outputs["value"].reshape(len(new), len(KINDS), MAX_VALUE)
         self._seen.update(zip(new, zip(_softmax(outputs["kind"]), values, strict=True), strict=True))
 
@@ -321,7 +321,7 @@ def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN) -> li
         canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
         window = scaled[ty:ty + DETECT_SIZE, tx:tx + DETECT_SIZE]
         canvas[:window.shape[0], :window.shape[1]] = window
-        out = _DETECTOR.run(to_blob(canvas[None]))["maps"][0]
+        out = _DETECTOR.run_images(canvas[None])["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         for row, col, value in peaks(heat, heat_min):
             x, y = tx + (col + 0.5) * STRIDE, ty + (row + 0.5) * STRIDE
@@ -345,7 +345,7 @@ def classify(crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     the mean of each crop's and its half-turned copy's (held out: d10 92.0 → 95.6 % right,
     phantoms 2.9 → 1.5 per 100, at KIND_MIN 0.75)."""
     n = len(crops)
-    outputs = _CLASSIFIER.run(to_blob(np.concatenate([crops, crops[:, ::-1, ::-1]])))
+    outputs = _CLASSIFIER.run_images(np.concatenate([crops, crops[:, ::-1, ::-1]]))
     kinds = _softmax(outputs["kind"])
     values = outputs["value"].reshape(2 * n, len(KINDS), MAX_VALUE)
     return (kinds[:n] + kinds[n:]) / 2, (values[:n] + values[n:]) / 2
