@@ -48,6 +48,12 @@ class Backend:
         """N crops → N×len(classes) log probabilities of the shipped classifier."""
         raise NotImplementedError
 
+    def log_probs_of(self, image: NDArray[Any], found: Sequence[Candidate], crops: NDArray[Any]) -> NDArray[Any]:
+        """:meth:`log_probs` of the candidates ``found`` of ``image``, cropped as :meth:`crops`
+        gives ``crops``: taken from the shipped reader's looks at them where this image's first
+        pass (:meth:`candidates` at the shipped passes) classified them already, not run again."""
+        return self.log_probs(crops)
+
     def fingerprint(self) -> str:
         raise NotImplementedError
 
@@ -105,9 +111,12 @@ class PipBackend(Backend):
         return np.stack([tray.crop_die(image, (x, y), side) for x, y, side, _ in found])
 
     def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
-        p = self.reader.classify(crops)[:, :tray.COCKED]
-        out: NDArray[Any] = np.log(np.clip(p, 1e-6, 1.0))
-        return out
+        return _pip_log_probs(self.reader.classify(crops))
+
+    def log_probs_of(self, image: NDArray[Any], found: Sequence[Candidate], crops: NDArray[Any]) -> NDArray[Any]:
+        if self._last is None or self._last[0] is not image:
+            return self.log_probs(crops)
+        return _pip_log_probs(self._last[1].looks(list(found)))
 
     def fingerprint(self) -> str:
         return _digest([self.reader.models / tray.DETECT_FILE, self.reader.models / tray.CLASSIFY_FILE])
@@ -151,19 +160,36 @@ class NumberedBackend(Backend):
         return np.stack([numerals.crop_die(image, (x, y), side) for x, y, side, _ in found])
 
     def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
-        kinds, values = numerals.classify(crops)
-        logk = np.log(np.clip(kinds, 1e-6, 1.0))
-        columns = [logk[:, 0]]
-        for k, kind in enumerate(numerals.KINDS):
-            v = values[:, k, :numerals.SIDES[kind]]
-            v = v - v.max(axis=1, keepdims=True)
-            logv = v - np.log(np.exp(v).sum(axis=1, keepdims=True))
-            columns += list((logk[:, k + 1:k + 2] + logv).T)
-        out: NDArray[Any] = np.stack(columns, axis=1)
-        return out
+        return _numbered_log_probs(*numerals.classify(crops))
+
+    def log_probs_of(self, image: NDArray[Any], found: Sequence[Candidate], crops: NDArray[Any]) -> NDArray[Any]:
+        if self._last is None or self._last[0] is not image:
+            return self.log_probs(crops)
+        return _numbered_log_probs(*self._last[1].looks(list(found)))
 
     def fingerprint(self) -> str:
         return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path])
+
+
+def _pip_log_probs(p: NDArray[Any]) -> NDArray[Any]:
+    """The pip classifier's N×8 probabilities (:meth:`vision.tray.PipReader.classify`) → N×7 log
+    probabilities of background and values 1..6."""
+    out: NDArray[Any] = np.log(np.clip(p[:, :tray.COCKED], 1e-6, 1.0))
+    return out
+
+
+def _numbered_log_probs(kinds: NDArray[Any], values: NDArray[Any]) -> NDArray[Any]:
+    """:func:`vision.numerals.classify`'s kind probabilities and value scores → N×C log
+    probabilities of background and each value of each kind (:attr:`NumberedBackend.classes`)."""
+    logk = np.log(np.clip(kinds, 1e-6, 1.0))
+    columns = [logk[:, 0]]
+    for k, kind in enumerate(numerals.KINDS):
+        v = values[:, k, :numerals.SIDES[kind]]
+        v = v - v.max(axis=1, keepdims=True)
+        logv = v - np.log(np.exp(v).sum(axis=1, keepdims=True))
+        columns += list((logk[:, k + 1:k + 2] + logv).T)
+    out: NDArray[Any] = np.stack(columns, axis=1)
+    return out
 
 
 def backend_for(family: str) -> Backend:

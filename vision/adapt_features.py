@@ -136,7 +136,7 @@ def _look(backend: Backend, image: NDArray[Any], scale: float | None, side: floa
     if not found:
         return _Looked([], np.zeros((0, c)), np.zeros((0, c + 8 + RINGS * HARMONICS + 2 * PIPS)))
     crops = backend.crops(image, found)
-    offsets = backend.log_probs(crops)
+    offsets = backend.log_probs(crops) if size is not None else backend.log_probs_of(image, found, crops)
     extra = np.array([[peak, np.log(max(s, 1.0) / max(side, 1.0))] for _, _, s, peak in found])
     seen = np.hstack([offsets, extra, _crop_features(crops)])
     die_p = head.die_probs(offsets, seen) if head is not None else None

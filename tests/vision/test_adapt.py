@@ -460,3 +460,44 @@ def test_the_fit_reads_each_photo_once_and_hands_out_that_reading(real_photos, m
     monkeypatch.undo()
     assert [_values(r) for r in readings] == [_values(backend().shipped(p.image)) for p in photos]
     assert adapt.fit(photos[:1], backend(), readings := []).why and readings == []  # one photo: none read
+
+
+@pytest.mark.parametrize(("source", "backend"), [(BYLER, adapt.PipBackend), (BURKS, adapt.NumberedBackend)])
+def test_candidates_of_a_first_pass_take_its_looks_and_others_are_classified(real_photos, source,
+                                                                         backend):
+    # the log probabilities of a first pass's candidates come from its looks, not a second run
+    # of the classifier; they are those the classifier gives their crops
+    image = cv2.imread(str(real_photos.photos(source)[0]))
+    shipped = backend()
+    found = shipped.candidates(image, None, adapt.LOW_HEAT)
+    crops = shipped.crops(image, found)
+    assert found
+    first = shipped._last[1]
+    if isinstance(shipped, adapt.PipBackend):  # each crop and its half-turned copy, of those not looked at yet
+        unseen = 2 * len({c[:3] for c in found} - set(first.looks.probs))
+    else:
+        unseen = len({(c[:3], t) for c in found for t in (False, True)} - set(first.looks._seen))
+    session = shipped.reader._classifier if isinstance(shipped, adapt.PipBackend) else numerals._CLASSIFIER
+    rows: list[int] = []
+    saved = session._session
+    session._session = _Counting(saved, rows)
+    try:
+        looked = shipped.log_probs_of(image, found, crops)
+    finally:
+        session._session = saved
+    assert sum(rows) == unseen < 2 * len(found) and first is shipped._last[1]  # none classified twice
+    assert looked == pytest.approx(shipped.log_probs(crops), abs=1e-4)
+    other = image.copy()  # no first pass of this photo: its crops are classified
+    assert np.array_equal(shipped.log_probs_of(other, found, crops), shipped.log_probs(crops))
+
+
+def test_the_crops_features_in_one_batch_are_each_crops_alone():
+    rng = np.random.default_rng(5)
+    crops = np.concatenate([np.stack([_face(v, 230, 20) for v in range(1, 7)]),
+                            rng.integers(0, 256, (5, tray.CROP, tray.CROP, 3), dtype=np.uint8)])
+    for features in (adapt_features._polar, adapt_features._pip_counts):  # each crop on its own, bit for bit
+        together = features(crops)
+        assert np.array_equal(together, np.vstack([features(crops[k:k + 1]) for k in range(len(crops))]))
+    alone = np.vstack([adapt_features._crop_features(crops[k:k + 1]) for k in range(len(crops))])
+    assert adapt_features._crop_features(crops) == pytest.approx(alone, abs=1e-5)  # float32 means, summed by batch
+    assert adapt_features._pip_counts(crops[:0]).shape == (0, 2 * adapt_features.PIPS)
