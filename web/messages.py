@@ -278,7 +278,19 @@ def shown_state(state: dict) -> dict:
     if problem and worded is not None:  # the problem's text in the phone's language too
         state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
-            **({"latest_roll": shown_roll(latest)} if latest else {})}
+            **({"latest_roll": shown_roll(latest)} if latest else {}),
+            **({"camera": shown_camera(state["camera"])} if state.get("camera") else {})}
+
+
+# --- the camera's status, as the page words it ---------------------------------------------
+def shown_camera(camera: dict) -> dict:
+    """The camera's status (``{"status", "message", "reason"?}``: the state's ``camera``, the
+    ``camera`` event) with ``text``, why it is away in the request's language: its ``reason``
+    (a ``Phrase.to_dict()``, ``device.roll.camera.camera_status``) translated, else the
+    device's English message as it comes; None while it is ok."""
+    reason = camera.get("reason")
+    text = translated(Phrase.from_dict(reason)) if reason else camera.get("message")
+    return {**camera, "text": None if camera.get("status") == "ok" else text}
 
 
 # --- a roll's note, as the page words it ------------------------------------------------
