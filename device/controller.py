@@ -50,7 +50,7 @@ from device.events import EventHub, Subscription
 from device.examples import Examples, taught_by_kind
 from device.history import History
 from device.presets import Preset
-from device.roll.camera import CameraSide
+from device.roll.camera import CameraSide, camera_status
 from device.roll.core import STATES, TAKING, RollStateError, all_or_nothing
 from device.roll.edits import JPEG_QUALITY
 from device.roll.frames import NUMBERED_KINDS, FrameSide
@@ -147,7 +147,7 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
         self._pin_from_page = pin_from_page and pin is None
         self._config_pin = pin
         self._pin = history.setting("pin", None) if self._pin_from_page else pin
-        self._camera = {"status": "no camera", "message": "no camera attached", "can_throw": False}
+        self._camera = {**camera_status("no camera", Phrase("no camera attached")), "can_throw": False}
         self._throw_fn = None
         self._read_now_fn = None
         self._can_throw = lambda: False

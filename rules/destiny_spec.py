@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, TypeGuard
 
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 
 Side = Literal["hero", "enemy"]
 Weapon = Literal["light", "medium", "heavy", "unarmed"]
@@ -52,6 +53,11 @@ def check_face(value: object, sides: int, what: str) -> int:
     return value
 
 
+#: A weapon class and a characteristic as a refusal names them (``web`` words them in the page's language).
+_WEAPON_WORDS = {"light": Phrase("light"), "medium": Phrase("medium"), "heavy": Phrase("heavy")}
+_CHARACTERISTIC_WORDS = {"Body": Phrase("Body"), "Mind": Phrase("Mind")}
+
+
 def check_weapon(weapon: object, die: int, ranged: bool, who: str = "the attacker") -> None:
     """A weapon class the attacking die can wield (RULES DD-8): light needs d4,
     medium d6, heavy d8; unarmed is melee only; ``None`` is no weapon class.
@@ -62,9 +68,9 @@ def check_weapon(weapon: object, die: int, ranged: bool, who: str = "the attacke
     if weapon is not None and weapon != UNARMED and weapon not in WEAPONS:
         raise InvalidRoll(f"unknown weapon {weapon!r}: light, medium, heavy or unarmed")
     if weapon in WEAPONS and die < WEAPONS[weapon][1]:
-        characteristic = "Mind" if ranged else "Body"
-        raise InvalidRoll(f"a {weapon} weapon needs a {characteristic} die of at least d{WEAPONS[weapon][1]}: "
-                          f"{who} has d{die}")
+        raise InvalidRoll(Phrase("a {weapon} weapon needs a {characteristic} die of at least d{n}: {who} has d{die}",
+                                 weapon=_WEAPON_WORDS[weapon], characteristic=_CHARACTERISTIC_WORDS[
+                                     "Mind" if ranged else "Body"], n=WEAPONS[weapon][1], who=who, die=die))
     if weapon == UNARMED and ranged:
         raise InvalidRoll("an unarmed attack is melee: it cannot be ranged")
 

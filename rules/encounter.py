@@ -100,7 +100,7 @@ class Encounter(EncounterState):
         """Take a fighter out of the encounter (not the one whose turn it is)."""
         participant = self.get(name)
         if name == self.current:
-            raise InvalidStep(f"it is {name}'s turn: end it before removing them")
+            raise InvalidStep(Phrase("it is {name}'s turn: end it before removing them", name=name))
         self.participants.remove(participant)
         if name in self.order:
             self.order.remove(name)

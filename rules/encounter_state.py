@@ -68,7 +68,7 @@ class EncounterState:
         if not isinstance(participant, Participant):
             raise InvalidStep("a participant must be a Participant")
         if any(p.name == participant.name for p in self.participants):
-            raise InvalidStep(f"there is already a participant called {participant.name}")
+            raise InvalidStep(Phrase("there is already a participant called {name}", name=participant.name))
         self.participants.append(participant)
 
     # ------------------------------------------------------------ reading

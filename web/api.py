@@ -7,7 +7,8 @@ every POST must be same-origin.
 
 =======================================  ==============================================
 ``GET  /api/state``                      controller state: state, preset, roller, prompt,
-                                         needs, camera {status, message, can_throw},
+                                         needs, camera {status, message, reason, text (its
+                                         words: web.messages.shown_camera), can_throw},
                                          latest_roll, odds
 ``GET  /api/presets``                    ``{"presets": [{name, label, system, sides, count, spec}]}``
 ``POST /api/arm``                        *PIN* ``{"preset": name, "roller"?: str}`` → state

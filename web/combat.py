@@ -13,7 +13,9 @@ rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
 ``GET  /api/combat``                     state: ``{"log_size", "seq", "encounter", "groups", "attack",
                                          "last_attack", "can_undo", "heroes", "bestiary",
                                          "conditions", "options", "tray",
-                                         "last_attack_correctable"}``
+                                         "last_attack_correctable", "from_sheets",
+                                         "names_shown"}`` (the page's words:
+                                         :func:`web.messages.shown_fight`)
 ``GET  /api/combat/events``              server-sent events: ``event: combat``, ``id:`` seq,
                                          ``data:`` the state; first one at once, then one
                                          per step; a heartbeat comment when idle

@@ -51,7 +51,7 @@ class Controller(Protocol):
 
     def state(self) -> dict:
         """``{"state", "preset", "label", "roller", "prompt", "problem", "needs", "camera": {"status",
-        "message", "can_throw", "by_hand"}, "latest_roll", "odds", "teaching"}`` (``problem``: a
+        "message", "reason", "can_throw", "by_hand"}, "latest_roll", "odds", "teaching"}`` (``problem``: a
         :class:`device.tray.problems.Problem` as a dict, or None; the page words it;
         ``teaching``: the teaching round is on and takes every throw)."""
 

@@ -53,7 +53,7 @@ from flask_babel import gettext as _
 from .controller import Controller
 from .errors import BadRequest
 from .inputs import MAX_ID
-from .messages import in_request_language, shown_roll, shown_state
+from .messages import in_request_language, shown_camera, shown_roll, shown_state
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -162,7 +162,8 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
            gone: Callable[[], bool] = lambda: False, lifetime: float = float("inf"),
            clock: Callable[[], float] = time.monotonic,
            shown: Callable[[dict], dict] = lambda state: state,
-           shown_roll: Callable[[dict], dict] = lambda roll: roll) -> Iterator[str]:
+           shown_roll: Callable[[dict], dict] = lambda roll: roll,
+           shown_camera: Callable[[dict], dict] = lambda camera: camera) -> Iterator[str]:
     """The messages of one event stream (see the module docstring), until closed.
 
     :param last_id: the seq the client has seen up to, or None for a fresh client.
@@ -172,7 +173,8 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
     :param lifetime: seconds after which the stream ends (the browser reconnects).
     :param shown: the controller's state → the state sent (the page's words added, in this
         phone's language: ``web.messages.shown_state``); ``shown_roll``, a roll → the roll
-        sent (its note in this phone's language: ``web.messages.shown_roll``).
+        sent (its note in this phone's language: ``web.messages.shown_roll``);
+        ``shown_camera``, the camera's status → the one sent (``web.messages.shown_camera``).
     """
     # Subscribe before reading state and history: nothing published in between is lost,
     # and what was already sent is recognised by its seq and skipped.
@@ -213,7 +215,8 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
                         yield format_event("roll", shown_roll(item.data), item.seq)
                         sent = item.seq
                 else:
-                    yield format_event(item.kind, shown(item.data) if item.kind == "state" else item.data)
+                    yield format_event(item.kind, shown(item.data) if item.kind == "state"
+                                       else shown_camera(item.data) if item.kind == "camera" else item.data)
             written = clock()
     finally:
         subscription.close()
@@ -240,6 +243,7 @@ def events():
             lifetime=float(config["STREAM_SECONDS"]),
             shown=in_request_language(shown_state),  # the page's words, in this phone's language
             shown_roll=in_request_language(shown_roll),
+            shown_camera=in_request_language(shown_camera),
         ),
         counter.release,
     )

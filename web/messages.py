@@ -278,7 +278,19 @@ def shown_state(state: dict) -> dict:
     if problem and worded is not None:  # the problem's text in the phone's language too
         state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
-            **({"latest_roll": shown_roll(latest)} if latest else {})}
+            **({"latest_roll": shown_roll(latest)} if latest else {}),
+            **({"camera": shown_camera(state["camera"])} if state.get("camera") else {})}
+
+
+# --- the camera's status, as the page words it ---------------------------------------------
+def shown_camera(camera: dict) -> dict:
+    """The camera's status (``{"status", "message", "reason"?}``: the state's ``camera``, the
+    ``camera`` event) with ``text``, why it is away in the request's language: its ``reason``
+    (a ``Phrase.to_dict()``, ``device.roll.camera.camera_status``) translated, else the
+    device's English message as it comes; None while it is ok."""
+    reason = camera.get("reason")
+    text = translated(Phrase.from_dict(reason)) if reason else camera.get("message")
+    return {**camera, "text": None if camera.get("status") == "ok" else text}
 
 
 # --- a roll's note, as the page words it ------------------------------------------------
@@ -336,14 +348,14 @@ _THROWS = {"attack": N_("this attack needs {dice}"), "defence": N_("the defence 
            "damage": N_("the damage needs {dice}")}
 
 
-def tray_text(tray: dict) -> str:
+def tray_text(tray: dict, names: dict[str, str] | None = None) -> str:
     """What a fight step waits for from the tray (``CombatSession.state()["tray"]``), or why
     the last throw read was not used (its ``problem``, a ``Problem.to_dict()``), in the
-    request's language; "" when no step waits."""
+    request's language; "" when no step waits. ``names``: as for :func:`log_text`."""
     waiting = tray.get("waiting")
     if not waiting:
         return ""
-    needs = _tray_needs(waiting)
+    needs = _tray_needs(waiting, names or {})
     problem = tray.get("problem")
     if not problem:
         return _capital(gettext("Throw into the tray: {needs}.").format(needs=needs))
@@ -379,13 +391,37 @@ def tray_text(tray: dict) -> str:
 
 def shown_fight(state: dict) -> dict:
     """The fight's state with the page's words added: ``tray["text"]`` (:func:`tray_text`),
-    each log entry's ``shown`` and the encounter's ``turn_effects_shown`` (:func:`log_text`)."""
+    each log entry's ``shown`` and the encounter's ``turn_effects_shown`` (:func:`log_text`),
+    ``names_shown`` (fighter name → :func:`fighter_text`, for the fighters made from a sheet
+    of the bestiary) and each bestiary sheet's ``name_shown`` (:func:`sheet_text`)."""
+    names = {name: fighter_text(name, sheet) for name, sheet in state.get("from_sheets", {}).items()}
     encounter = state["encounter"]
-    log = [{**entry, "shown": log_text(entry)} for entry in encounter["log"]]
+    log = [{**entry, "shown": log_text(entry, names)} for entry in encounter["log"]]
     worded = {entry["text"]: entry for entry in log}  # a turn effect is logged as it happens
     effects = [worded[text]["shown"] if text in worded else text for text in encounter["turn_effects"]]
-    return {**state, "tray": {**state["tray"], "text": tray_text(state["tray"])},
-            "encounter": {**encounter, "log": log, "turn_effects_shown": effects}}
+    return {**state, "tray": {**state["tray"], "text": tray_text(state["tray"], names)},
+            "encounter": {**encounter, "log": log, "turn_effects_shown": effects}, "names_shown": names,
+            "bestiary": [{**sheet, "name_shown": sheet_text(sheet["name"])} for sheet in state["bestiary"]]}
+
+
+# --- the bestiary's names, as the combat page words them ------------------------------------
+#: The seed's enemy sheets (device.combat.roster.DEFAULT_BESTIARY: seed 002's Spanish words,
+#: RULES §3) → the page's word; a sheet the table wrote in its config is named as written.
+SHEET_NAMES = {"Saqueador": N_("Raider"), "Rival": N_("Rival"), "Androide": N_("Android"), "Mutante": N_("Mutant")}
+
+
+def sheet_text(sheet: str) -> str:
+    """A bestiary sheet's name in the request's language (:data:`SHEET_NAMES`), else as it is."""
+    return gettext(SHEET_NAMES[sheet]) if sheet in SHEET_NAMES else sheet
+
+
+def fighter_text(name: str, sheet: str | None) -> str:
+    """A fighter's name in the request's language: one made from the bestiary's ``sheet``
+    ("Saqueador 2", ``device.combat.roster.free_name``) with the sheet's name worded
+    (:func:`sheet_text`: "Raider 2"); any other (a name players typed) as it is."""
+    if sheet is None or not (name == sheet or name.startswith(sheet + " ")):
+        return name
+    return sheet_text(sheet) + name[len(sheet):]
 
 
 # --- the fight's log, as the combat page words it -------------------------------------------
@@ -435,26 +471,46 @@ _WORDED_VALUES = ("reason", "duration")
 LOG_WORDS = (N_("healed"),)
 
 
-def log_text(entry: dict) -> str:
+#: Values of a log sentence that name one fighter, and those that list fighters ("Nara 6, Rival 2 3").
+_NAME_VALUES = ("name", "helper", "ally")
+_LIST_VALUES = ("list",)
+
+
+def log_text(entry: dict, names: dict[str, str] | None = None) -> str:
     """A fight log entry (``Encounter.log``: ``text``, and ``template`` and ``values`` for a
-    sentence of the rules) in the request's language."""
+    sentence of the rules) in the request's language; ``names``: fighter name → as the page
+    shows it (:func:`shown_fight`'s ``names_shown``)."""
     template = entry.get("template") or ""
     if template not in LOG_SENTENCES and template not in LOG_COUNTED:
         return str(entry["text"])
-    values = {key: gettext(value) if key in _WORDED_VALUES and isinstance(value, str) else value
+    names = names or {}
+    values = {key: gettext(value) if key in _WORDED_VALUES and isinstance(value, str)
+              else names.get(value, value) if key in _NAME_VALUES and isinstance(value, str)
+              else _listed(value, names) if key in _LIST_VALUES and isinstance(value, str) else value
               for key, value in (entry.get("values") or {}).items()}
     if template in LOG_COUNTED:
         return LOG_COUNTED[template](values).format(**values)
     return gettext(LOG_SENTENCES[template]).format(**values)
 
 
-def _tray_needs(waiting: dict) -> str:
+def _listed(listed: str, names: dict[str, str]) -> str:
+    """A log's list of fighters ("Saqueador 2 3, Nara 6": names, each maybe with its
+    initiative) with each name as the page shows it."""
+    items = []
+    for item in listed.split(", "):
+        name, _, value = item.rpartition(" ")
+        items.append(names[item] if item in names else f"{names[name]} {value}" if name in names else item)
+    return ", ".join(items)
+
+
+def _tray_needs(waiting: dict, names: dict[str, str]) -> str:
     counts: dict[str, int] = {}
     for sides in waiting["dice"]:
         counts[f"d{sides}"] = counts.get(f"d{sides}", 0) + 1
     dice = _dice_text([{"name": name, "count": count} for name, count in counts.items()])
     if waiting["step"] == "initiative":
-        return gettext("{name}'s initiative needs {dice}").format(name=waiting["name"], dice=dice)
+        return gettext("{name}'s initiative needs {dice}").format(name=names.get(waiting["name"], waiting["name"]),
+                                                                   dice=dice)
     return gettext(_THROWS[waiting["throw"]]).format(dice=dice)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from device.cameras.base import Camera
 from device.errors import CameraUnavailable
+from rules.phrase import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,9 @@ class Picamera2Camera(Camera):
             from libcamera import controls  # picamera2's own dependency: the AfMode values
             from picamera2 import Picamera2
         except ImportError as exc:
-            raise CameraUnavailable(
+            raise CameraUnavailable(Phrase(
                 "picamera2 is not installed (on the Pi: apt install python3-picamera2, "
-                "and a venv made with --system-site-packages)") from exc
+                "and a venv made with --system-site-packages)")) from exc
         self._timeout = timeout
         self._af_modes = controls.AfModeEnum
         self._has_autofocus = False
@@ -56,7 +57,7 @@ class Picamera2Camera(Camera):
         try:
             found = Picamera2.global_camera_info()
         except Exception as exc:  # libcamera itself failing
-            raise CameraUnavailable(f"the Pi camera could not start: {exc}") from exc
+            raise CameraUnavailable(Phrase("the Pi camera could not start: {why}", why=str(exc))) from exc
         if not found:  # Picamera2() would only say "list index out of range"
             raise CameraUnavailable(_why_no_camera())
         main = {"format": "RGB888"} | ({"size": tuple(size)} if size else {})
@@ -69,7 +70,7 @@ class Picamera2Camera(Camera):
             self._has_autofocus = "AfMode" in self._picam2.camera_controls
         except Exception as exc:  # libcamera reports a missing or busy camera in several ways
             self.close()
-            raise CameraUnavailable(f"the Pi camera could not start: {exc}") from exc
+            raise CameraUnavailable(Phrase("the Pi camera could not start: {why}", why=str(exc))) from exc
 
     def __str__(self) -> str:
         return "Pi camera"
@@ -137,7 +138,7 @@ class Picamera2Camera(Camera):
         except CameraUnavailable:
             raise
         except Exception as exc:  # TimeoutError, or libcamera's RuntimeError when the cable is out
-            raise CameraUnavailable(f"the Pi camera gave no frame: {exc}") from exc
+            raise CameraUnavailable(Phrase("the Pi camera gave no frame: {why}", why=str(exc))) from exc
 
     def close(self) -> None:
         with self._lock:  # never close the camera under a capture in progress
@@ -151,9 +152,9 @@ class Picamera2Camera(Camera):
             log.warning("closing the Pi camera: %s", exc)
 
 
-def _why_no_camera() -> str:
+def _why_no_camera() -> Phrase:
     """Why libcamera lists no camera, in words: a permission the service user lacks, or no camera."""
     denied = [path for path in sorted(Path("/dev").glob("media*")) if not os.access(path, os.R_OK | os.W_OK)]
     if denied:
-        return f"no permission to open {denied[0]} (the user must be in its group, video)"
-    return "no Pi camera found (check the ribbon cable, then restart the Pi: it looks for its camera at boot)"
+        return Phrase("no permission to open {device} (the user must be in its group, video)", device=str(denied[0]))
+    return Phrase("no Pi camera found (check the ribbon cable, then restart the Pi: it looks for its camera at boot)")

@@ -11,6 +11,7 @@ import numpy as np
 
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
+from rules.phrase import Phrase
 from vision.image import OPENCV_SILENT, set_opencv_log_level
 
 # Frames a V4L2 webcam may hold queued; grabbing past them gives a frame taken now.
@@ -81,7 +82,7 @@ class UsbCamera(Camera):
                     self._capture.grab()
             ok, frame = self._capture.read()
         if not ok or frame is None:
-            raise CameraUnavailable(f"USB camera {self.index} stopped giving frames (unplugged?)")
+            raise CameraUnavailable(Phrase("USB camera {n} stopped giving frames (unplugged?)", n=self.index))
         if frame.ndim == 2:  # some webcams give grey frames
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         return frame
@@ -103,8 +104,9 @@ def _quietly_open(index: int) -> cv2.VideoCapture:
         set_opencv_log_level(level)
 
 
-def _why_not_open(index: int) -> str:
+def _why_not_open(index: int) -> Phrase:
     device = Path(f"/dev/video{index}")  # V4L2's name for it on Linux, where the Pi runs
     if device.exists() and not os.access(device, os.R_OK | os.W_OK):
-        return f"USB camera {index}: no permission to open {device} (the user must be in its group, video)"
-    return f"USB camera {index} could not be opened (is it plugged in?)"
+        return Phrase("USB camera {n}: no permission to open {device} (the user must be in its group, video)",
+                      n=index, device=str(device))
+    return Phrase("USB camera {n} could not be opened (is it plugged in?)", n=index)

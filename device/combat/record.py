@@ -83,6 +83,10 @@ class FightRecord:
         self._attack: dict | None = None        # {"spec", "attack", "defence", "damage"} being thrown
         self._last_attack: dict | None = None   # the outcome of the last attack applied
         self._saved_heroes: list[dict] = []     # heroes saved on the page, beside the config's
+        # Fighter name → the bestiary sheet it was made from (add_enemy), so a page can word the
+        # seed's sheet names in its language; a typed fighter has none. Kept after a fighter
+        # leaves: the log still names it.
+        self._from_sheets: dict[str, str] = {}
         self._undo: dict | None = None
         # The fight before the last attack's last throw (its damage not applied), kept while
         # only corrections followed it: a correction of that attack resolves it again from there.
@@ -101,6 +105,7 @@ class FightRecord:
              "groups": [[names]] (tie groups), "attack": attack outcome dict | None,
              "last_attack": outcome dict | None, "can_undo": bool,
              "heroes": [sheets], "bestiary": [sheets],
+             "from_sheets": {fighter name: the bestiary sheet's name it was made from},
              "conditions": [{"name", "duration", "effect"}],
              "options": {"ties_favour_defender", "defensive_fumble_on_hit"},
              "tray": {"waiting": {"step": "attack" | "initiative", "name"? (initiative),
@@ -129,6 +134,7 @@ class FightRecord:
                 "can_undo": self._undo is not None,
                 "heroes": self.heroes(),
                 "bestiary": [dict(sheet) for sheet in self.roster.bestiary],
+                "from_sheets": dict(self._from_sheets),
                 "conditions": [{"name": name, "duration": duration, "effect": effect}
                                for name, (duration, effect) in CONDITIONS.items()],
                 "options": self._encounter.options.to_dict(),
@@ -190,7 +196,7 @@ class FightRecord:
         encounter["undo"] = None  # the session keeps its own undo, which covers the attack's throws
         document = {"version": FORMAT_VERSION, "encounter": encounter,
                     "attack": json.loads(json.dumps(self._attack)), "last_attack": self._last_attack,
-                    "saved_heroes": [dict(s) for s in self._saved_heroes]}
+                    "saved_heroes": [dict(s) for s in self._saved_heroes], "from_sheets": dict(self._from_sheets)}
         if with_base:
             document["attack_base"] = self._attack_base
         if with_undo:  # the file: also what the tray waits for (asking is not a step, so not in undo)
@@ -207,6 +213,7 @@ class FightRecord:
         under_way = document.get("attack")
         self._encounter, self._attack, self._saved_heroes = encounter, under_way, saved
         self._last_attack = document.get("last_attack")
+        self._from_sheets = _from_sheets(document.get("from_sheets", {}))  # a file of before: none
         self._attack_base = self._readable_base(document.get("attack_base"))
         if under_way is not None:
             attack.outcome(under_way)  # a broken attack is refused on loading, not at the next throw
@@ -267,3 +274,11 @@ class FightRecord:
             self._encounter = Encounter(options=self.roster.options)
             self._attack = self._last_attack = self._undo = self._attack_base = None
             self._saved_heroes = []
+            self._from_sheets = {}
+
+
+def _from_sheets(kept: object) -> dict[str, str]:
+    """A document's ``from_sheets`` (fighter name → bestiary sheet name), checked."""
+    if not isinstance(kept, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in kept.items()):
+        raise InvalidStep("from_sheets must map fighter names to sheet names")
+    return dict(kept)

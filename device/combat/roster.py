@@ -41,6 +41,7 @@ from typing import Literal, cast
 from rules.destiny_spec import OPTION_NAMES, DestinyOptions
 from rules.errors import InvalidStep
 from rules.participant import ENERGY, Participant
+from rules.phrase import Phrase
 
 _TEMPLATE_KEYS = ("name", "body", "mind", "soul", "pv", "defence", "armour", "shield", "weapon", "ranged", "energy")
 
@@ -90,7 +91,7 @@ def participant_from_template(template: Mapping, side: str, name: str | None = N
                            energy=dict(energy) if isinstance(energy, Mapping) else energy,
                            energy_max=dict(energy) if isinstance(energy, Mapping) else energy, **fields)
     except (TypeError, ValueError) as exc:  # InvalidRoll from a die, TypeError from a bad energy table
-        raise InvalidStep(str(exc)) from None
+        raise InvalidStep(exc.args[0] if exc.args and isinstance(exc.args[0], Phrase) else str(exc)) from None
 
 
 def fighter_name(name: object) -> str:

@@ -68,7 +68,9 @@ class CombatSession(FightRecord):
         :raises KeyError: for no saved hero of that name.
         """
         template = find_sheet(self.heroes(), sheet, "saved hero")
-        self._encounter.add(participant_from_template(template, "hero"), initiative)
+        participant = participant_from_template(template, "hero")
+        self._encounter.add(participant, initiative)
+        self._from_sheets.pop(participant.name, None)  # a hero's name is the players'
         self._check_size()
 
     @step
@@ -87,6 +89,7 @@ class CombatSession(FightRecord):
             name = free_name(template["name"], {p.name for p in self._encounter.participants})
             initiative = None if initiatives is None else initiatives[number]
             self._encounter.add(participant_from_template(template, "enemy", name), initiative)
+            self._from_sheets[name] = template["name"]
         self._check_size()
 
     @step
@@ -96,7 +99,9 @@ class CombatSession(FightRecord):
         in the saved heroes for the next fights."""
         if side not in ("hero", "enemy"):
             raise InvalidStep(f"a fighter is a hero or an enemy, not {side!r}")
-        self._encounter.add(participant_from_template(sheet, side), initiative)
+        participant = participant_from_template(sheet, side)
+        self._encounter.add(participant, initiative)
+        self._from_sheets.pop(participant.name, None)  # a typed name is the players': never worded anew
         self._check_size()
         if save:
             if side != "hero":
@@ -153,6 +158,7 @@ class CombatSession(FightRecord):
         """Forget the fight and its log (the saved heroes and the house rules stay)."""
         self._encounter = Encounter(options=self._encounter.options)
         self._attack = self._last_attack = None
+        self._from_sheets = {}
 
     @step
     def set_options(self, **changes: bool) -> None:

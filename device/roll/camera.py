@@ -9,6 +9,13 @@ from device.roll.core import RollCore
 from rules.phrase import Phrase
 
 
+def camera_status(status: str, message: str | None) -> dict:
+    """``{"status", "message": English (the CLI's, the logs'), "reason": Phrase.to_dict() of
+    it | None}``: a page words the reason in its language (``web/messages.py`` camera_text)."""
+    return {"status": status, "message": message,
+            "reason": message.to_dict() if isinstance(message, Phrase) else None}
+
+
 class CameraSide(RollCore):
     """What the camera loop (``device.tray.loop.TrayLoop``) tells the controller and does for it."""
 
@@ -36,9 +43,10 @@ class CameraSide(RollCore):
             self._publish_state()
 
     def on_status(self, status: str, message: str | None = None) -> None:
-        """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``."""
+        """The camera loop's report: ``"ok"``, ``"no camera"`` or ``"reconnecting"``, and why
+        (a :class:`Phrase` where a player may meet it)."""
         with self._lock:
-            camera = {**self._camera, "status": status, "message": message}
+            camera = {**self._camera, **camera_status(status, message)}
             if camera == self._camera:
                 return
             self._camera = camera

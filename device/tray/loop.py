@@ -24,6 +24,7 @@ import numpy as np
 from device.cameras import Camera
 from device.errors import CameraUnavailable
 from device.tray.settle import SettleDetector
+from rules.phrase import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class TrayLoop:
             try:
                 camera = self._open_camera()
             except Exception as exc:  # CameraUnavailable, or a source that breaks another way
-                return self._failed(str(exc))
+                return self._failed(_said(exc))
             with self._lock:
                 if self._stop.is_set():  # closed while opening: do not keep it
                     _close_quietly(camera)
@@ -201,7 +202,7 @@ class TrayLoop:
                 self._camera = None
                 self._read_requested = False
             _close_quietly(camera)
-            return self._failed(str(exc))
+            return self._failed(_said(exc))
         return self._interval
 
     def _unlock(self, camera: Camera) -> None:
@@ -219,7 +220,7 @@ class TrayLoop:
             log.exception("on_settled failed")
 
     def _failed(self, message: str) -> float:
-        message = message or "the camera failed"
+        message = message or Phrase("the camera failed")
         self._set_status(RECONNECTING if self._ever_opened else NO_CAMERA, message)
         delay, self._retry_delay = self._retry_delay, min(self._retry_delay * 2, self._retry_max)
         return delay
@@ -257,6 +258,12 @@ class TrayLoop:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _said(error: BaseException) -> str:
+    """Why ``error`` happened: its :class:`Phrase` as it is (a page words it in its language),
+    else its English."""
+    return error.args[0] if error.args and isinstance(error.args[0], Phrase) else str(error)
 
 
 def _close_quietly(camera: Camera) -> None:

@@ -59,9 +59,9 @@ def test_each_phone_taps_its_own_fighters_initiative_and_either_starts_the_fight
     for name, value in (("Saqueador", 4), ("Saqueador 2", 2)):              # the game master
         tap(second, f'#initiative-list li[data-name="{name}"]', value)
     for page in (first, second):
-        for name, value in (("Brann", 5), ("Saqueador", 4), ("Saqueador 2", 2)):
+        for name, shown, value in (("Brann", "Brann", 5), ("Saqueador", "Raider", 4), ("Saqueador 2", "Raider 2", 2)):
             expect(page.locator(f'#initiative-list li[data-name="{name}"] .init-name')).to_have_text(
-                f"{name} · Mind d6 = {value}")
+                f"{shown} · Mind d6 = {value}")
             expect(page.locator(f'#initiative-list li[data-name="{name}"] .init-name')).to_have_attribute(
                 "data-read", "false")
         expect(page.locator("#initiative-start")).to_be_enabled()
@@ -97,14 +97,14 @@ def test_a_short_fight_on_two_phones(phone):
     expect(second.locator('#attack-pads .keypad[data-sides="8"] .key')).to_have_count(8)
     expect(second.locator('#attack-pads .keypad[data-sides="20"] .key')).to_have_count(20)
     send(second, (8, 7), (20, 14))
-    expect(first.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
+    expect(first.locator("#attack-prompt")).to_have_text("Defender (Raider): roll Defence d6 and the Destiny d20")
     send(first, (6, 4), (20, 9))
     expect(second.locator("#attack-prompt")).to_have_text("Hit! Attacker (Brann): roll Body d8 again for damage")
     send(second, (8, 5))
     for page in (first, second):
-        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Raider takes 7 damage")
         expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
-        expect(page.locator("#log")).to_contain_text("Brann attacks Saqueador")
+        expect(page.locator("#log")).to_contain_text("Brann attacks Raider")
 
     # Saqueador 2 is poisoned (1d4): at the start of its turn the d4 is asked for.
     fighter(second, "Saqueador 2").locator(".fighter-open").click()
@@ -115,17 +115,17 @@ def test_a_short_fight_on_two_phones(phone):
     expect(fighter(first, "Saqueador 2")).to_contain_text("poisoned: takes X damage")
     second.locator("#fighter-dialog").get_by_role("button", name="Close").click()
     first.click("#next-turn")
-    expect(second.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    expect(second.locator("#turn-heading")).to_have_text("Raider's turn")
     second.click("#next-turn")
     for page in (first, second):
-        expect(page.locator("#turn-heading")).to_have_text("Saqueador 2's turn")
+        expect(page.locator("#turn-heading")).to_have_text("Raider 2's turn")
         expect(page.locator("#turn-prompt")).to_have_text(
-            "Saqueador 2 is Envenenado (1d4): roll the d4 for the poison damage")
+            "Raider 2 is Envenenado (1d4): roll the d4 for the poison damage")
         expect(page.locator("#next-turn")).to_be_disabled()
     tap(first, "#poison-keypad", 3)
     for page in (first, second):
         expect(fighter(page, "Saqueador 2")).to_contain_text("5 / 8 PV")
-        expect(page.locator("#turn-effects")).to_have_text("Envenenado: Saqueador 2 takes 3 damage")
+        expect(page.locator("#turn-effects")).to_have_text("Envenenado: Raider 2 takes 3 damage")
         expect(page.locator("#turn-prompt")).to_be_hidden()
         expect(page.locator("#next-turn")).to_be_enabled()
 
@@ -156,11 +156,11 @@ def test_defensa_perfecta_offers_the_counter_attack_and_energy_is_spent(phone, f
     fight.add_enemy("Saqueador")
     fight.roll_initiative({"Brann": 2, "Saqueador": 4})
     page = live(phone("/combat"))
-    expect(page.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    expect(page.locator("#turn-heading")).to_have_text("Raider's turn")
     page.locator("#attack-start .modifiers summary").click()
     page.fill("#attack-modifier", "-2")             # a Ciego attacker, the narrator says
     page.click("#attack")
-    expect(page.locator("#attack-prompt")).to_have_text("Attacker (Saqueador): roll Body d6 and the Destiny d20")
+    expect(page.locator("#attack-prompt")).to_have_text("Attacker (Raider): roll Body d6 and the Destiny d20")
     send(page, (6, 6), (20, 5))
     expect(page.locator("#attack-so-far")).to_have_text("Body 4 = d6 6 − modifier 2 · d20 5")
     send(page, (8, 5), (20, 20))
@@ -247,18 +247,18 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
         expect(status).to_have_text("A numbered d6 is in the tray: this attack needs a d8 and a d20.")
         expect(page.locator("#attack-prompt")).to_have_text("Attacker (Brann): roll Body d8 and the Destiny d20")
         tray.settle(tray_fight, ("d8", 7), ("d20", 14))
-        expect(page.locator("#attack-prompt")).to_have_text("Defender (Saqueador): roll Defence d6 and the Destiny d20")
+        expect(page.locator("#attack-prompt")).to_have_text("Defender (Raider): roll Defence d6 and the Destiny d20")
         expect(status).to_have_text("Throw into the tray: the defence needs a d6 and a d20.")
         expect(page.locator('#attack-dice .die-chip[data-source="camera"] .die-value')).to_have_text(["d8 7", "d20 14"])
         tray.settle(tray_fight, ("d20", 9), ("d6-pips", 4))
         tray.settle(tray_fight, ("d8", 5))
-        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Saqueador takes 7 damage")
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 5: Raider takes 7 damage")
         expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
         expect(page.locator("#attack-card")).to_be_hidden()
         # The defender's d6 was a 6, not the 4 read: corrected by hand, the attack is resolved again.
         page.get_by_role("button", name="Correct the d6 showing 4").click()
         page.locator("#last-attack .keypad").get_by_role("button", name="6", exact=True).click()
-        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 7: Saqueador takes 7 damage")
+        expect(page.locator("#last-attack .verdict")).to_have_text("Hit, 7 against 7: Raider takes 7 damage")
         expect(fighter(page, "Saqueador")).to_contain_text("1 / 8 PV")
         # The next attack this phone starts is read from the tray too, until told to stop.
         page.click("#attack")
@@ -301,7 +301,7 @@ def test_no_null_or_undefined_reaches_the_page_as_text(phone, fight):
     expect(page.locator("#last-attack .verdict")).to_contain_text("Hit")
     expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
     page.click("#next-turn")
-    expect(page.locator("#turn-heading")).to_have_text("Saqueador's turn")
+    expect(page.locator("#turn-heading")).to_have_text("Raider's turn")
     expect(page.locator("main")).not_to_contain_text(NO_VALUE_WORDS)
     page.reload()
     expect(live(page).locator("#last-attack .verdict")).to_contain_text("Hit")
@@ -339,7 +339,7 @@ def test_the_abbreviations_the_armour_and_the_ranged_box_are_plain(phone, fight,
 
 
 @pytest.mark.parametrize(("lang", "effect"), [
-    ("en", "Desarmado ends: taking the weapon back costs Saqueador's main action this turn"),
+    ("en", "Desarmado ends: taking the weapon back costs Raider's main action this turn"),
     ("pt_BR", "Desarmado termina: pegar a arma de volta custa a ação principal de Saqueador neste turno"),
     ("es", "Desarmado termina: recuperar el arma cuesta la acción principal de Saqueador en este turno"),
 ])

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
+from rules.phrase import Phrase
+
 WHY = "USB camera 9 could not be opened (is it plugged in?)"
+#: locale → the camera's pill and why it is away, as that page words them (web/messages.py shown_camera).
+WORDED = {"en-US": ("No camera", WHY), "pt-BR": ("Sem câmera", "não foi possível abrir a câmera USB 9 (está conectada?)"),
+          "es": ("Sin cámara", "no se pudo abrir la cámara USB 9 (¿está conectada?)")}
+
+
+@pytest.mark.parametrize("locale", WORDED)
+def test_the_page_says_why_in_its_language(phone, controller, locale):
+    pill, why = WORDED[locale]
+    controller.set_camera("no camera", Phrase("USB camera {n} could not be opened (is it plugged in?)", n=9))
+    page = phone("/", locale=locale)
+    expect(page.locator("#camera")).to_have_text(pill)
+    expect(page.locator("#camera-note")).to_have_text(why)
+    expect(page.locator("#camera")).to_have_attribute("title", why)
 
 
 def test_the_page_says_why_and_dice_by_hand_still_work(phone, controller):

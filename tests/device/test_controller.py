@@ -232,7 +232,8 @@ def test_unknown_preset_and_throw_without_a_throwing_camera(controller):
     controller.arm("2d6")
     controller.throw()
     assert thrown == [2] and controller.state()["state"] == "waiting"
-    assert controller.state()["camera"] == {"status": "ok", "message": None, "can_throw": True, "by_hand": False}
+    assert controller.state()["camera"] == {"status": "ok", "message": None, "reason": None, "can_throw": True,
+                                            "by_hand": False}
     controller.arm("pool5")
     controller.throw()  # the pool's d10s
     controller.arm("1d6")

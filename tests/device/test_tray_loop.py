@@ -11,6 +11,7 @@ from device.cameras import Camera, open_camera
 from device.errors import CameraUnavailable, ThrowUnsupported
 from device.tray.loop import TrayLoop
 from device.tray.settle import SettleDetector
+from rules.phrase import Phrase
 
 
 class FakeClock:
@@ -290,3 +291,14 @@ def test_bad_timings_are_refused():
         TrayLoop(ScriptedCamera, print, retry_seconds=5, retry_max=1)
     with pytest.raises(ValueError):
         TrayLoop(ScriptedCamera, print, lock_after=-1)
+
+
+def test_why_the_camera_is_away_reaches_the_controller_as_a_phrase(rec, clock):
+    """A page words the reason in its language from the phrase's template and values
+    (web/messages.py shown_camera); the logs and the CLI keep its English."""
+    why = Phrase("USB camera {n} could not be opened (is it plugged in?)", n=0)
+    loop = make_loop([CameraUnavailable(why)] * 2, rec, clock)
+    run(loop, clock, 2)
+    status, message = loop.status
+    assert status == "no camera" and message == "USB camera 0 could not be opened (is it plugged in?)"
+    assert isinstance(message, Phrase) and message.values == {"n": 0}

@@ -27,6 +27,7 @@ from device.dice_stats import dice_stats
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
 from device.examples import Examples
+from device.roll.camera import camera_status
 from device.roll.settings import SettingLocked, principal_from_frame
 from device.setup_view import setup_view
 from device.teach_round import TeachingRound
@@ -144,7 +145,7 @@ class FakeController(Controller):
                           "cocked_dice": "rethrow_die"}
         self._state = {"state": "idle", "preset": None, "roller": None, "prompt": None,
                        "problem": None, "needs": None,
-                       "camera": {"status": camera_status, "message": None, "can_throw": True,
+                       "camera": {"status": camera_status, "message": None, "reason": None, "can_throw": True,
                                   "by_hand": False},
                        "latest_roll": None, "odds": None, "teaching": False}
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
@@ -208,7 +209,7 @@ class FakeController(Controller):
 
     def set_camera(self, status: str, message: str | None = None) -> None:
         with self._lock:
-            self._state["camera"] = {"status": status, "message": message}
+            self._state["camera"] = camera_status(status, message)  # its reason kept, as the device does
             self._update_camera()
             self._publish(Event("camera", None, copy.deepcopy(self._state["camera"])))
 

@@ -48,7 +48,7 @@ def test_it_has_every_method_the_web_calls(ctl):
 def test_the_state_presets_and_settings_have_the_shapes_the_web_reads(ctl):
     state = ctl.state()
     assert STATE_KEYS <= set(state)
-    assert {"status", "message", "can_throw"} <= set(state["camera"])
+    assert {"status", "message", "reason", "can_throw"} <= set(state["camera"])
     presets = ctl.presets()
     assert presets and all(PRESET_KEYS <= set(preset) for preset in presets)
     assert SETTING_KEYS <= set(ctl.settings())

@@ -130,7 +130,7 @@ def test_the_fights_tray_is_said_in_the_phones_language(app, reader, clock, lang
 
 
 @pytest.mark.parametrize(("lang", "joins", "initiative", "turn"), [
-    ("en", "Brann joins the fight", "Initiative: Brann 5, Saqueador 4", "Round 1: Brann's turn"),
+    ("en", "Brann joins the fight", "Initiative: Brann 5, Raider 4", "Round 1: Brann's turn"),
     ("pt_BR", "Brann entra na luta", "Iniciativa: Brann 5, Saqueador 4", "Rodada 1: vez de Brann"),
     ("es", "Brann se une al combate", "Iniciativa: Brann 5, Saqueador 4", "Ronda 1: turno de Brann"),
 ])

@@ -40,6 +40,9 @@ function receive(next, fresh) {
 
 /* The log's entries and the turn's effects come worded in the page's language by the
  * server (entry.shown, encounter.turn_effects_shown: web/messages.py log_text). */
+/* A fighter made from a sheet of the bestiary is named in the page's language too
+ * (state.names_shown, web/messages.py fighter_text); its name stays the data the API takes. */
+const shown = (name) => (state.names_shown || {})[name] || name;
 const fighters = () => state.encounter.participants;
 const fighter = (name) => fighters().find((p) => p.name === name);
 const active = (p) => p.status === "active";
@@ -67,7 +70,7 @@ function renderTurn() {
   const started = enc.round > 0;
   $("#round").textContent = started ? t("Round {n}", { n: enc.round }) : "";
   $("#turn-heading").textContent = enc.over ? t("The fight is over.")
-    : started ? t("{name}'s turn", { name: enc.current })
+    : started ? t("{name}'s turn", { name: shown(enc.current) })
     : t("Set up the fight: add heroes and enemies, then roll initiative.");
   const effects = $("#turn-effects");
   setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
@@ -75,11 +78,11 @@ function renderTurn() {
   const pad = $("#poison-keypad");
   if (enc.pending_poison) {
     const { name, sides } = enc.pending_poison;
-    prompt.textContent = t("{name} is Envenenado (1d{n}): roll the d{n} for the poison damage", { name, n: sides });
+    prompt.textContent = t("{name} is Envenenado (1d{n}): roll the d{n} for the poison damage", { name: shown(name), n: sides });
     prompt.hidden = false;
     pad.replaceWith(Object.assign(keypad(sides, null, (v) => step("/poison", { value: v })), { id: "poison-keypad" }));
   } else if (started && enc.turn_lost && !enc.over) {
-    prompt.textContent = t("{name} loses this turn (Paralizado)", { name: enc.current });
+    prompt.textContent = t("{name} loses this turn (Paralizado)", { name: shown(enc.current) });
     prompt.hidden = false;
     pad.hidden = true;
   } else {
@@ -91,9 +94,10 @@ function renderTurn() {
   if (canAttack) renderAttackChoice();
 }
 
-function fill(select, names, keep) {
+/** The select's options: each name its value, ``label(name)`` its text. */
+function fill(select, names, keep, label = shown) {
   const previous = keep ? select.value : null;
-  setChildren(select, names.map((n) => el("option", { value: n, text: n })));
+  setChildren(select, names.map((n) => el("option", { value: n, text: label(n) })));
   if (previous && names.includes(previous)) select.value = previous;
 }
 
@@ -189,8 +193,8 @@ function renderAttack() {
   setChildren($("#attack-dice"), thrownDice(attack));
   const stepKey = [attack.attack.natural, attack.defence.natural].join("/");
   if (card.dataset.step !== stepKey) { throwValues = []; card.dataset.step = stepKey; }
-  $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: attack.spec.attacker_name, defender: attack.spec.defender_name });
-  $("#attack-prompt").textContent = attackPrompt(attack);
+  $("#attack-heading").textContent = t("{attacker} attacks {defender}", { attacker: shown(attack.spec.attacker_name), defender: shown(attack.spec.defender_name) });
+  $("#attack-prompt").textContent = attackPrompt(attack, shown);
   const soFar = [];
   if (attack.attack.total !== null) soFar.push(throwTotal(attackName(attack), attack.attack) + " · d20 " + attack.attack.destiny);
   if (attack.defence.total !== null) soFar.push(throwTotal(defenceName(attack), attack.defence) + " · d20 " + attack.defence.destiny);
@@ -211,7 +215,7 @@ function renderLastAttack() {
   box.hidden = !outcome || !!state.attack;
   if (!outcome) return;
   box.dataset.hit = String(outcome.hit);
-  const [first, ...rest] = attackText(outcome);
+  const [first, ...rest] = attackText(outcome, shown);
   const { attacker_name: attacker, defender_name: defender } = outcome.spec;
   // RULES DD-6: after Defensa Perfecta the defender may strike back at once, out of turn.
   const counter = outcome.offers.includes("counter-attack") && state.encounter.round > 0 && !state.encounter.over
@@ -220,7 +224,7 @@ function renderLastAttack() {
       onclick: () => startAttack({ attacker: defender, defender: attacker }) })
     : null;
   setChildren(box, [
-    el("h2", { text: t("{attacker} attacks {defender}", { attacker, defender }) }),
+    el("h2", { text: t("{attacker} attacks {defender}", { attacker: shown(attacker), defender: shown(defender) }) }),
     el("p", { class: "verdict", text: first }),
     ...rest.map((text) => el("p", { class: "detail", text })),
     state.last_attack_correctable ? thrownDice(outcome) : null,
@@ -250,16 +254,16 @@ function renderInitiative() {
     return el("li", { class: "init-row", dataset: { name: p.name } }, [
       el("div", { class: "init-head" }, [
         el("p", { class: "init-name", dataset: { read: String(read && !!initiative[p.name]) },
-          text: p.name + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") },
+          text: shown(p.name) + " · " + t("Mind d{n}", { n: p.mind }) + (initiative[p.name] ? " = " + initiative[p.name] : "") },
         read && initiative[p.name] ? cameraMark() : null),
-        el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: p.name }),
-          title: t("Read {name}'s Mind die from the tray", { name: p.name }), "aria-pressed": String(mine),
+        el("button", { type: "button", class: "chip tray-read", "aria-label": t("Read {name}'s Mind die from the tray", { name: shown(p.name) }),
+          title: t("Read {name}'s Mind die from the tray", { name: shown(p.name) }), "aria-pressed": String(mine),
           onclick: () => (mine ? step("/tray/cancel") : step("/tray", { step: "initiative", name: p.name })) }),
       ]),
       status,
       // a Mind die that leans (RULES T-5): its top face goes to the wait, as a die read
       keypad(p.mind, initiative[p.name], (v) => (mine && leaningSides(waiting) ? step("/tray/top", { value: v })
-        : step("/initiative/tap", { name: p.name, value: v })), t("Initiative of {name} (Mind d{n})", { name: p.name, n: p.mind })),
+        : step("/initiative/tap", { name: p.name, value: v })), t("Initiative of {name} (Mind d{n})", { name: shown(p.name), n: p.mind })),
     ]);
   }));
   $("#initiative-start").disabled = fighters().some((p) => !initiative[p.name]);
@@ -297,13 +301,13 @@ function renderFighters() {
     if (!active(p)) badges.push(el("span", { class: "badge down", text: t(p.status) }));
     const energy = p.energy_max.EC + p.energy_max.EM + p.energy_max.EA ? `EC ${p.energy.EC} · EM ${p.energy.EM} · EA ${p.energy.EA}` : "";
     const moves = group.length > 1 && enc.round > 0 ? el("span", { class: "moves" }, [
-      el("button", { type: "button", class: "chip", "aria-label": "↑ " + name, disabled: at === 0, text: "↑", onclick: (e) => { e.stopPropagation(); move(name, -1); } }),
-      el("button", { type: "button", class: "chip", "aria-label": "↓ " + name, disabled: at === group.length - 1, text: "↓", onclick: (e) => { e.stopPropagation(); move(name, 1); } }),
+      el("button", { type: "button", class: "chip", "aria-label": "↑ " + shown(name), disabled: at === 0, text: "↑", onclick: (e) => { e.stopPropagation(); move(name, -1); } }),
+      el("button", { type: "button", class: "chip", "aria-label": "↓ " + shown(name), disabled: at === group.length - 1, text: "↓", onclick: (e) => { e.stopPropagation(); move(name, 1); } }),
     ]) : null;
     return el("li", { class: "fighter", dataset: { name, side: p.side, status: p.status, current: String(enc.current === name) } }, [
       el("div", { class: "fighter-head" }, [
         el("button", { type: "button", class: "fighter-open", onclick: () => openDialog(name) }, [
-          el("span", { class: "fighter-name", text: name }), ...badges,
+          el("span", { class: "fighter-name", text: shown(name) }), ...badges,
         ]),
         moves,
       ]),
@@ -322,15 +326,16 @@ function move(name, by) {
 }
 
 function renderSetup() {
-  fill($("#hero-sheet"), state.heroes.map((h) => h.name), true);
-  fill($("#enemy-sheet"), state.bestiary.map((s) => s.name), true);
+  fill($("#hero-sheet"), state.heroes.map((h) => h.name), true, (name) => name);  // the players' names
+  const sheets = Object.fromEntries(state.bestiary.map((s) => [s.name, s.name_shown || s.name]));
+  fill($("#enemy-sheet"), Object.keys(sheets), true, (name) => sheets[name]);
   $("#join-initiative").hidden = !(state.encounter.round > 0);
 }
 
 function renderLog() {
   const entries = state.encounter.log.slice().reverse();
   setChildren($("#log"), entries.map((entry) => el("li", { dataset: { kind: entry.kind } },
-    entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: entry.outcome.spec.attacker_name, defender: entry.outcome.spec.defender_name }) + ": " }), attackText(entry.outcome).join("; ")] : entry.shown)));
+    entry.outcome ? [el("strong", { text: t("{attacker} attacks {defender}", { attacker: shown(entry.outcome.spec.attacker_name), defender: shown(entry.outcome.spec.defender_name) }) + ": " }), attackText(entry.outcome, shown).join("; ")] : entry.shown)));
 }
 
 // --- the fighter's dialog: damage, healing, conditions, help, rests --------------
@@ -344,7 +349,7 @@ function openDialog(name) {
 function renderFighterDialog() {
   const p = fighter(openFighter);
   if (!p) { $("#fighter-dialog").close(); return; }
-  $("#fighter-title").textContent = p.name;
+  $("#fighter-title").textContent = shown(p.name);
   const sheet = [t("Body") + " d" + p.body, t("Mind") + " d" + p.mind, t("Soul") + " d" + p.soul];
   if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
   if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
@@ -352,7 +357,7 @@ function renderFighterDialog() {
   $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
   const names = state.conditions.map((c) => c.name);
   const select = $("#condition-name");
-  if (select.options.length !== names.length) fill(select, names, true);
+  if (select.options.length !== names.length) fill(select, names, true, (name) => name);
   $("#poison-x").hidden = select.value !== "Envenenado";
   setChildren($("#fighter-conditions"), p.conditions.map((c) => el("li", { class: "condition cure" }, [
     conditionItem(c).firstChild, el("button", { type: "button", class: "chip", text: "×", "aria-label": "× " + c.name, onclick: () => step("/cure", { name: p.name, condition: c.name }) }),
@@ -453,7 +458,7 @@ for (const button of document.querySelectorAll("#energy-row .spend")) {
 }
 $("#do-long-rest").addEventListener("click", () => step("/rest", { name: openFighter, kind: "long" }));
 $("#do-remove").addEventListener("click", () => {
-  if (window.confirm(t("Remove {name} from the fight?", { name: openFighter }))) step("/remove", { name: openFighter });
+  if (window.confirm(t("Remove {name} from the fight?", { name: shown(openFighter) }))) step("/remove", { name: openFighter });
 });
 $("#fighter-dialog").addEventListener("close", () => { openFighter = null; });
 

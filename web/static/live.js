@@ -91,8 +91,9 @@ function renderCamera(camera) {
   cameraPill(camera);
   // Why the camera is away, in words, where the table sees it (the pill only names the status).
   const note = $("#camera-note");
-  note.hidden = !camera || camera.status === "ok" || !camera.message;
-  note.textContent = note.hidden ? "" : camera.message;
+  // worded by the server in the page's language (web/messages.py shown_camera)
+  note.hidden = !camera || camera.status === "ok" || !camera.text;
+  note.textContent = note.hidden ? "" : camera.text;
   // With no roll armed there is nothing to throw or enter (the controller would refuse).
   const armed = Boolean(store.state && store.state.preset);
   showThrow($("#throw"), Boolean(camera && camera.can_throw), armed);

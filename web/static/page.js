@@ -22,7 +22,7 @@ export function cameraPill(camera) {
   const status = (camera && camera.status) || "no camera";
   pill.dataset.status = status.replace(/\s/g, "-");
   pill.textContent = { ok: t("Camera ok"), reconnecting: t("Camera reconnecting") }[status] || t("No camera");
-  pill.title = (camera && camera.message) || "";
+  pill.title = (camera && camera.text) || "";  // why it is away, in the page's language
 }
 
 // Cancel is a plain button, so that Enter in a dialog's field means OK.

@@ -1,0 +1,48 @@
+"""The combat page's refusals a player meets from its forms and buttons, in the page's
+language (found by the pt-BR/es audit of 2026-12-03): a hero's name already in the fight,
+a weapon the hero's Body die cannot wield, removing the fighter whose turn it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.combat import CombatSession
+from web import combat
+
+SHEET = {"name": "Brann", "body": 8, "mind": 6, "soul": 6, "pv": 10}
+#: lang → (the name taken, the heavy weapon on a d4, the fighter whose turn it is), as the page words them.
+WORDED = {
+    "en": ("there is already a participant called Brann",
+           "a heavy weapon needs a Body die of at least d8: Kai has d4",
+           "it is Brann's turn: end it before removing them"),
+    "pt_BR": ("já existe um participante chamado Brann",
+              "uma arma pesada precisa de um dado de Corpo de pelo menos d8: Kai tem d4",
+              "é a vez de Brann: encerre-a antes de removê-lo"),
+    "es": ("ya hay un participante llamado Brann",
+           "un arma pesada necesita un dado de Cuerpo de al menos d8: Kai tiene d4",
+           "es el turno de Brann: termínalo antes de quitarlo"),
+}
+
+
+@pytest.fixture
+def client(app, tmp_path):
+    combat.attach(app, CombatSession(tmp_path / "data"))
+    return app.test_client()
+
+
+def refusal(client, path: str, body: dict, lang: str) -> str:
+    response = client.post(f"/api/combat{path}?lang={lang}", json=body)
+    assert response.status_code == 400
+    return response.get_json()["error"]
+
+
+@pytest.mark.parametrize("lang", WORDED)
+def test_the_combat_forms_refusals_are_said_in_the_pages_language(client, lang):
+    taken, heavy, turn = WORDED[lang]
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    assert refusal(client, "/participants", {"sheet": SHEET, "side": "hero"}, lang) == taken
+    kai = {**SHEET, "name": "Kai", "body": 4, "weapon": "heavy"}
+    assert refusal(client, "/participants", {"sheet": kai, "side": "hero", "save": True}, lang) == heavy
+    client.post("/api/combat/enemies", json={"sheet": "Rival"})
+    client.post("/api/combat/initiative", json={"values": {"Brann": 6, "Rival": 1}})
+    assert refusal(client, "/remove", {"name": "Brann"}, lang) == turn
