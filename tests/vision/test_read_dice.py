@@ -171,8 +171,8 @@ def test_each_numbered_look_is_classified_once_a_reading(real_photos, mixed, mon
     # of reader, the dice read), both looks each (upright and half-turned); on a pip tray only a
     # candidate whose upright look may make it a sure numbered die is looked at half-turned
     looks, candidates = [], set()
-    run, detect_at = numerals._CLASSIFIER.run, numerals._detect_at
-    monkeypatch.setattr(numerals._CLASSIFIER, "run", lambda blob: looks.append(len(blob)) or run(blob))
+    run, detect_at = numerals._CLASSIFIER.run_images, numerals._detect_at
+    monkeypatch.setattr(numerals._CLASSIFIER, "run_images", lambda crops: looks.append(len(crops)) or run(crops))
 
     def counted_detect_at(*args):
         found = detect_at(*args)
