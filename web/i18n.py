@@ -3,7 +3,8 @@
 The locale is, in order: an explicit ``?lang=`` (which is also remembered in the
 ``lang`` cookie for a year), the ``lang`` cookie, then the best match of the
 browser's ``Accept-Language`` among :data:`LOCALES`, else English. Unknown codes are
-ignored. ``pt-BR`` and ``pt_BR`` are both accepted.
+ignored. ``pt-BR`` and ``pt_BR`` are both accepted; a region without a catalogue of
+its own takes its language's (``pt-PT`` → ``pt_BR``, ``es-MX`` → ``es``).
 
 Catalogues live in ``web/translations/<locale>/LC_MESSAGES/messages.po`` (and the
 compiled ``.mo``, committed so no build step is needed). From the repo root::
@@ -42,8 +43,10 @@ def normalize(code: str | None) -> str | None:
     for locale in LOCALES:
         if locale.lower() == wanted:
             return locale
-    # A bare language ("pt") picks the one locale of that language we have.
-    matches = [locale for locale in LOCALES if locale.split("_")[0].lower() == wanted]
+    # A bare language ("pt"), or a region we have no catalogue of ("pt-PT", "es-MX"), picks
+    # the one locale of that language we have.
+    language = wanted.split("_")[0]
+    matches = [locale for locale in LOCALES if locale.split("_")[0].lower() == language]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -53,7 +56,11 @@ def select_locale() -> str:
         locale = normalize(candidate)
         if locale:
             return locale
-    return request.accept_languages.best_match(list(LOCALES)) or DEFAULT_LOCALE
+    for language, _quality in request.accept_languages:  # the most wanted first
+        locale = normalize(language)
+        if locale:
+            return locale
+    return DEFAULT_LOCALE
 
 
 def _remember_lang(response):

@@ -155,7 +155,10 @@ def test_no_camera_keeps_serving_and_says_why_once(tmp_path, camera, cause):
     try:
         status, state = serve.call("/api/state")
         assert status == 200
-        assert state["camera"] == {"status": "no camera", "message": cause, "can_throw": False, "by_hand": True}
+        camera = state["camera"]
+        assert {key: camera[key] for key in ("status", "message", "can_throw", "by_hand")} == \
+            {"status": "no camera", "message": cause, "can_throw": False, "by_hand": True}
+        assert camera["text"] == cause and camera["reason"]["template"]  # worded per phone (web/messages.py)
         status, health = serve.call("/healthz")
         assert status == 503 and health["reasons"] == [f"camera unavailable (no camera): {cause}"]
         with urllib.request.urlopen(serve.base + "/", timeout=10) as page:

@@ -13,6 +13,7 @@ from web.i18n import normalize, select_locale
 
 @pytest.mark.parametrize(("code", "locale"), [
     ("pt-BR", "pt_BR"), ("pt_br", "pt_BR"), ("pt", "pt_BR"), ("ES", "es"), ("en", "en"),
+    ("pt-PT", "pt_BR"), ("pt_AO", "pt_BR"), ("es-419", "es"), ("en-GB", "en"),
     ("fr", None), ("", None), (None, None), ("x" * 100, None),
 ])
 def test_normalize(code, locale):
@@ -23,6 +24,10 @@ def test_normalize(code, locale):
     ({"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}, "", "pt_BR"),
     ({"Accept-Language": "es-AR,es;q=0.8"}, "", "es"),
     ({"Accept-Language": "de-DE, fr;q=0.8"}, "", "en"),
+    ({"Accept-Language": "pt-PT"}, "", "pt_BR"),  # no European catalogue: the Brazilian one, not English
+    ({"Accept-Language": "es-MX"}, "", "es"),
+    ({"Accept-Language": "de-DE, pt-PT;q=0.8, en;q=0.5"}, "", "pt_BR"),
+    ({"Accept-Language": "en-US, pt-PT;q=0.8"}, "", "en"),
     ({}, "", "en"),
     ({"Accept-Language": "pt-BR"}, "lang=es", "es"),
     ({"Accept-Language": "es", "Cookie": "lang=pt_BR"}, "", "pt_BR"),
