@@ -91,6 +91,7 @@ def test_a_missed_die_tapped_in_then_its_example_removed_in_settings(phone, cont
     settings.get_by_role("button", name=remove).click()
     expect(item).to_have_count(0)
     expect(settings.locator("#examples-none")).to_have_text(none)
+    expect(settings.locator("#examples-adaptation")).to_be_hidden()  # one line, not "not used yet" too
     expect(settings.locator("#examples-counts")).to_have_text("")
     assert controller.examples()["examples"] == [] and controller.roll(roll["id"]) == roll
 

@@ -21,6 +21,7 @@ export async function showExamples() {
   const listed = await act(api.get(API.examples));
   if (!listed) return;
   $("#examples-adaptation").textContent = adaptationText(listed.adaptation);
+  $("#examples-adaptation").hidden = listed.examples.length === 0;  // "No examples yet." says it all
   $("#examples-counts").textContent = Object.entries(listed.counts)
     .map(([kind, n]) => listed.names[kind] + ": " + n).join(" · ");
   $("#examples-none").hidden = listed.examples.length > 0;
