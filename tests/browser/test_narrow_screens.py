@@ -62,6 +62,14 @@ def broken_tabs(page: Page) -> list[str]:
     }).map((a) => a.textContent.trim())""")
 
 
+def wrapped_tabs(page: Page) -> list[str]:
+    """The page tabs pushed onto a second row (the five must share one)."""
+    return page.locator(".tabs a").evaluate_all("""links => {
+        const top = Math.min(...links.map((a) => a.getBoundingClientRect().top));
+        return links.filter((a) => a.getBoundingClientRect().top > top + 4).map((a) => a.textContent.trim());
+    }""")
+
+
 def broken_words(page: Page) -> list[str]:
     """The words of buttons and labels broken over two lines ("Siguient/e turno", "Dificul/dade")."""
     return page.evaluate("""() => {
@@ -94,7 +102,7 @@ def test_every_page_fits_the_width_of_a_phone(phone, controller, width, locale):
         expect(page.locator("#camera")).not_to_have_text("…")
         if path == "/combat":
             expect(page.locator("#attack-card")).to_be_visible()
-        problems = overflow(page) + cut_selects(page) + broken_tabs(page) + broken_words(page)
+        problems = overflow(page) + cut_selects(page) + broken_tabs(page) + wrapped_tabs(page) + broken_words(page)
         if problems:
             wide[path] = problems
         page.context.close()
