@@ -72,7 +72,7 @@ from .controller import Fight
 from .errors import BadRequest, NotFound, Unavailable, refusals
 from .events import StreamCounter, format_event, sse_response
 from .inputs import json_body, name_text, only_keys, whole_number
-from .messages import in_request_language, shown_fight
+from .messages import fighter_names, in_request_language, shown_fight
 
 bp = Blueprint("combat", __name__)
 
@@ -95,7 +95,7 @@ def session() -> Fight:
 
 
 def _step(action: Callable[..., dict], *args: Any, **kwargs: Any):
-    with refusals(unknown=NotFound):
+    with refusals(unknown=NotFound, names=fighter_names(session().from_sheets())):
         result = action(*args, **kwargs)
     return jsonify(shown_fight(result) if isinstance(result, dict) and "tray" in result else result)
 

@@ -189,6 +189,9 @@ class Fight(Protocol):
     def names(self) -> list[str]:
         """The fighters' names, in the order they were added."""
 
+    def from_sheets(self) -> dict[str, str]:
+        """The fighters made from a bestiary sheet: fighter name → the sheet's name."""
+
     def subscribe(self) -> Subscription:
         """A queue of ``combat`` events (the whole state, its seq) for one open page."""
 

@@ -12,7 +12,7 @@ as a JSON 500 so a page never receives an HTML error.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from flask import Flask, jsonify, request
@@ -75,9 +75,11 @@ class Unavailable(WebError, RuntimeError):
 
 
 @contextmanager
-def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest) -> Iterator[None]:
+def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest,
+             names: Mapping[str, str] | None = None) -> Iterator[None]:
     """The device's and the rules' refusals (the controller's, the fight's) as answers, with
-    their reason in the phone's language (:func:`web.messages.reason`): ValueError →
+    their reason in the phone's language (:func:`web.messages.reason`; the fighters named as
+    ``names`` words them): ValueError →
     400, RuntimeError → 409, LookupError → 404 ``not_found`` when the unknown thing is named by
     the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
     of a roll request, 404 for a fight's unknown fighter or sheet. A :class:`WebError` passes."""
@@ -88,11 +90,11 @@ def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest)
     except LookupError as exc:
         if not_found is not None:
             raise NotFound(not_found) from exc
-        raise unknown(reason(exc) if exc.args else _("not found")) from exc
+        raise unknown(reason(exc, names) if exc.args else _("not found")) from exc
     except ValueError as exc:
-        raise BadRequest(reason(exc)) from exc
+        raise BadRequest(reason(exc, names)) from exc
     except RuntimeError as exc:
-        raise Conflict(reason(exc)) from exc
+        raise Conflict(reason(exc, names)) from exc
 
 
 def error_response(reason: str, status: int):

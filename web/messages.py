@@ -9,7 +9,7 @@ in the values; any other refusal is passed on in English.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from flask import current_app
 from flask_babel import force_locale, get_locale, get_translations, gettext, ngettext
@@ -26,14 +26,26 @@ def N_(message: str) -> str:
     return message
 
 
-def translated(message: object) -> str:
+#: A phrase's values that name a fighter (rules/encounter.py, rules/destiny_spec.py)
+_FIGHTER_KEYS = ("name", "who")
+
+
+def translated(message: object, names: Mapping[str, str] | None = None) -> str:
     """``message`` in the request's language when it is a :class:`Phrase` (its values too,
-    where they are phrases), else ``str(message)``."""
+    where they are phrases; a fighter it names as ``names`` words it, :func:`fighter_names`),
+    else ``str(message)``."""
     if not isinstance(message, Phrase):
         return str(message)
-    values = {key: translated(value) if isinstance(value, Phrase) else cause_text(value) if key == "why" else value
-              for key, value in message.values.items()}
-    return template_text(message).format(**values)
+    names = names or {}
+
+    def value_text(key: str, value: object) -> object:
+        if isinstance(value, Phrase):
+            return translated(value, names)
+        if key == "why":
+            return cause_text(value)
+        return names.get(value, value) if key in _FIGHTER_KEYS and isinstance(value, str) else value
+
+    return template_text(message).format(**{key: value_text(key, value) for key, value in message.values.items()})
 
 
 def template_text(phrase: Phrase) -> str:
@@ -65,10 +77,11 @@ def cause_text(why: object) -> object:
     return gettext(_CAUSES[why]) if isinstance(why, str) and why in _CAUSES else why
 
 
-def reason(error: BaseException) -> str:
+def reason(error: BaseException, names: Mapping[str, str] | None = None) -> str:
     """What a refusal says, in the request's language: its first argument (a KeyError's
-    ``str()`` would be the repr of its key), translated when it is a :class:`Phrase`."""
-    return translated(error.args[0]) if error.args else type(error).__name__
+    ``str()`` would be the repr of its key), translated when it is a :class:`Phrase`, the
+    fighters it names worded by ``names`` (:func:`fighter_names`)."""
+    return translated(error.args[0], names) if error.args else type(error).__name__
 
 
 # --- the roll's prompt, as the page words it ------------------------------------------
@@ -394,7 +407,7 @@ def shown_fight(state: dict) -> dict:
     each log entry's ``shown`` and the encounter's ``turn_effects_shown`` (:func:`log_text`),
     ``names_shown`` (fighter name → :func:`fighter_text`, for the fighters made from a sheet
     of the bestiary) and each bestiary sheet's ``name_shown`` (:func:`sheet_text`)."""
-    names = {name: fighter_text(name, sheet) for name, sheet in state.get("from_sheets", {}).items()}
+    names = fighter_names(state.get("from_sheets", {}))
     encounter = state["encounter"]
     log = [{**entry, "shown": log_text(entry, names)} for entry in encounter["log"]]
     worded = {entry["text"]: entry for entry in log}  # a turn effect is logged as it happens
@@ -413,6 +426,12 @@ SHEET_NAMES = {"Saqueador": N_("Raider"), "Rival": N_("Rival"), "Androide": N_("
 def sheet_text(sheet: str) -> str:
     """A bestiary sheet's name in the request's language (:data:`SHEET_NAMES`), else as it is."""
     return gettext(SHEET_NAMES[sheet]) if sheet in SHEET_NAMES else sheet
+
+
+def fighter_names(from_sheets: Mapping[str, str]) -> dict[str, str]:
+    """The fighters made from a bestiary sheet (fighter name → sheet, the fight's
+    ``from_sheets``) → their names in the request's language (:func:`fighter_text`)."""
+    return {name: fighter_text(name, sheet) for name, sheet in from_sheets.items()}
 
 
 def fighter_text(name: str, sheet: str | None) -> str:

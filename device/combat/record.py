@@ -142,6 +142,11 @@ class FightRecord:
                 "last_attack_correctable": self._last_attack_correctable(),
             }
 
+    def from_sheets(self) -> dict[str, str]:
+        """The fighters made from a bestiary sheet: fighter name → the sheet's name."""
+        with self._lock:
+            return dict(self._from_sheets)
+
     def names(self) -> list[str]:
         """The fighters' names, in the order they were added."""
         with self._lock:

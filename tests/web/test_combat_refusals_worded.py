@@ -46,3 +46,18 @@ def test_the_combat_forms_refusals_are_said_in_the_pages_language(client, lang):
     client.post("/api/combat/enemies", json={"sheet": "Rival"})
     client.post("/api/combat/initiative", json={"values": {"Brann": 6, "Rival": 1}})
     assert refusal(client, "/remove", {"name": "Brann"}, lang) == turn
+
+
+#: lang → the bestiary's Saqueador as the page names it (web/messages.py SHEET_NAMES).
+RAIDER = {"en": "Raider", "pt_BR": "Saqueador", "es": "Saqueador"}
+
+
+@pytest.mark.parametrize("lang", RAIDER)
+def test_a_refusal_names_a_bestiary_fighter_as_the_page_does(client, lang):
+    raider = RAIDER[lang]
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador", "count": 2})
+    typed = {**SHEET, "name": "Saqueador 2"}
+    assert refusal(client, "/participants", {"sheet": typed, "side": "hero"}, lang).endswith(f" {raider} 2")
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/initiative", json={"values": {"Brann": 1, "Saqueador": 6, "Saqueador 2": 2}})
+    assert f" {raider}" in refusal(client, "/remove", {"name": "Saqueador"}, lang)
