@@ -175,10 +175,15 @@ def _without_parts(dice: list[DieReading]) -> list[DieReading]:
 
 
 def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
-    """Each candidate's class: the labelled die it matches (:func:`vision.scoring.score_photo`), else background."""
+    """Each candidate's class: the labelled die it matches (:func:`vision.scoring.score_photo`), else
+    background (a new array; matched once per ``looked`` and ``labels``)."""
+    known = looked.targets.get(id(labels))
+    if known is not None and known[0] is labels:
+        return known[1].copy()
     targets = np.zeros(len(looked.found), int)
+    looked.targets[id(labels)] = (labels, targets)
     if not looked.found or not labels:
-        return targets
+        return targets.copy()
     probes = [DieReading(value=None, sides=6, box=(round(x - s / 2), round(y - s / 2), round(x + s / 2),
                                                    round(y + s / 2)), center=(x, y), color="", confidence=0.0)
               for x, y, s, _ in looked.found]
@@ -191,7 +196,7 @@ def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> ND
         # a candidate much smaller than the die it lies on is one of its pips, not the die
         if looked.found[i][2] >= PART * max(label.box[2] - label.box[0], label.box[3] - label.box[1]):
             targets[i] = index[(label.kind, label.value)]
-    return targets
+    return targets.copy()
 
 
 def _unlabelled_dice(looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
@@ -283,13 +288,14 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend, readings: list[TrayRea
     # right at the detector's sides, 23 of 30 at the labelled one)
     unsized: list[tuple[float | None, float | None]] = [(None, None), (side, None)]
     more = max(MARGIN, SIZED_MORE * len(sides))
+    empty = np.zeros((0, 0))
     for option in unsized:
         sizes = [labelled * max(p.image.shape[:2]) for p in photos]
         sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
         measured = _measured_side(backend, photos, options[option])
         missized = measured is not None and measured > MISSIZED * labelled
-        if missized or _on_dice(backend, photos, sized) >= _on_dice(backend, photos,
-                                                                  [lk.found for lk in options[option]]) + more:
+        if missized or _on_dice(backend, photos, [_Looked(f, empty, empty) for f in sized]) \
+                >= _on_dice(backend, photos, options[option]) + more:
             options[option[0], labelled] = [_look(backend, p.image, _scale_of(option[0], p.image, backend),
                                                   _expected_side(option[0], p.image, backend), size=size,
                                                   found=looked.found)
@@ -356,11 +362,9 @@ def _measured_side(backend: Backend, photos: Sequence[TaughtPhoto], looks: Seque
     return float(np.median(measured)) if measured else None
 
 
-def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], found: Sequence[list[Candidate]]) -> int:
-    """How many of the photos' labelled dice a candidate of ``found`` (each photo's) matches."""
-    empty = np.zeros((0, 0))
-    return sum(int(np.count_nonzero(_targets(backend, _Looked(f, empty, empty), p.dice)))
-               for p, f in zip(photos, found, strict=True))
+def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], looks: Sequence[_Looked]) -> int:
+    """How many of the photos' labelled dice a candidate of ``looks`` (each photo's) matches."""
+    return sum(int(np.count_nonzero(_targets(backend, looked, p.dice))) for p, looked in zip(photos, looks, strict=True))
 
 
 def _shipped_values(offsets: NDArray[Any]) -> NDArray[Any]:

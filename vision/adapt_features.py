@@ -5,7 +5,8 @@ its pip counts (new features are appended: a head fitted before them reads the c
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -138,6 +139,9 @@ class _Looked:
     found: list[Candidate]
     offsets: NDArray[Any]  # N×C shipped log probabilities
     features: NDArray[Any]  # N×F
+    #: by labels' id: the labels and the candidates' classes (:func:`vision.adapt._targets`), which
+    #: the fit asks of the same candidates several times
+    targets: dict[int, tuple[Sequence[Any], NDArray[Any]]] = field(default_factory=dict, repr=False)
 
 
 SAME_DIE = 0.5  # of the table's die side: a weaker candidate this close to a stronger one is the same die
