@@ -364,7 +364,8 @@ def _measured_side(backend: Backend, photos: Sequence[TaughtPhoto], looks: Seque
 
 def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], looks: Sequence[_Looked]) -> int:
     """How many of the photos' labelled dice a candidate of ``looks`` (each photo's) matches."""
-    return sum(int(np.count_nonzero(_targets(backend, looked, p.dice))) for p, looked in zip(photos, looks, strict=True))
+    return sum(int(np.count_nonzero(_targets(backend, looked, p.dice)))
+               for p, looked in zip(photos, looks, strict=True))
 
 
 def _shipped_values(offsets: NDArray[Any]) -> NDArray[Any]:
