@@ -90,13 +90,21 @@ def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tup
               heat: float, value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[DieReading]:
     """The dice of ``looked`` at thresholds ``heat`` and ``value_min``; ``probs`` the head's
     (:meth:`Head.probs`) of its candidates."""
+    return _at_heat(_dice_of(backend, image, looked, probs, value_min, kinds, cut_off), heat)
+
+
+def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tuple[NDArray[Any], NDArray[Any]],
+             value_min: float, kinds: Sequence[str], cut_off: bool = True) -> list[tuple[float, DieReading]]:
+    """Each candidate of ``looked`` the die head takes for a die, as a reading at ``value_min``,
+    with its heat: what :func:`_at_heat` reads at any detector threshold (the fit's held-out
+    figures try four of them on the same candidates)."""
     if not looked.found:
         return []
     die_p, value_p = probs
     h, w = image.shape[:2]
-    out: list[DieReading] = []
+    out: list[tuple[float, DieReading]] = []
     for (x, y, side, peak), p_die, probs in zip(looked.found, die_p, value_p, strict=True):
-        if peak < heat or p_die < 0.5:
+        if p_die < 0.5:
             continue
         c = int(np.argmax(probs))
         kind, value = backend.classes[c + 1]
@@ -112,45 +120,70 @@ def _readings(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tup
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
         v = None if unreadable else value
         if backend.family == "pips":
-            out.append(DieReading(value=v, sides=6, box=box, center=(float(x), float(y)), color="white",
-                                  confidence=confidence, unreadable=unreadable))
+            out.append((peak, DieReading(value=v, sides=6, box=box, center=(float(x), float(y)), color="white",
+                                         confidence=confidence, unreadable=unreadable)))
         else:
-            out.append(numerals.NumberedReading(value=v, sides=numerals.SIDES[kind], box=box,
-                                                center=(float(x), float(y)), color="white",
-                                                confidence=confidence, unreadable=unreadable, kind=kind,
-                                                face=numerals.face_symbol(kind, v)))
-    return _without_parts(out)
+            out.append((peak, numerals.NumberedReading(value=v, sides=numerals.SIDES[kind], box=box,
+                                                       center=(float(x), float(y)), color="white",
+                                                       confidence=confidence, unreadable=unreadable, kind=kind,
+                                                       face=numerals.face_symbol(kind, v))))
+    return out
 
 
-def _unsure(die: DieReading, value_min: float) -> DieReading:
-    """``die`` as :func:`_readings` reads it at ``value_min`` rather than 0."""
-    if die.value is None or die.confidence >= value_min:
-        return die
-    if isinstance(die, numerals.NumberedReading):
-        return replace(die, value=None, face=None,
-                       unreadable="ambiguous pips" if die.kind == "d6-pips" else "ambiguous numeral")
-    return replace(die, value=None, unreadable="ambiguous pips")
+def _at_heat(dice: Sequence[tuple[float, DieReading]], heat: float) -> list[DieReading]:
+    """The dice of :func:`_dice_of` at detector threshold ``heat``, without parts of others."""
+    return _without_parts([die for peak, die in dice if peak >= heat])
+
+
+def _add_unsure(figures: Sequence[Figures], value_mins: Sequence[float], dice: Sequence[DieReading],
+                labels: Sequence[Example], pairs: Sequence[tuple[int | None, int | None]], partial: bool) -> None:
+    """Count ``dice`` against ``labels`` (:meth:`Figures.add`) into ``figures[n]`` as read at
+    value threshold ``value_mins[n]`` (a die of ``dice``, read at 0, unreadable below it), each
+    die judged once for all (the fit's held-out figures try six value thresholds)."""
+    for i, j in pairs:
+        if j is None:
+            for f in figures:
+                f.phantom += not partial
+        elif i is None:
+            for f in figures:
+                f.missed += 1
+        else:
+            die = dice[i]
+            right = die.value == labels[j].value and getattr(die, "kind", "d6-pips") == labels[j].kind
+            for f, v in zip(figures, value_mins, strict=True):
+                if die.value is None or die.confidence < v:
+                    f.unread += 1
+                elif right:
+                    f.right += 1
+                else:
+                    f.wrong += 1
+    for f in figures:
+        f.dice += len(labels)
 
 
 def _without_parts(dice: list[DieReading]) -> list[DieReading]:
     """``dice`` without those whose centre lies on a die read :data:`PART` or more times larger:
     its pips, or the numeral of its face, seen as a die."""
-    def side(d: DieReading) -> int:
-        return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
-
-    kept: list[DieReading] = []
-    for die in sorted(dice, key=lambda d: -side(d)):
-        if not any(side(die) <= PART * side(k) and k.box[0] <= die.center[0] <= k.box[2]
-                   and k.box[1] <= die.center[1] <= k.box[3] for k in kept):
-            kept.append(die)
-    return [d for d in dice if any(d is k for k in kept)]
+    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]
+    kept: list[int] = []
+    for i in sorted(range(len(dice)), key=lambda i: -sides[i]):
+        x, y = dice[i].center
+        if not any(sides[i] <= PART * sides[k] and dice[k].box[0] <= x <= dice[k].box[2]
+                   and dice[k].box[1] <= y <= dice[k].box[3] for k in kept):
+            kept.append(i)
+    return [dice[i] for i in sorted(kept)]
 
 
 def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
-    """Each candidate's class: the labelled die it matches (:func:`vision.scoring.score_photo`), else background."""
+    """Each candidate's class: the labelled die it matches (:func:`vision.scoring.score_photo`), else
+    background (a new array; matched once per ``looked`` and ``labels``)."""
+    known = looked.targets.get(id(labels))
+    if known is not None and known[0] is labels:
+        return known[1].copy()
     targets = np.zeros(len(looked.found), int)
+    looked.targets[id(labels)] = (labels, targets)
     if not looked.found or not labels:
-        return targets
+        return targets.copy()
     probes = [DieReading(value=None, sides=6, box=(round(x - s / 2), round(y - s / 2), round(x + s / 2),
                                                    round(y + s / 2)), center=(x, y), color="", confidence=0.0)
               for x, y, s, _ in looked.found]
@@ -163,7 +196,7 @@ def _targets(backend: Backend, looked: _Looked, labels: Sequence[Example]) -> ND
         # a candidate much smaller than the die it lies on is one of its pips, not the die
         if looked.found[i][2] >= PART * max(label.box[2] - label.box[0], label.box[3] - label.box[1]):
             targets[i] = index[(label.kind, label.value)]
-    return targets
+    return targets.copy()
 
 
 def _unlabelled_dice(looked: _Looked, labels: Sequence[Example]) -> NDArray[Any]:
@@ -255,13 +288,14 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend, readings: list[TrayRea
     # right at the detector's sides, 23 of 30 at the labelled one)
     unsized: list[tuple[float | None, float | None]] = [(None, None), (side, None)]
     more = max(MARGIN, SIZED_MORE * len(sides))
+    empty = np.zeros((0, 0))
     for option in unsized:
         sizes = [labelled * max(p.image.shape[:2]) for p in photos]
         sized = [_sized(looked.found, size) for looked, size in zip(options[option], sizes, strict=True)]
         measured = _measured_side(backend, photos, options[option])
         missized = measured is not None and measured > MISSIZED * labelled
-        if missized or _on_dice(backend, photos, sized) >= _on_dice(backend, photos,
-                                                                  [lk.found for lk in options[option]]) + more:
+        if missized or _on_dice(backend, photos, [_Looked(f, empty, empty) for f in sized]) \
+                >= _on_dice(backend, photos, options[option]) + more:
             options[option[0], labelled] = [_look(backend, p.image, _scale_of(option[0], p.image, backend),
                                                   _expected_side(option[0], p.image, backend), size=size,
                                                   found=looked.found)
@@ -283,16 +317,16 @@ def _fit(photos: Sequence[TaughtPhoto], backend: Backend, readings: list[TrayRea
                 probs = head.probs(looks[k].offsets, looks[k].features)
                 found = probs[0], _shipped_values(looks[k].offsets)
                 labels = photos[k].dice
+                wholly = _dice_of(backend, photos[k].image, looks[k], probs, 0.0, adaptation.kinds,
+                                  adaptation.cut_off)
+                alone_of = _dice_of(backend, photos[k].image, looks[k], found, 0.0, adaptation.kinds,
+                                    adaptation.cut_off)  # the same dice (the die head's), other values
                 for h in HEATS:  # the value threshold changes no die's box: one match for all
-                    dice = _readings(backend, photos[k].image, looks[k], probs, h, 0.0, adaptation.kinds,
-                                     adaptation.cut_off)
-                    alone = _readings(backend, photos[k].image, looks[k], found, h, 0.0, adaptation.kinds,
-                                      adaptation.cut_off)  # the same dice (the die head's), other values
+                    dice, alone = _at_heat(wholly, h), _at_heat(alone_of, h)
                     _, pairs = score_photo(dice, [{"box": list(e.box), "value": e.value} for e in labels])
-                    for v in VALUE_MINS:
-                        held[True, option, h, v].add([_unsure(d, v) for d in dice], labels, pairs, photos[k].partial)
-                        held[False, option, h, v].add([_unsure(d, v) for d in alone], labels, pairs,
-                                                      photos[k].partial)
+                    for whole, those in ((True, dice), (False, alone)):
+                        _add_unsure([held[whole, option, h, v] for v in VALUE_MINS], VALUE_MINS, those, labels,
+                                    pairs, photos[k].partial)
     wholes = [key for key in held if key[0]]
     better = [key for key in wholes if _reads_better(held[key], shipped)]
     # the die head alone reads the values as the shipped reader does, at its value threshold
@@ -328,11 +362,10 @@ def _measured_side(backend: Backend, photos: Sequence[TaughtPhoto], looks: Seque
     return float(np.median(measured)) if measured else None
 
 
-def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], found: Sequence[list[Candidate]]) -> int:
-    """How many of the photos' labelled dice a candidate of ``found`` (each photo's) matches."""
-    empty = np.zeros((0, 0))
-    return sum(int(np.count_nonzero(_targets(backend, _Looked(f, empty, empty), p.dice)))
-               for p, f in zip(photos, found, strict=True))
+def _on_dice(backend: Backend, photos: Sequence[TaughtPhoto], looks: Sequence[_Looked]) -> int:
+    """How many of the photos' labelled dice a candidate of ``looks`` (each photo's) matches."""
+    return sum(int(np.count_nonzero(_targets(backend, looked, p.dice)))
+               for p, looked in zip(photos, looks, strict=True))
 
 
 def _shipped_values(offsets: NDArray[Any]) -> NDArray[Any]:

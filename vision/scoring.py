@@ -15,10 +15,6 @@ from typing import Any
 from vision.reading import DieReading
 
 
-def _contains(box: Sequence[float], point: Sequence[float]) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-
 def _box_center(box: Sequence[float]) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
@@ -57,12 +53,14 @@ def score_photo(dice: Sequence[DieReading], labels: Sequence[dict[str, Any]]
     """
     score = Score(labelled=len(labels))
     pairs = []
+    boxes = [label["box"] for label in labels]
+    centers = [_box_center(box) for box in boxes]  # once, not once per reading (the fit scores thousands)
     for i, die in enumerate(dice):
-        for j, label in enumerate(labels):
-            lc = _box_center(label["box"])
-            if _contains(label["box"], die.center) and _contains(die.box, lc):
-                d2 = (die.center[0] - lc[0]) ** 2 + (die.center[1] - lc[1]) ** 2
-                pairs.append((d2, i, j))
+        x, y = die.center
+        x0, y0, x1, y1 = die.box
+        for j, (box, (lx, ly)) in enumerate(zip(boxes, centers, strict=True)):
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3] and x0 <= lx <= x1 and y0 <= ly <= y1:
+                pairs.append(((x - lx) ** 2 + (y - ly) ** 2, i, j))
     pairs.sort()
     used_r, used_l, matched = set(), set(), []
     for _, i, j in pairs:
