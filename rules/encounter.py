@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rules.destiny import AttackOutcome
-from rules.destiny_spec import UNARMED, AttackSpec, check_face
+from rules.destiny_spec import UNARMED, AttackSpec, check_face, initiative_of
 from rules.encounter_state import EncounterState, said, step
 from rules.errors import InvalidStep, NotNow
 from rules.initiative import initiative_order
@@ -91,7 +91,7 @@ class Encounter(EncounterState):
             if initiative is None:
                 raise InvalidStep(Phrase("the fight is on: {name} needs an initiative (their Mind die)",
                                          name=participant.name))
-            participant.initiative = check_face(initiative, participant.mind, f"{participant.name}'s initiative (Mind)")
+            participant.initiative = check_face(initiative, participant.mind, initiative_of(participant.name))
             self._set_order(self.order + [participant.name])
         self._note("add", said("{name} joins the fight", name=participant.name))
 
@@ -130,7 +130,7 @@ class Encounter(EncounterState):
             raise InvalidStep(Phrase("a fight needs at least one hero and one enemy"))
         for participant in self.participants:
             participant.initiative = check_face(values[participant.name], participant.mind,
-                                                f"{participant.name}'s initiative (Mind)")
+                                                initiative_of(participant.name))
         self._set_order([p.name for p in self.participants])
         self.round = 1
         self._note("initiative", said("initiative: {list}", list=", ".join(
@@ -229,7 +229,7 @@ class Encounter(EncounterState):
         if self.pending_poison is None:
             raise NotNow(Phrase("no poison die is awaited"))
         fighter = self.get(self.pending_poison["name"])
-        value = check_face(value, self.pending_poison["sides"], "the poison die")
+        value = check_face(value, self.pending_poison["sides"], Phrase("the poison die"))
         self.pending_poison = None
         self._poison(fighter, value)
 
@@ -366,7 +366,7 @@ class Encounter(EncounterState):
         :raises InvalidRoll: for a value a d4 does not show.
         """
         participant = self.get(name)
-        check_face(roll, SHORT_REST_DIE, "the short rest's die")
+        check_face(roll, SHORT_REST_DIE, Phrase("the short rest's die"))
         for key in ENERGY:
             participant.energy[key] = min(participant.energy[key] + 1, participant.energy_max[key])
         self._restore(participant, roll, d4=roll)

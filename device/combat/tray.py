@@ -18,7 +18,7 @@ from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, leaning, listing
 from device.tray.readers import reader as tray_reader
-from rules.destiny_spec import check_face
+from rules.destiny_spec import check_face, initiative_of
 from rules.errors import InvalidStep, NotNow
 from rules.phrase import Phrase
 
@@ -90,7 +90,7 @@ class TrayWait:
                 self._tapped.pop(name, None)
             else:
                 mind = session._encounter.get(name).mind
-                self._tapped[name] = check_face(value, mind, f"{name}'s initiative (Mind)")
+                self._tapped[name] = check_face(value, mind, initiative_of(name))
             return self._save()
 
     def _read(self, name: str, value: int) -> None:

@@ -84,3 +84,20 @@ def test_a_defeated_ally_is_not_helped(client, lang, reason):
     post(client, "/damage", {"name": "Saqueador", "amount": 50})
     helped = post(client, "/help", {"helper": "Saqueador 2", "ally": "Saqueador"}, lang)
     assert (helped.status_code, helped.get_json()["error"]) == (409, reason)
+
+
+@pytest.mark.parametrize(("lang", "face", "defence"), [
+    ("en", "Brann's initiative (Mind) is a d6: it shows 1 to 6, not 9", "Orc is an enemy: give its bestiary Defence die"),
+    ("pt_BR", "a iniciativa de Brann (Mente) é um d6: mostra de 1 a 6, não 9",
+     "Orc é um inimigo: informe seu dado de Defesa do bestiário"),
+    ("es", "la iniciativa de Brann (Mente) es un d6: muestra de 1 a 6, no 9",
+     "Orc es un enemigo: indica su dado de Defensa del bestiario"),
+])
+def test_a_die_and_a_sheet_the_rules_refuse_are_said_in_the_phones_language(client, lang, face, defence):
+    post(client, "/heroes", {"sheet": "Brann"})
+    post(client, "/enemies", {"sheet": "Rival"})
+    refused = post(client, "/initiative", {"values": {"Brann": 9, "Rival": 2}}, lang)
+    assert (refused.status_code, refused.get_json()["error"]) == (400, face)
+    orc = {"name": "Orc", "body": 6, "mind": 6, "soul": 6, "pv": 3}
+    refused = post(client, "/participants", {"sheet": orc, "side": "enemy"}, lang)
+    assert (refused.status_code, refused.get_json()["error"]) == (400, defence)
