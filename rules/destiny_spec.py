@@ -38,6 +38,11 @@ def check_characteristic(sides: object, what: str) -> int:
     return sides
 
 
+def initiative_of(name: str) -> Phrase:
+    """How a refusal names a fighter's initiative die (RULES DD-1: the Mind die)."""
+    return Phrase("{name}'s initiative (Mind)", name=name)
+
+
 def check_face(value: object, sides: int, what: str) -> int:
     """A natural value a die of ``sides`` can show: 1 to ``sides``; a d10's printed 0 is
     10, as everywhere (RULES P-1).
@@ -48,8 +53,9 @@ def check_face(value: object, sides: int, what: str) -> int:
     if sides == 10 and is_int(value) and value == 0:
         return 10
     if not is_int(value) or not 1 <= value <= sides:
-        faces = "0 to 10 (0 is 10)" if sides == 10 else f"1 to {sides}"
-        raise InvalidRoll(f"{what} is a d{sides}: it shows {faces}, not {value!r}")
+        faces = Phrase("0 to 10 (0 is 10)") if sides == 10 else Phrase("1 to {n}", n=sides)
+        raise InvalidRoll(Phrase("{what} is a d{sides}: it shows {faces}, not {value}", what=what, sides=sides,
+                                 faces=faces, value=value if is_int(value) else repr(value)))
     return value
 
 

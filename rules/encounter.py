@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rules.destiny import AttackOutcome
-from rules.destiny_spec import UNARMED, AttackSpec, check_face
+from rules.destiny_spec import UNARMED, AttackSpec, check_face, initiative_of
 from rules.encounter_state import EncounterState, said, step
-from rules.errors import InvalidStep
+from rules.errors import InvalidStep, NotNow
 from rules.initiative import initiative_order
 from rules.participant import DISARMED, ENERGY, PARALYSED, POISON, PRONE, Condition, Participant, check_count, is_int
 from rules.phrase import Phrase
@@ -60,10 +60,9 @@ class Encounter(EncounterState):
         """
         hitter, target = self.get(attacker), self.get(defender)
         if attacker == defender:
-            raise InvalidStep(f"{attacker} cannot attack themselves")
+            raise InvalidStep(Phrase("{name} cannot attack themselves", name=attacker))
         for participant in (hitter, target):
-            if participant.status != "active":
-                raise InvalidStep(f"{participant.name} is {participant.status}")
+            _check_in_fight(participant)
         weapon = hitter.weapon
         shoots = hitter.ranged if ranged is None else ranged
         if hitter.condition(DISARMED) is not None:  # RULES DD-11: unarmed (DD-8) while it lasts
@@ -90,8 +89,9 @@ class Encounter(EncounterState):
         self._add(participant)
         if self.started:
             if initiative is None:
-                raise InvalidStep(f"the fight is on: {participant.name} needs an initiative (their Mind die)")
-            participant.initiative = check_face(initiative, participant.mind, f"{participant.name}'s initiative (Mind)")
+                raise InvalidStep(Phrase("the fight is on: {name} needs an initiative (their Mind die)",
+                                         name=participant.name))
+            participant.initiative = check_face(initiative, participant.mind, initiative_of(participant.name))
             self._set_order(self.order + [participant.name])
         self._note("add", said("{name} joins the fight", name=participant.name))
 
@@ -100,7 +100,7 @@ class Encounter(EncounterState):
         """Take a fighter out of the encounter (not the one whose turn it is)."""
         participant = self.get(name)
         if name == self.current:
-            raise InvalidStep(Phrase("it is {name}'s turn: end it before removing them", name=name))
+            raise NotNow(Phrase("it is {name}'s turn: end it before removing them", name=name))
         self.participants.remove(participant)
         if name in self.order:
             self.order.remove(name)
@@ -117,19 +117,20 @@ class Encounter(EncounterState):
         :raises InvalidRoll: for a value the Mind die does not show.
         """
         if self.started:
-            raise InvalidStep(Phrase("initiative is already rolled: end the scene to start another fight"))
+            raise NotNow(Phrase("initiative is already rolled: end the scene to start another fight"))
         names = {p.name for p in self.participants}
         unknown = sorted(set(values) - names)
         if unknown:
-            raise InvalidStep(f"no participant called {', '.join(unknown)}")
+            raise InvalidStep(Phrase("no participant called {list}", list=", ".join(unknown)))
         missing = [p.name for p in self.participants if p.name not in values]
         if missing:
-            raise InvalidStep(f"initiative missing for {', '.join(missing)}: everyone rolls their Mind die")
+            raise InvalidStep(Phrase("initiative missing for {list}: everyone rolls their Mind die",
+                                     list=", ".join(missing)))
         if {p.side for p in self.participants} != {"hero", "enemy"}:
             raise InvalidStep(Phrase("a fight needs at least one hero and one enemy"))
         for participant in self.participants:
             participant.initiative = check_face(values[participant.name], participant.mind,
-                                                f"{participant.name}'s initiative (Mind)")
+                                                initiative_of(participant.name))
         self._set_order([p.name for p in self.participants])
         self.round = 1
         self._note("initiative", said("initiative: {list}", list=", ".join(
@@ -149,7 +150,8 @@ class Encounter(EncounterState):
             raise InvalidStep(Phrase("give every participant of the order once, and no one else"))
         for old, new in zip(self.order, names, strict=True):
             if self.groups[old] != self.groups[new]:
-                raise InvalidStep(f"{new} is not tied with {old}: only tied participants change places")
+                raise InvalidStep(Phrase("{name} is not tied with {who}: only tied participants change places",
+                                         name=new, who=old))
         self.order = names
         self._note("reorder", said("order: {list}", list=", ".join(names)))
 
@@ -170,14 +172,14 @@ class Encounter(EncounterState):
         :raises InvalidStep: before initiative, while a poison die is awaited, or when the fight is over.
         """
         if not self.started:
-            raise InvalidStep(Phrase("roll initiative first"))
+            raise NotNow(Phrase("roll initiative first"))
         if self.needs is not None:  # a poison die is awaited
-            raise InvalidStep(self.needs.reason + " first")
+            raise NotNow(Phrase("{what} first", what=self.needs.reason))
         self._advance(first=False)
 
     def _advance(self, first: bool) -> None:
         if self.over:
-            raise InvalidStep("the fight is over: " + self._winner())
+            raise NotNow(Phrase("the fight is over: {why}", why=self._winner()))
         position = -1 if first or self.current is None else self.order.index(self.current)
         for _ in range(len(self.order)):
             position += 1
@@ -225,9 +227,9 @@ class Encounter(EncounterState):
         :raises InvalidRoll: for a value the die does not show.
         """
         if self.pending_poison is None:
-            raise InvalidStep(Phrase("no poison die is awaited"))
+            raise NotNow(Phrase("no poison die is awaited"))
         fighter = self.get(self.pending_poison["name"])
-        value = check_face(value, self.pending_poison["sides"], "the poison die")
+        value = check_face(value, self.pending_poison["sides"], Phrase("the poison die"))
         self.pending_poison = None
         self._poison(fighter, value)
 
@@ -257,8 +259,7 @@ class Encounter(EncounterState):
             raise InvalidStep("the attack must name its attacker and defender (use attack_spec)")
         attacker, defender = self.get(spec.attacker_name), self.get(spec.defender_name)
         for participant in (attacker, defender):
-            if participant.status != "active":
-                raise InvalidStep(f"{participant.name} is {participant.status}")
+            _check_in_fight(participant)
         attacker.help_bonus = 0
         if not outcome.automatic_miss:  # RULES DD-7: the defender did not roll
             defender.help_bonus = 0
@@ -273,15 +274,16 @@ class Encounter(EncounterState):
         """``helper`` helps ``ally``: +1, or +2 for a clever description, to the
         ally's next roll, with no roll by the helper (RULES DD-2). Bonuses add up.
 
-        :raises InvalidStep: for a bonus other than 1 or 2, helping oneself, or a helper out of the fight.
+        :raises InvalidStep: for a bonus other than 1 or 2, or helping oneself;
+            :class:`NotNow`: a helper or an ally out of the fight (no next roll: RULES DD-9).
         """
         giver, receiver = self.get(helper), self.get(ally)
         if bonus not in (1, 2) or not is_int(bonus):
             raise InvalidStep(f"help gives +1, or +2 for a clever description, not {bonus!r}")
         if helper == ally:
-            raise InvalidStep(f"{helper} cannot help themselves")
-        if giver.status != "active":
-            raise InvalidStep(f"{helper} is {giver.status}")
+            raise InvalidStep(Phrase("{name} cannot help themselves", name=helper))
+        _check_in_fight(giver)
+        _check_in_fight(receiver)
         receiver.help_bonus += bonus
         self._note("help", said("{helper} helps {ally}: +{n} to {ally}'s next roll",
                                  helper=helper, ally=ally, n=bonus))
@@ -331,7 +333,7 @@ class Encounter(EncounterState):
         participant = self.get(name)
         borne = participant.condition(condition)
         if borne is None:
-            raise InvalidStep(f"{name} is not {condition}")
+            raise NotNow(Phrase("{name} is not {condition}", name=name, condition=condition))
         participant.conditions.remove(borne)
         self._note("condition", said("{name} is no longer {condition}", name=name, condition=borne.label))
         if borne.name == DISARMED:  # RULES DD-11
@@ -348,7 +350,8 @@ class Encounter(EncounterState):
             raise InvalidStep(f"energy is EC, EM or EA, not {energy!r}")
         check_count(amount, "energy spent", 1)
         if amount > participant.energy[energy]:
-            raise InvalidStep(f"{name} has {participant.energy[energy]} {energy}, not {amount}")
+            raise NotNow(Phrase("{name} has {left} {energy}, not {n}", name=name, left=participant.energy[energy],
+                                energy=energy, n=amount))
         participant.energy[energy] -= amount
         self._note("energy", said("{name} spends {n} {energy}: {left} left", name=name, n=amount, energy=energy,
                                    left=participant.energy[energy]))
@@ -363,7 +366,7 @@ class Encounter(EncounterState):
         :raises InvalidRoll: for a value a d4 does not show.
         """
         participant = self.get(name)
-        check_face(roll, SHORT_REST_DIE, "the short rest's die")
+        check_face(roll, SHORT_REST_DIE, Phrase("the short rest's die"))
         for key in ENERGY:
             participant.energy[key] = min(participant.energy[key] + 1, participant.energy_max[key])
         self._restore(participant, roll, d4=roll)
@@ -410,3 +413,14 @@ class Encounter(EncounterState):
                    said("{name} recovers up to {n} PV ({reason}): {pv} PV", name=name, n=amount, reason=reason, pv=pv))
         if was_down and participant.status == "active":
             self._note("stand", said("{name} stands and acts on their next turn", name=name))
+
+
+def _check_in_fight(participant: Participant) -> None:
+    """RULES DD-9: a defeated enemy or a hero out of combat takes no part in an attack or help.
+
+    :raises NotNow: naming which.
+    """
+    if participant.status == "defeated":
+        raise NotNow(Phrase("{name} is defeated", name=participant.name))
+    if participant.status != "active":
+        raise NotNow(Phrase("{name} is out of combat", name=participant.name))

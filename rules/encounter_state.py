@@ -101,7 +101,8 @@ class EncounterState:
             return None
         name, sides = self.pending_poison["name"], self.pending_poison["sides"]
         return Needs(count=1, sides=sides, kind=f"d{sides}",
-                     reason=f"{name} is Envenenado (1d{sides}): roll the d{sides} for the poison damage")
+                     reason=Phrase("{name} is Envenenado (1d{sides}): roll the d{sides} for the poison damage",
+                                   name=name, sides=sides))
 
     @property
     def can_undo(self) -> bool:
@@ -206,10 +207,10 @@ class EncounterState:
         ``template`` and ``values`` too (a page words it in its own language)."""
         worded = {"template": text.template, "values": dict(text.values)} if isinstance(text, Phrase) else {}
         self.log.append({"round": self.round, "kind": kind, "text": str(text), **worded, **data})
-    def _winner(self) -> str:
+    def _winner(self) -> Phrase:
         if any(p.side == "enemy" and p.status == "active" for p in self.participants):
-            return "every hero is out of combat"
-        return "every enemy is defeated"
+            return Phrase("every hero is out of combat")
+        return Phrase("every enemy is defeated")
 
 
 def said(template: str, **values: Any) -> Phrase:

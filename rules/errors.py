@@ -11,3 +11,8 @@ class InvalidRoll(RulesError, ValueError):
 
 class InvalidStep(RulesError, ValueError):
     """A step an encounter cannot take: an unknown participant, a fighter who cannot act, nothing to undo."""
+
+
+class NotNow(InvalidStep):
+    """A step the fight's state does not allow now (the fight is over, another fighter's
+    turn, an attack under way): the web answers it 409, as every refusal of the state."""

@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
-from rules.destiny_spec import Weapon, check_characteristic, check_face, check_weapon
+from rules.destiny_spec import Weapon, check_characteristic, check_face, check_weapon, initiative_of
 from rules.errors import InvalidStep
+from rules.phrase import Phrase
 
 Duration = Literal["temporary", "persistent"]
 ENERGY = ("EC", "EM", "EA")  # RULES DD-10: energy of Body, Mind, Soul
@@ -78,13 +79,13 @@ class Condition:
             raise InvalidStep(f"a condition is temporary or persistent, not {self.duration!r}")
         if self.name == POISON:
             if (self.poison is None) == (self.poison_die is None):
-                raise InvalidStep("Envenenado needs its X: a fixed damage or a die (1d4, 1d6…), one of them")
+                raise InvalidStep(Phrase("Envenenado needs its X: a fixed damage or a die (1d4, 1d6…), one of them"))
             if self.poison is not None:
                 check_count(self.poison, "the poison damage", 1)
             else:
                 check_characteristic(self.poison_die, "the poison die")
         elif self.poison is not None or self.poison_die is not None:
-            raise InvalidStep(f"only Envenenado deals poison damage, not {self.name}")
+            raise InvalidStep(Phrase("only Envenenado deals poison damage, not {condition}", condition=self.name))
 
     @property
     def label(self) -> str:
@@ -165,10 +166,10 @@ class Participant:
             check_characteristic(getattr(self, die), f"{self.name}'s {die.capitalize()} die")
         if self.side == "enemy":
             if self.defence is None:
-                raise InvalidStep(f"{self.name} is an enemy: give its bestiary Defence die")
+                raise InvalidStep(Phrase("{name} is an enemy: give its bestiary Defence die", name=self.name))
             check_characteristic(self.defence, f"{self.name}'s Defence die")
         elif self.defence is not None:
-            raise InvalidStep(f"{self.name} is a hero: a hero defends with Body, not a Defence die")
+            raise InvalidStep(Phrase("{name} is a hero: a hero defends with Body, not a Defence die", name=self.name))
         check_count(self.pv_max, f"{self.name}'s maximum PV", 1)
         check_count(self.pv, f"{self.name}'s PV", 0)
         if self.pv > self.pv_max:
@@ -193,7 +194,7 @@ class Participant:
             raise InvalidStep(f"{self.name}'s points need PC and PM")
         self.points = dict(self.points)
         if self.initiative is not None:
-            check_face(self.initiative, self.mind, f"{self.name}'s initiative (Mind)")
+            check_face(self.initiative, self.mind, initiative_of(self.name))
         self.conditions = [c if isinstance(c, Condition) else Condition.from_dict(c) for c in self.conditions]
 
     def attack_die(self, ranged: bool | None = None) -> int:

@@ -5,8 +5,9 @@ The fight itself is the device's combat session (``device/combat/``), handed to 
 app with :func:`attach` and kept in ``app.extensions["dicelens.combat"]``; without one
 every route answers 404. Every answer of a POST is the whole state (as ``GET
 /api/combat``); failures are ``{"error": reason}``: 400 malformed input or a step the
-rules refuse, 404 an unknown fighter or sheet, 401 PIN (every POST is *PIN*, see
-:mod:`web.security`).
+rules refuse, 409 a step the fight's state does not allow now (the fight is over,
+another fighter's turn, an attack under way: ``rules.errors.NotNow``), 404 an unknown
+fighter or sheet, 401 PIN (every POST is *PIN*, see :mod:`web.security`).
 
 =======================================  ==============================================
 ``GET  /combat``                         the page (combat.html, :mod:`web.pages`)

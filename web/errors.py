@@ -19,6 +19,7 @@ from flask import Flask, jsonify, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from rules.errors import NotNow
 from rules.phrase import Phrase
 
 from .messages import reason
@@ -79,14 +80,16 @@ def refusals(not_found: str | None = None, unknown: type[WebError] = BadRequest,
              names: Mapping[str, str] | None = None) -> Iterator[None]:
     """The device's and the rules' refusals (the controller's, the fight's) as answers, with
     their reason in the phone's language (:func:`web.messages.reason`; the fighters named as
-    ``names`` words them): ValueError →
-    400, RuntimeError → 409, LookupError → 404 ``not_found`` when the unknown thing is named by
-    the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
+    ``names`` words them): ValueError → 400, RuntimeError and :class:`rules.errors.NotNow`
+    (the fight's state) → 409, LookupError → 404 ``not_found`` when the unknown thing is named
+    by the URL (a roll id), else ``unknown`` with the error's reason: 400 for a name in the body
     of a roll request, 404 for a fight's unknown fighter or sheet. A :class:`WebError` passes."""
     try:
         yield
     except WebError:
         raise
+    except NotNow as exc:  # a refusal of the fight's state (a ValueError too): 409 as every other
+        raise Conflict(reason(exc, names)) from exc
     except LookupError as exc:
         if not_found is not None:
             raise NotFound(not_found) from exc

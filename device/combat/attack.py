@@ -59,7 +59,8 @@ def thrown(attack: Mapping, values: Sequence[int], source: str) -> dict:
     asked = needs(attack)
     values = list(values)
     if len(values) != len(asked.dice):
-        raise InvalidStep(f"{asked.reason}: {len(asked.dice)} dice, not {len(values)}")
+        raise InvalidStep(Phrase("{what}: {n} dice, not {given}", what=asked.reason, n=len(asked.dice),
+                                 given=len(values)))
     # The outcome asks for the attacker's throw, then the defender's, then damage.
     key = next(key for key, full in (("attack", 2), ("defence", 2), ("damage", 1)) if len(attack[key]) < full)
     return {**attack, key: attack[key] + values, "sources": {**attack.get("sources", {}), key: source}}
@@ -73,7 +74,8 @@ def corrected(attack: Mapping, throw: str, index: int, value: int) -> dict:
     """
     dice = attack[throw]
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(dice):
-        raise InvalidStep(f"no die {index} in the {throw} throw")
+        raise InvalidStep(Phrase("no die {n} in the {throw} throw", n=index + 1 if isinstance(index, int) else index,
+                                 throw=_THROW_WORDS.get(throw, throw)))
     # A correction that changes nothing would only rewrite the record; dice counted from 1 as on the page.
     if dice[index] == value:
         raise InvalidStep(Phrase("die {n} of the {throw} throw already shows {value}: nothing to correct",

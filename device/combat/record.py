@@ -25,7 +25,7 @@ from device.combat.tray import TrayWait
 from device.events import EventHub, Subscription
 from rules import cocked
 from rules.encounter import Encounter
-from rules.errors import InvalidStep
+from rules.errors import InvalidStep, NotNow
 from rules.participant import CONDITIONS
 from rules.phrase import Phrase
 
@@ -175,7 +175,7 @@ class FightRecord:
         """
         with self._lock:
             if self._undo is None:
-                raise InvalidStep(Phrase("nothing to undo: only the last step can be undone, once"))
+                raise NotNow(Phrase("nothing to undo: only the last step can be undone, once"))
             before, undo = self._document(with_undo=False), self._undo
             self._load(undo)
             self._undo, last_step, self._last_step = None, self._last_step, "undo"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -158,15 +158,16 @@ def roster_from_config(table: Mapping) -> Roster:
     return Roster(lists["heroes"], lists["bestiary"], DestinyOptions(**options))
 
 
-def find_sheet(sheets: Sequence[Mapping], name: object, what: str) -> Mapping:
-    """The sheet called ``name``; ``what`` names the list in the error.
+def find_sheet(sheets: Sequence[Mapping], name: object, missing: Callable[[str], Phrase]) -> Mapping:
+    """The sheet called ``name``; ``missing(name)`` is the error's :class:`Phrase` (the
+    page words it in its language).
 
     :raises KeyError: for no sheet of that name.
     """
     for sheet in sheets:
         if sheet["name"] == name:
             return sheet
-    raise KeyError(f"no {what} called {name!r}")
+    raise KeyError(missing(str(name)))
 
 
 def free_name(base: str, taken: Collection[str]) -> str:

@@ -32,7 +32,7 @@ from device.tray.dispatch import Taken
 from device.tray.match import Wanted
 from rules.destiny import AttackOutcome
 from rules.encounter import Encounter
-from rules.errors import InvalidStep
+from rules.errors import InvalidStep, NotNow
 from rules.participant import Condition
 from rules.phrase import Phrase
 
@@ -67,7 +67,7 @@ class CombatSession(FightRecord):
 
         :raises KeyError: for no saved hero of that name.
         """
-        template = find_sheet(self.heroes(), sheet, "saved hero")
+        template = find_sheet(self.heroes(), sheet, lambda name: Phrase("no saved hero called {name}", name=name))
         participant = participant_from_template(template, "hero")
         self._encounter.add(participant, initiative)
         self._from_sheets.pop(participant.name, None)  # a hero's name is the players'
@@ -80,7 +80,8 @@ class CombatSession(FightRecord):
 
         :raises KeyError: for no such sheet in the bestiary.
         """
-        template = find_sheet(self.roster.bestiary, sheet, "bestiary sheet")
+        template = find_sheet(self.roster.bestiary, sheet,
+                              lambda name: Phrase("no bestiary sheet called {name}", name=name))
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 10:
             raise InvalidStep(f"add 1 to 10 enemies at once, not {count!r}")
         if initiatives is not None and len(initiatives) != count:
@@ -180,9 +181,9 @@ class CombatSession(FightRecord):
         throw the outcome's ``needs`` asks for (RULES DD-4 … DD-8)."""
         self._no_attack(Phrase("another attack"))
         if not self._encounter.started:
-            raise InvalidStep(Phrase("roll initiative first"))
+            raise NotNow(Phrase("roll initiative first"))
         if self._encounter.over:
-            raise InvalidStep(Phrase("the fight is over"))
+            raise NotNow(Phrase("the fight is over"))
         spec = self._encounter.attack_spec(attacker, defender, ranged=ranged,
                                            attack_modifier=attack_modifier, damage_bonus=damage_bonus)
         self._attack = attack.new(spec)
@@ -216,8 +217,8 @@ class CombatSession(FightRecord):
         if self._attack is None:
             done, base = self._last_attack, self._attack_base
             if done is None or base is None or not self._last_attack_correctable():
-                raise InvalidStep("only the attack being resolved, or the last attack before any other "
-                                  "step, can be corrected: change PV by hand for an older one")
+                raise NotNow(Phrase("only the attack being resolved, or the last attack before any other "
+                                    "step, can be corrected: change PV by hand for an older one"))
             self._load(base)  # the fight before the attack's last throw: its damage not applied
             self._attack = attack.reopened(done)
         else:
@@ -230,7 +231,7 @@ class CombatSession(FightRecord):
 
     def _throw(self, values: Sequence[int], source: str) -> None:
         if self._attack is None:
-            raise InvalidStep(Phrase("no attack is being resolved: start one first"))
+            raise NotNow(Phrase("no attack is being resolved: start one first"))
         base = self._document(with_undo=False, with_base=False)
         self._attack = attack.thrown(self._attack, values, source)
         outcome = attack.outcome(self._attack)  # raises InvalidRoll for a face the die does not have
@@ -311,7 +312,7 @@ class CombatSession(FightRecord):
     def cancel_attack(self) -> None:
         """Drop the attack being resolved (nothing is applied)."""
         if self._attack is None:
-            raise InvalidStep(Phrase("no attack is being resolved"))
+            raise NotNow(Phrase("no attack is being resolved"))
         self._attack = None
 
     # ------------------------------------------------------------ other actions
@@ -360,7 +361,7 @@ class CombatSession(FightRecord):
 
     def _no_attack(self, what: Phrase) -> None:
         if self._attack is not None:
-            raise InvalidStep(Phrase("finish or cancel the attack before {what}", what=what))
+            raise NotNow(Phrase("finish or cancel the attack before {what}", what=what))
 
     def _check_size(self) -> None:
         if len(self._encounter.participants) > MAX_PARTICIPANTS:

@@ -18,8 +18,8 @@ from device.tray.dispatch import Taken, TrayDispatcher
 from device.tray.match import Wanted
 from device.tray.problems import Problem, leaning, listing
 from device.tray.readers import reader as tray_reader
-from rules.destiny_spec import check_face
-from rules.errors import InvalidStep
+from rules.destiny_spec import check_face, initiative_of
+from rules.errors import InvalidStep, NotNow
 from rules.phrase import Phrase
 
 if TYPE_CHECKING:
@@ -62,16 +62,17 @@ class TrayWait:
         with session._lock:
             if step == "attack":
                 if session._attack is None:
-                    raise InvalidStep(Phrase("no attack is being resolved: start one first"))
+                    raise NotNow(Phrase("no attack is being resolved: start one first"))
                 wait = {"step": "attack"}
             elif step == "initiative":
                 if session._encounter.started:
-                    raise InvalidStep(Phrase("initiative was rolled: the fight has started"))
+                    raise NotNow(Phrase("initiative was rolled: the fight has started"))
                 if name not in session.names():
-                    raise KeyError(f"no fighter called {name!r}")
+                    raise KeyError(Phrase("no fighter called {name}", name=name))
                 wait = {"step": "initiative", "name": name}
             else:
-                raise InvalidStep(f"dice are read from the tray for attack or initiative, not {step!r}")
+                raise InvalidStep(Phrase("dice are read from the tray for attack or initiative, not {step}",
+                                         step=repr(step)))
             self._step, self._problem, self._void = wait, None, []
             self._stage, self._after = attack.stage(session._attack), self._clock()
             return self._save()
@@ -81,15 +82,15 @@ class TrayWait:
         session = self._session
         with session._lock:
             if session._encounter.started:
-                raise InvalidStep(Phrase("initiative was rolled: the fight has started"))
+                raise NotNow(Phrase("initiative was rolled: the fight has started"))
             if name not in session.names():
-                raise KeyError(f"no fighter called {name!r}")
+                raise KeyError(Phrase("no fighter called {name}", name=name))
             self._initiative.pop(name, None)
             if value is None:
                 self._tapped.pop(name, None)
             else:
                 mind = session._encounter.get(name).mind
-                self._tapped[name] = check_face(value, mind, f"{name}'s initiative (Mind)")
+                self._tapped[name] = check_face(value, mind, initiative_of(name))
             return self._save()
 
     def _read(self, name: str, value: int) -> None:
@@ -109,7 +110,7 @@ class TrayWait:
         with self._session._lock:
             problem = self._problem
             if self._step is None or not problem or problem["code"] != "leaning":
-                raise InvalidStep(Phrase("no die of the tray leans: there is no top face to enter"))
+                raise NotNow(Phrase("no die of the tray leans: there is no top face to enter"))
             values, sides = list(problem["values"]), problem["sides"]
             die = values.index(None)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides[die]:

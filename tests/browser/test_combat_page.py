@@ -112,7 +112,7 @@ def test_a_short_fight_on_two_phones(phone):
     second.select_option("#poison-value", "d4")
     second.click("#do-condition")
     expect(fighter(first, "Saqueador 2")).to_contain_text("Envenenado 1d4")
-    expect(fighter(first, "Saqueador 2")).to_contain_text("poisoned: takes X damage")
+    expect(fighter(first, "Saqueador 2")).to_contain_text("poisoned: takes 1d4 damage")
     second.locator("#fighter-dialog").get_by_role("button", name="Close").click()
     first.click("#next-turn")
     expect(second.locator("#turn-heading")).to_have_text("Raider's turn")

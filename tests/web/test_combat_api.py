@@ -136,7 +136,7 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
 
 
 @pytest.mark.parametrize(("path", "body", "status", "reason"), [
-    ("/heroes", {"sheet": "Gandalf"}, 404, "no saved hero called 'Gandalf'"),
+    ("/heroes", {"sheet": "Gandalf"}, 404, "no saved hero called Gandalf"),
     ("/enemies", {"sheet": "Dragon"}, 404, "Dragon"),
     ("/damage", {"name": "Nobody", "amount": 1}, 404, "no fighter called Nobody"),
     ("/attack", {"attacker": "Brann", "defender": "Ghost"}, 404, "Ghost"),
@@ -145,8 +145,8 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
     ("/enemies", {"sheet": "Rival", "count": 11}, 400, "count must be a whole number from 1 to 10"),
     ("/initiative", {"values": {"Brann": 9, "Saqueador": 4}}, 400, "Brann's initiative"),
     ("/initiative", {"values": [5, 4]}, 400, "values must be an object"),
-    ("/attack", {"attacker": "Brann", "defender": "Saqueador"}, 400, "roll initiative first"),
-    ("/attack/dice", {"values": [7, 14]}, 400, "no attack is being resolved"),
+    ("/attack", {"attacker": "Brann", "defender": "Saqueador"}, 409, "roll initiative first"),
+    ("/attack/dice", {"values": [7, 14]}, 409, "no attack is being resolved"),
     ("/attack/dice", {"values": [7, 21]}, 400, "values must be a whole number from 1 to 20"),
     ("/damage", {"name": "Brann", "amount": True}, 400, "amount must be a whole number"),
     ("/conditions", {"name": "Brann", "condition": {"name": "Envenenado"}}, 400, "Envenenado needs its X"),
@@ -157,16 +157,16 @@ def test_a_hero_typed_on_the_page_is_saved_for_the_next_fight(client, fight):
      "body must be a die"),
     ("/participants", {"sheet": {"name": "X", "body": 6, "mind": 6, "soul": 6, "pv": 3}, "side": "enemy"}, 400,
      "Defence die"),
-    ("/undo", {}, 400, "nothing to undo"),
-    ("/tray", {"step": "attack"}, 400, "no attack is being resolved"),
+    ("/undo", {}, 409, "nothing to undo"),
+    ("/tray", {"step": "attack"}, 409, "no attack is being resolved"),
     ("/tray", {"step": "attack", "name": "Brann"}, 400, "without a name"),
     ("/tray", {"step": "damage"}, 400, "step must be attack or initiative"),
     ("/tray", {"step": "initiative", "name": "Nobody"}, 404, "no fighter called Nobody"),
     ("/tray", {"step": "initiative"}, 400, "name is required"),
     ("/tray/cancel", {"step": "attack"}, 400, "unknown field: step"),
-    ("/tray/top", {"value": 4}, 400, "no die of the tray leans"),  # RULES T-5
+    ("/tray/top", {"value": 4}, 409, "no die of the tray leans"),  # RULES T-5
     ("/tray/top", {"value": 21}, 400, "value must be a whole number from 1 to 20"),
-    ("/attack/correct", {"throw": "attack", "index": 0, "value": 7}, 400, "only the attack being resolved"),
+    ("/attack/correct", {"throw": "attack", "index": 0, "value": 7}, 409, "only the attack being resolved"),
     ("/attack/correct", {"throw": "destiny", "index": 0, "value": 7}, 400, "throw must be attack, defence or damage"),
     ("/attack/correct", {"throw": "attack", "index": 2, "value": 7}, 400, "index must be a whole number from 0 to 1"),
     ("/next-turn", {"x": 1}, 400, "unknown field: x"),
@@ -190,7 +190,7 @@ def test_a_refusal_of_the_rules_in_the_players_language(client, lang, reason):
     ok(post(client, "/heroes", {"sheet": "Brann"}))
     ok(post(client, "/enemies", {"sheet": "Saqueador"}))
     response = post(client, "/attack", {"attacker": "Brann", "defender": "Saqueador"}, headers={"Accept-Language": lang})
-    assert (response.status_code, response.get_json()["error"]) == (400, reason)
+    assert (response.status_code, response.get_json()["error"]) == (409, reason)  # the state refuses it
 
 
 @pytest.mark.parametrize("raw", [b"not json", b"[1]", b"null", b'{"values": ' + b"[" * 5000 + b"]" * 5000 + b"}"])
@@ -348,4 +348,4 @@ def test_a_malformed_initiative_tap_is_refused_with_its_reason(client, body, sta
 def test_no_initiative_is_tapped_once_the_fight_has_started(client):
     set_up(client)
     response = post(client, "/initiative/tap", {"name": "Brann", "value": 2})
-    assert response.status_code == 400 and response.get_json()["error"] == "initiative was rolled: the fight has started"
+    assert response.status_code == 409 and response.get_json()["error"] == "initiative was rolled: the fight has started"

@@ -30,9 +30,9 @@ def client(app, tmp_path):
     return app.test_client()
 
 
-def refusal(client, path: str, body: dict, lang: str) -> str:
+def refusal(client, path: str, body: dict, lang: str, status: int = 400) -> str:
     response = client.post(f"/api/combat{path}?lang={lang}", json=body)
-    assert response.status_code == 400
+    assert response.status_code == status
     return response.get_json()["error"]
 
 
@@ -45,7 +45,7 @@ def test_the_combat_forms_refusals_are_said_in_the_pages_language(client, lang):
     assert refusal(client, "/participants", {"sheet": kai, "side": "hero", "save": True}, lang) == heavy
     client.post("/api/combat/enemies", json={"sheet": "Rival"})
     client.post("/api/combat/initiative", json={"values": {"Brann": 6, "Rival": 1}})
-    assert refusal(client, "/remove", {"name": "Brann"}, lang) == turn
+    assert refusal(client, "/remove", {"name": "Brann"}, lang, 409) == turn  # the state refuses it
 
 
 #: lang → the bestiary's Saqueador as the page names it (web/messages.py SHEET_NAMES).
@@ -60,4 +60,4 @@ def test_a_refusal_names_a_bestiary_fighter_as_the_page_does(client, lang):
     assert refusal(client, "/participants", {"sheet": typed, "side": "hero"}, lang).endswith(f" {raider} 2")
     client.post("/api/combat/heroes", json={"sheet": "Brann"})
     client.post("/api/combat/initiative", json={"values": {"Brann": 1, "Saqueador": 6, "Saqueador 2": 2}})
-    assert f" {raider}" in refusal(client, "/remove", {"name": "Saqueador"}, lang)
+    assert f" {raider}" in refusal(client, "/remove", {"name": "Saqueador"}, lang, 409)

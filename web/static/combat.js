@@ -73,7 +73,7 @@ function renderTurn() {
     : started ? t("{name}'s turn", { name: shown(enc.current) })
     : t("Set up the fight: add heroes and enemies, then roll initiative.");
   const effects = $("#turn-effects");
-  setChildren(effects, (started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
+  setChildren(effects, (enc.over ? fightSummary() : started ? enc.turn_effects_shown : []).map((text) => el("li", { text })));
   const prompt = $("#turn-prompt");
   const pad = $("#poison-keypad");
   if (enc.pending_poison) {
@@ -93,6 +93,17 @@ function renderTurn() {
   $("#attack-start").hidden = !canAttack;
   if (canAttack) renderAttackChoice();
 }
+
+/** RULES DD-8, DD-9: who won (the side still standing) and the points each hero earned. */
+function fightSummary() {
+  const heroesStand = fighters().some((p) => p.side === "hero" && active(p));
+  return [heroesStand ? t("The heroes win: every enemy is defeated.") : t("The enemies win: every hero is out of combat."),
+    ...fighters().filter((p) => p.side === "hero").map((p) => t("{name} earned {pc} PC and {pm} PM",
+      { name: shown(p.name), pc: p.points.PC, pm: p.points.PM }))];
+}
+
+/** A fighter's points earned by hits, in the rules' names (RULES DD-8: PC Body, PM Mind). */
+const pointsText = (p) => `PC ${p.points.PC} · PM ${p.points.PM}`;
 
 /** The select's options: each name its value, ``label(name)`` its text. */
 function fill(select, names, keep, label = shown) {
@@ -278,8 +289,17 @@ function pvBar(p) {
   ]);
 }
 
+/** What a condition does; Envenenado's with its own X (RULES DD-11): "takes 2 damage…", "takes 1d4 damage…". */
+function conditionEffect(c) {
+  if (c.name === "Envenenado") {
+    return c.poison !== null ? t("poisoned: takes {n} damage at the start of each own turn", { n: c.poison })
+      : t("poisoned: takes 1d{n} damage at the start of each own turn", { n: c.poison_die });
+  }
+  return (catalogue.conditions || {})[c.name];
+}
+
 function conditionItem(c) {
-  const effect = (catalogue.conditions || {})[c.name];
+  const effect = conditionEffect(c);
   return el("li", { class: "condition", dataset: { duration: c.duration }, title: effect || "" }, [
     el("strong", { text: c.label }), el("span", { text: " · " + t(c.duration) + (effect ? " — " + effect : "") }),
   ]);
@@ -313,6 +333,7 @@ function renderFighters() {
       ]),
       pvBar(p),
       energy ? el("p", { class: "energy", text: energy }) : null,
+      p.side === "hero" || p.points.PC + p.points.PM ? el("p", { class: "points", text: pointsText(p) }) : null,
       p.conditions.length ? el("ul", { class: "conditions" }, p.conditions.map(conditionItem)) : null,
     ]);
   }));
@@ -354,7 +375,7 @@ function renderFighterDialog() {
   if (p.defence) sheet.push(t("Defence") + " d" + p.defence);
   if (p.armour) sheet.push(t("armour {n}", { n: p.armour }));
   if (p.shield) sheet.push(t("shield {n}", { n: p.shield }));
-  $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV";
+  $("#fighter-detail").textContent = sheet.join(" · ") + " — " + p.pv + " / " + p.pv_max + " PV · " + pointsText(p);
   const names = state.conditions.map((c) => c.name);
   const select = $("#condition-name");
   if (select.options.length !== names.length) fill(select, names, true, (name) => name);
@@ -364,7 +385,10 @@ function renderFighterDialog() {
   ])));
   $("#energy-row").hidden = !(p.energy_max.EC + p.energy_max.EM + p.energy_max.EA);
   for (const button of document.querySelectorAll("#energy-row .spend")) button.disabled = !p.energy[button.dataset.energy];
-  fill($("#help-ally"), fighters().filter((o) => o.name !== p.name && o.side === p.side).map((o) => o.name), true);
+  // RULES DD-2, DD-9: a fighter still in the fight helps an ally still in it (one down has no next roll)
+  const allies = active(p) ? fighters().filter((o) => o.name !== p.name && o.side === p.side && active(o)).map((o) => o.name) : [];
+  fill($("#help-ally"), allies, true);
+  $("#help-row").hidden = !allies.length;
   $("#rest-keypad").replaceWith(Object.assign(keypad(4, null, (v) => step("/rest", { name: p.name, kind: "short", roll: v }), "d4"), { id: "rest-keypad" }));
 }
 
