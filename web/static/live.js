@@ -119,7 +119,7 @@ function renderState() {
   };
   // The teaching round takes every throw (the roll waits): the line says so, the prompt how to go on.
   const line = [state.teaching ? t("Teaching round") : words[state.state] || state.state];
-  if (state.preset) line.push(presetLabel(state.preset));
+  if (state.preset) line.push(state.label_text || presetLabel(state.preset));   // never its internal name
   if (state.roller) line.push(t("by {name}", { name: state.roller }));
   const past = pastRoll();
   // An earlier roll the player tapped is shown under its own header, without the live prompt.
