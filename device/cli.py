@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from device.errors import DeviceError
+
 # The modules that add sub-commands, in the order `dicelens --help` lists them.
 _COMMAND_MODULES = (
     "device.cli_rules",
@@ -165,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (UsageError, ValueError) as exc:
+    except (UsageError, ValueError, DeviceError) as exc:  # device's errors say why in one line
         print(f"dicelens: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -36,6 +36,7 @@ import argparse
 import hashlib
 import json
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -44,7 +45,9 @@ import numpy as np
 
 from device.cli import UsageError, output_folder, summary
 from device.cli_read import _Unreadable, load_photo
+from device.errors import HistoryDamaged
 from device.examples import ExampleConflict, Examples, TaughtFile
+from device.history import DATABASE
 from device.teach_round import lacking
 from vision import adapt, read_dice
 from vision.numerals import SIDES
@@ -88,13 +91,24 @@ def register(subparsers) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the examples; 0 done, 2 no such data folder, OUT not writable or holding what
+    """Write the examples, reading DIR only (nothing in it is made or changed); 0 done, 2 no
+    such data folder, one with no history or a damaged one, OUT not writable or holding what
     would be written over (without ``--force``)."""
     if not args.data.is_dir():
         raise UsageError(f"--data: {args.data} is not a folder")
-    out = output_folder(args.out, "OUT")
-    with Examples(args.data) as examples:
-        items = examples.export()
+    try:
+        examples = Examples.reading(args.data)
+    except FileNotFoundError:
+        raise UsageError(f"--data: {args.data} holds no history ({DATABASE}), so no examples: give the "
+                         "data folder of a dicelens serve, or one dicelens teach wrote") from None
+    except (HistoryDamaged, sqlite3.Error, OSError) as exc:
+        raise _unusable(args.data, exc) from None
+    with examples:
+        try:
+            items = examples.export()
+        except sqlite3.Error as exc:
+            raise _unusable(args.data, exc) from None
+        out = output_folder(args.out, "OUT")
         if not args.force:
             _refuse_overwriting(out, args.data, items)
         (out / "crops").mkdir(exist_ok=True)
@@ -102,7 +116,11 @@ def run_export(args: argparse.Namespace) -> int:
         for item in items:
             name = Path(item["photo"]).name
             if name not in images:
-                shutil.copyfile(args.data / item["photo"], out / name)
+                try:
+                    shutil.copyfile(args.data / item["photo"], out / name)
+                except FileNotFoundError:
+                    raise UsageError(f"--data: {args.data / item['photo']}, the photo of example "
+                                     f"{item['id']}, is gone") from None
                 image = cv2.imread(str(out / name))
                 if image is None:  # the data folder's photo was damaged after it was taught
                     raise UsageError(f"{args.data / item['photo']}: not an image, or a damaged one")
@@ -116,6 +134,14 @@ def run_export(args: argparse.Namespace) -> int:
     print(json.dumps({"photos": len(images), "dice": sum(len(i["dice"]) for i in images.values()),
                       "out": str(out)}))
     return 0
+
+
+def _unusable(data: Path, exc: BaseException) -> UsageError:
+    """The one line for a data folder whose history cannot be used (damaged, not a database,
+    unreadable), as ``dicelens serve`` words it."""
+    why = str(exc) if isinstance(exc, HistoryDamaged) else \
+        f"the history database {data / DATABASE} cannot be read: {getattr(exc, 'strerror', None) or exc}"
+    return UsageError(f"--data: {why} (the file was left as it is; move it aside to start a new history)")
 
 
 def _refuse_overwriting(out: Path, data: Path, items: list[dict]) -> None:
@@ -237,15 +263,26 @@ def run(args: argparse.Namespace) -> int:
     print; 0 done, 2 bad input (nothing added)."""
     files = [_taught_file(args.labels, entry) for entry in _entries(args.labels)]
     output_folder(args.data, "--data")
-    with Examples(args.data) as examples:
+    try:
+        examples = Examples(args.data)
+    except (HistoryDamaged, sqlite3.Error) as exc:
+        raise _unusable(args.data, exc) from None
+    with examples:
         try:
             added = examples.add(files, who=args.who)
         except ExampleConflict as exc:
             raise UsageError(f"{args.labels}: {exc}") from None
+        except (sqlite3.Error, OSError) as exc:  # a full disk: add() changed nothing
+            raise UsageError(f"--data: the examples could not be saved in {args.data} "
+                             f"({getattr(exc, 'strerror', None) or exc}): nothing was added") from None
         photos = examples.taught_photos()
     readings: list[TrayReading] = []
     adaptation = adapt.fit(photos, readings=readings)
-    adaptation.save(args.data)
+    try:
+        adaptation.save(args.data)
+    except OSError as exc:
+        raise UsageError(f"--data: the adaptation could not be saved in {args.data} ({exc.strerror or exc}): "
+                         "the examples were added; teach the same labels again once that is fixed") from None
     shipped = {_digest(photo.image): reading for photo, reading in zip(photos, readings, strict=False)}
     for file in files:
         if not file.partial and (misfit := _misfit(file.image, file.dice, _read_by_fit(file, shipped,

@@ -9,7 +9,8 @@ camera's rolls would join the real table's history)::
     # data_folder = "~/.local/share/dicelens"  # history.sqlite3 and photos/; unset: dicelens for
                             # a real camera, dicelens-sim / dicelens-replay/<name of PATH> for
                             # sim / file:PATH
-    pin = ""                # PIN for settings and clearing history; "" = none
+    pin = ""                # PIN every control asks for (arm, throw, dice by hand, correct,
+                            # the fight, teaching, settings, clear history); "" = none
     pin_from_page = false   # with pin = "": may the settings page set a PIN? (any phone could)
     principal_color = "red" # colour of the principal die (RULES D6-2); "" = any distinct colour
     settle_seconds = 0.4    # still time after movement before a frame is read

@@ -59,7 +59,7 @@ from device.roll.record import ABANDONED_NOTE, WAITING_NOTE, Die, faces
 from device.roll.settings import RollSettings, SettingLocked, _with_house_rules, stored_measure
 from device.roll.teaching import RollTeaching
 from device.roll.walk import SURPLUS_NOTE, throw_problem
-from device.teach_round import TeachingRound
+from device.teach_round import NO_CAMERA_TO_TEACH, TeachingRound
 from device.tray.dispatch import TrayDispatcher
 from device.tray.readers import adapted
 from device.tray.readers import reader as tray_reader
@@ -296,18 +296,27 @@ class Controller(FrameSide, CameraSide, RollTeaching, RollSettings, RollKeeping)
 
     # --- the teaching round (device/teach_round.py) -----------------------------------
     def teaching(self) -> dict:
-        """The round's state (:meth:`TeachingRound.state`) and ``can_throw``: whether the
-        camera throws the set itself (sim, file; :meth:`throw`), whatever roll is armed."""
+        """The round's state (:meth:`TeachingRound.state`), ``can_throw``: whether the
+        camera throws the set itself (sim, file; :meth:`throw`), whatever roll is armed, and
+        ``why_not``: why no round can start (a :class:`Phrase`: no camera reads the tray), or None."""
         with self._lock:
-            can_throw = self._camera_dict(None)["can_throw"]
-        return {**self.teaching_round.state(), "can_throw": can_throw}
+            camera = self._camera_dict(None)
+        return {**self.teaching_round.state(), "can_throw": camera["can_throw"],
+                "why_not": None if camera["status"] == "ok" else NO_CAMERA_TO_TEACH}
 
     def _teaching_changed(self) -> None:
         with self._lock:
             self._publish_state()  # the live page says the round is on, or is no longer
 
     def start_teaching(self) -> dict:
-        """Every throw is the round's until :meth:`stop_teaching`; the armed preset waits."""
+        """Every throw is the round's until :meth:`stop_teaching`; the armed preset waits.
+
+        :raises CameraUnavailable: no camera is there (none attached, or away): a round
+            learns from the camera's photos, so it would never get a throw.
+        """
+        with self._lock:
+            if self._camera["status"] != "ok":
+                raise CameraUnavailable(NO_CAMERA_TO_TEACH)
         self.teaching_round.start()
         return self.teaching()
 

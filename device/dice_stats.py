@@ -15,7 +15,9 @@ Which dice count for what:
   camera said it could not read it, and nobody gave its face);
 * ``by_hand``: dice entered by hand (the camera was away, or a leaning die's top face, or
   the dice a correction asked for): not the camera's, so in no share of read right;
-* ``faces``: every die whose face is known, corrected ones with their corrected face (its
+* ``rolled``: every die of the rolls, ``read`` + ``by_hand`` (a die entered by hand and later
+  marked cocked is still one rolled by hand, with no face);
+* ``faces``: every die whose face is known (``dice``, their count), corrected ones with their corrected face (its
   true face: leaving them out would hide exactly the faces the camera misreads), and the
   fairness test on them;
 * ``taught``: the examples taught for that kind (:func:`device.examples.taught_by_kind`),
@@ -139,7 +141,7 @@ def dice_stats(rolls: Iterable[Mapping[str, Any]], taught: Mapping[str, int] | N
     :param rolls: ``{"system", "dice"}`` per roll (``dice``: the roll's die dicts, as
         :meth:`device.roll.record.Die.to_dict` gives them).
     :param taught: examples taught per kind (any kind; those of :data:`KINDS` are shown).
-    :returns: ``{"kinds": [{"kind", "sides", "dice" (faces known), "read", "right",
+    :returns: ``{"kinds": [{"kind", "sides", "rolled" (read + by_hand), "dice" (faces known), "read", "right",
         "corrected", "unreadable", "by_hand", "faces" ([count of face 1, …]), "taught",
         "fairness": Fairness as a dict, or None}], "alpha", "power"}``; the module
         docstring says which die counts where.
@@ -165,7 +167,8 @@ def dice_stats(rolls: Iterable[Mapping[str, Any]], taught: Mapping[str, int] | N
     kinds = []
     for kind, tally in tallies.items():
         test = fairness(tally["faces"])
-        kinds.append({"kind": kind, "sides": KINDS[kind], "dice": sum(tally["faces"]), **tally,
+        kinds.append({"kind": kind, "sides": KINDS[kind], "rolled": tally["read"] + tally["by_hand"],
+                      "dice": sum(tally["faces"]), **tally,
                       "taught": int((taught or {}).get(kind, 0)),
                       "fairness": asdict(test) if test is not None else None})
     return {"kinds": kinds, "alpha": ALPHA, "power": POWER}

@@ -28,8 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from device.history import DATABASE, History
-from device.history_schema import Transaction
+from device.history import DATABASE, PHOTOS, History
+from device.history_schema import Transaction, check_database
 from rules.phrase import Phrase
 from vision import adapt
 
@@ -127,6 +127,48 @@ class Examples:
         examples = cls.__new__(cls)
         examples._open(history.folder)
         history.close_with(examples.close)
+        return examples
+
+    @classmethod
+    def reading(cls, folder: str | os.PathLike) -> Examples:
+        """The examples of a data folder's history database, read only (``dicelens
+        export-examples``): nothing in the folder is made, migrated or removed. A history an
+        earlier version wrote, without the ``examples`` table or its later columns, reads as
+        its examples are (none, no roll, not partial). Only :meth:`export`, :meth:`crop` and the
+        other reads work on it.
+
+        :raises FileNotFoundError: the folder holds no history database.
+        :raises HistoryDamaged: it is no sound history (the checks of :class:`History`).
+        """
+        examples = cls.__new__(cls)
+        examples.folder = Path(folder)
+        examples.photos = examples.folder / FOLDER
+        examples.lock = threading.Lock()
+        database = examples.folder / DATABASE
+        if not database.is_file():
+            raise FileNotFoundError(database)
+        # immutable when no server has it open (no -wal file): otherwise SQLite leaves a -wal
+        # and a -shm file in the folder, even for a read-only connection
+        wal = database.with_name(DATABASE + "-wal")
+        uri = f"{database.resolve().as_uri()}?mode=ro{'' if wal.exists() else '&immutable=1'}"
+        db = examples._db = sqlite3.connect(uri, uri=True, timeout=10, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        try:
+            check_database(db, database, examples.folder / PHOTOS)
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            # temp objects shadow main's of the same name, and are no write to the folder
+            if "examples" not in tables:
+                db.execute(SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE"))
+                for column in (ROLL_COLUMN, PARTIAL_COLUMN):
+                    db.execute(column.replace("TABLE examples", "TABLE temp.examples"))
+            elif missing := {"roll", "partial"} - {row["name"] for row in db.execute("PRAGMA table_info(examples)")}:
+                defaults = ", ".join(f"{'NULL' if name == 'roll' else 0} AS {name}" for name in sorted(missing))
+                db.execute(f"CREATE TEMP VIEW examples AS SELECT *, {defaults} FROM main.examples")
+            if "rolls" not in tables:
+                db.execute("CREATE TEMP TABLE rolls (id INTEGER PRIMARY KEY, dice TEXT)")
+        except BaseException:
+            db.close()
+            raise
         return examples
 
     def _open(self, folder: Path) -> None:

@@ -97,7 +97,7 @@ class History:
     def __init__(self, folder: str | os.PathLike, photo_cap_bytes: int = 500 * 2**20):
         self.folder = Path(folder)
         self.photos = self.folder / PHOTOS
-        self.photos.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(parents=True, exist_ok=True)  # photos/ once the database is known sound
         self.photo_cap_bytes = photo_cap_bytes
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.folder / DATABASE, check_same_thread=False,
@@ -118,6 +118,7 @@ class History:
         except (sqlite3.Error, HistoryDamaged):  # not a history (or a damaged one): leave it as it is
             self._db.close()
             raise
+        self.photos.mkdir(exist_ok=True)
         self._remove_orphan_photos()
         self._photo_bytes = sum(path.stat().st_size for path in self.photos.glob("*.jpg"))
 

@@ -63,7 +63,7 @@ def register(subparsers) -> None:
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the phones)")
     parser.add_argument("--port", type=whole_number, help="port of the page (default 8000; 0 picks a free one)")
     parser.add_argument("--data", type=Path, help="data folder (default: ~/.local/share/dicelens for a real camera, "
-                        "dicelens-sim for the simulated one, dicelens-replay for file:PATH)")
+                        "dicelens-sim for the simulated one, dicelens-replay/<name of PATH> for file:PATH)")
     parser.add_argument("--auto-throw", type=number, metavar="N",
                         help="sim/file camera: throw every N seconds, N of 1 or more (a finished "
                              "roll's preset is armed again); 0: only on request")

@@ -46,6 +46,11 @@ def lacking(by_value: dict[str, dict[Any, int]]) -> dict[str, list[int]]:
             for kind, values in by_value.items() if kind in SIDES}
 
 
+#: Why a round cannot start: it learns from the camera's photos (dice by hand teach nothing).
+NO_CAMERA_TO_TEACH = Phrase("teaching needs the camera, and none is reading the tray: connect it, "
+                            "or start dicelens with it")
+
+
 class TeachingRound:
     """The round of one data folder.
 

@@ -215,7 +215,7 @@ write_default_config() {
 # dicelens settings; every key and its default: device/config.py.
 # After a change: sudo systemctl restart dicelens
 # (a flag of "dicelens serve" beats its key here; the service passes only --config)
-pin = ""                  # 4 to 12 digits to guard the settings and clearing the history
+pin = ""                  # 4 to 12 digits every control asks for: arming, throwing, corrections, settings…
 pin_from_page = false     # with pin = "": may the settings page set one? (any phone on the Wi-Fi could)
 principal_color = "red"   # colour of the principal die
 # History and photos. The service may write only in /var/lib/dicelens: another

@@ -150,10 +150,11 @@ class Controller(Protocol):
     # "kind", "sides", "read", "value", "fixed", "crop"}], "examples": {kind: {value: count}},
     # "lacking": {kind: [values]}, "can_throw"}`` (``can_throw``: :meth:`throw` throws the set).
     def teaching(self) -> dict:
-        """The round's state."""
+        """The round's state; ``why_not``: why no round can start (a Phrase: no camera), or None."""
 
     def start_teaching(self) -> dict:
-        """Every settled throw is the round's, read without rules, until :meth:`stop_teaching`."""
+        """Every settled throw is the round's, read without rules, until :meth:`stop_teaching`;
+        a RuntimeError (409) while no camera reads the tray."""
 
     def stop_teaching(self) -> dict:
         """Back to the preset armed before; a throw held is dropped."""

@@ -291,6 +291,7 @@ def shown_state(state: dict) -> dict:
     if problem and worded is not None:  # the problem's text in the phone's language too
         state = {**state, "problem": {**problem, "text": worded}}
     return {**state, "prompt_text": prompt_text(state), "prompt_asks": prompt_asks(state),
+            "label_text": label_text(state["label"]) if state.get("label") else None,
             **({"latest_roll": shown_roll(latest)} if latest else {}),
             **({"camera": shown_camera(state["camera"])} if state.get("camera") else {})}
 

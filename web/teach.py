@@ -7,9 +7,10 @@ POST is *PIN* (:mod:`web.security`).
                                          "read", "value", "fixed", "crop"}] (the throw held),
                                          "kinds": [{"kind", "name", "examples": {value: count},
                                          "count", "count_text", "lacking": [values],
-                                         "lacking_text"}], "can_throw"}`` (the camera throws
-                                         the set itself: ``POST /api/throw``, the round's)
-``POST /api/teach/start``                every throw is the round's (``{}``)
+                                         "lacking_text"}], "can_throw", "why_not"}`` (the camera
+                                         throws the set itself: ``POST /api/throw``, the round's;
+                                         why no round can start, or null)
+``POST /api/teach/start``                every throw is the round's (``{}``); 409 no camera
 ``POST /api/teach/stop``                 back to the preset armed before; a throw held is dropped
 ``POST /api/teach/dice/<index>``         ``{"value": n}`` the die shows n (a d10's 0 is 10); 400 a
                                          value not on that die, 404 no such die
@@ -31,6 +32,7 @@ from .api import controller
 from .dice_stats import kind_word
 from .errors import Conflict, refusals
 from .inputs import json_body, name_text, only_keys, whole_number
+from .messages import translated
 
 bp = Blueprint("teach", __name__, url_prefix="/api/teach")
 
@@ -51,7 +53,8 @@ def shown_teaching(state: dict) -> dict:
                       "lacking_text": _("no example yet of %(values)s", values=listed) if lacking
                       else _("every value has an example")})
     dice = [{**die, "name": kind_word(die["kind"])} for die in state["dice"]]
-    return {"on": state["on"], "dice": dice, "kinds": kinds, "can_throw": state["can_throw"]}
+    return {"on": state["on"], "dice": dice, "kinds": kinds, "can_throw": state["can_throw"],
+            "why_not": state["why_not"] and translated(state["why_not"])}
 
 
 def _answer(call) -> object:

@@ -19,11 +19,12 @@ from device.errors import DeviceError, SaveFailed
 from device.events import EventHub
 from device.history import History
 from device.presets import Preset
-from device.roll.record import Die, Roll, Void, now
+from device.roll.record import Die, Roll, Void, abandoned_note, now
 from device.roll.walk import Walk, resolve, walk
 from device.tray.dispatch import TrayDispatcher
 from device.tray.problems import Problem, dice_count
 from rules.errors import InvalidRoll
+from rules.phrase import Phrase
 from rules.pool import PoolOptions
 from vision.principal import MeasuredColor
 from vision.reading import DieReading
@@ -204,6 +205,14 @@ class RollCore:
             log.error("%s", failure)
         self._publish_state()
 
+
+    def _abandon(self, why: Phrase) -> None:
+        """Close the roll under way as abandoned, ``why`` in its note (a finished one is left)."""
+        roll = self._roll
+        if roll is None or roll.id is None or roll.finished is not None:
+            return
+        roll.finished, roll.note = now(), abandoned_note(why)
+        self._save()
 
     def _save(self, photos: tuple[bytes, bytes] | None = None) -> None:
         photo, annotated = photos if photos else (None, None)

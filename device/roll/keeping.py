@@ -100,9 +100,3 @@ class RollKeeping(RollCore):
         if waiting:
             self._latest = self._history.latest()
 
-    def _abandon(self, why: Phrase) -> None:
-        roll = self._roll
-        if roll is None or roll.id is None or roll.finished is not None:
-            return
-        roll.finished, roll.note = now(), abandoned_note(why)
-        self._save()

@@ -130,6 +130,7 @@ class RollSettings(RollCore):
                 else:
                     self._presets = presets
                 self._odds.clear()
+                self._disarm_if_gone()
             if "pin" in changes:
                 self._pin = changes["pin"]
             if "cocked_dice" in changes:
@@ -180,6 +181,18 @@ class RollSettings(RollCore):
         step = cast(int, walk.step)  # a problem names its throw
         return Void(step, self._armed_before if step == 0 else None, tuple(die.reading() for die in dice))
 
+
+    def _disarm_if_gone(self) -> None:
+        """The armed preset, removed or replaced by a change of the presets, is armed no more
+        (no button or tap could arm it again): a roll of it under way is closed as abandoned,
+        with a note, as arming another preset mid-roll does; a finished one keeps its result."""
+        armed = self._preset
+        if armed is None or armed in self._presets:
+            return
+        self._abandon(Phrase("{label} was removed from the rolls before this roll was complete", label=armed.label))
+        self._generation += 1
+        self._preset, self._roller, self._roll, self._void = None, None, None, None
+        self._set_state("idle")
 
     def _find_preset(self, name: str) -> Preset:
         for preset in self._presets:

@@ -61,7 +61,7 @@ def test_your_dice_from_settings_in_the_pages_language(phone, controller, locale
     expect(d6.locator(".few")).to_have_text(words["few"])
     expect(d6.locator(".right")).to_have_text(words["right"])
     thousands = "12,345" if locale == "en-US" else "12.345"   # Spanish groups from 5 digits
-    expect(d6.locator("dd")).to_have_text(["580", "580", "579", "1", "0", "0", thousands])
+    expect(d6.locator("dd")).to_have_text(["580", "580", "579", "1", "0", "0", "580", thousands])
     expect(d6.locator(".faces tbody th")).to_have_text(["1", "2", "3", "4", "5", "6"])
     expect(d6.locator(".faces tbody td")).to_have_text(["90", "90", "90", "90", "90", "130"])
     d10 = page.locator(".dice-kind[data-kind=d10]")
@@ -79,3 +79,29 @@ def test_your_dice_from_settings_in_the_pages_language(phone, controller, locale
 def test_a_player_name_the_api_refuses_is_said_on_the_page(phone):
     page = phone("/dice?player=" + "x" * 41)
     expect(page.locator("#toast")).to_have_text("Error: player must be at most 40 characters")
+
+
+HAND = {"en-US": ["Dice rolled", "Read by the camera", "Entered by hand", "With a face known (in the faces below)"],
+        "pt-BR": ["Dados rolados", "Lidos pela câmera", "Digitados à mão", "Com a face conhecida (nas faces abaixo)"],
+        "es-ES": ["Dados tirados", "Leídos por la cámara", "Introducidos a mano",
+                  "Con la cara conocida (en las caras de abajo)"]}
+
+
+@pytest.mark.parametrize("width", [320, 390])
+@pytest.mark.parametrize("locale", list(HAND))
+def test_dice_rolled_add_up_when_a_die_by_hand_is_marked_cocked(phone, controller, locale, width):
+    """Trial fault 19: the dice rolled are those read and those entered by hand, faces known or not."""
+    controller.arm("2d6")
+    controller.throw_dice([3, 4])                                  # read by the camera
+    controller.arm("2d6")
+    controller.enter_dice([2, 5])                                  # by hand, then one marked cocked
+    controller.correct(controller.rolls(limit=1)[0]["id"], 1, cocked=True)
+    page = phone("/dice", locale=locale, viewport={"width": width, "height": 800})
+    d6 = page.locator(".dice-kind[data-kind=d6-pips]")
+    counts = {name: d6.locator("dt", has_text=re.compile("^" + re.escape(name) + "$")).locator("xpath=following-sibling::dd[1]")
+              for name in HAND[locale]}
+    rolled, read, hand, known = HAND[locale]
+    expect(counts[rolled]).to_have_text("4")
+    expect(counts[read]).to_have_text("2")
+    expect(counts[hand]).to_have_text("2")
+    expect(counts[known]).to_have_text("3")

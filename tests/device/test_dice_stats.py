@@ -82,8 +82,9 @@ def test_every_kind_counts_the_cameras_dice_apart_from_the_corrected_and_the_typ
     stats = dice_stats(rolls, {"d6-pips": 4, "d20": 3})
     assert [k["kind"] for k in stats["kinds"]] == list(KINDS) == ["d6-pips", "d10"]
     d6, d10 = stats["kinds"]
-    assert {key: d6[key] for key in ("dice", "read", "right", "corrected", "unreadable", "by_hand", "taught")} == \
-        {"dice": 4, "read": 6, "right": 2, "corrected": 1, "unreadable": 3, "by_hand": 1, "taught": 4}
+    assert {key: d6[key] for key in ("rolled", "dice", "read", "right", "corrected", "unreadable", "by_hand",
+                                     "taught")} == \
+        {"rolled": 7, "dice": 4, "read": 6, "right": 2, "corrected": 1, "unreadable": 3, "by_hand": 1, "taught": 4}
     assert d6["faces"] == [1, 1, 0, 0, 1, 1]
     # a d10 corrected to cocked has no face; a 10 is face 10 (RULES P-1)
     assert {key: d10[key] for key in ("dice", "read", "right", "corrected", "by_hand", "taught")} == \
@@ -129,3 +130,14 @@ def test_only_the_taught_examples_count_as_taught_not_the_rolls_corrected_or_tap
         examples.add([TaughtFile(b"roll photo", ".jpg", image, "roll 7", tapped, roll=7)])
         assert taught_by_kind(tmp_path) == {"d6-pips": {2: 1}}
         assert sum(taught_by_kind(tmp_path, from_rolls=True)["d6-pips"].values()) == 6
+
+
+def test_dice_rolled_are_those_read_and_those_entered_by_hand_whatever_their_face():
+    """Trial fault 19: a die entered by hand and later marked cocked counted in "entered by hand"
+    but not in "dice rolled", so 38 read + 9 by hand showed 46 rolled."""
+    rolls = [{"system": "d6", "dice": [_die(3), _die(None, unreadable="cocked"), _die(4, "hand"),
+                                       _die(None, "hand", corrected=True)]}]
+    d6 = dice_stats(rolls)["kinds"][0]
+    assert (d6["rolled"], d6["read"], d6["by_hand"]) == (4, 2, 2)
+    assert d6["rolled"] == d6["read"] + d6["by_hand"] and d6["read"] == d6["right"] + d6["corrected"] + d6["unreadable"]
+    assert d6["dice"] == sum(d6["faces"]) == 2  # the faces counted: the dice whose face is known

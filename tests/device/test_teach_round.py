@@ -11,7 +11,7 @@ import pytest
 from device import teach_round
 from device.adapting import Refitter
 from device.controller import Controller
-from device.errors import SaveFailed
+from device.errors import CameraUnavailable, SaveFailed
 from device.examples import Examples
 from device.presets import build_presets
 from tests.device.controller_fakes import die, fakes, numbered
@@ -20,7 +20,9 @@ from tests.device.test_examples_from_page import FitSpy
 
 @pytest.fixture
 def ctl(history, reader, clock):
-    return Controller(build_presets(), history, clock=clock, **fakes(reader))
+    controller = Controller(build_presets(), history, clock=clock, **fakes(reader))
+    controller.on_status("ok")  # the camera a round reads
+    return controller
 
 
 def test_a_throw_is_held_fixed_confirmed_and_its_dice_become_examples(ctl, reader, clock, history):
@@ -106,7 +108,7 @@ def test_a_save_that_fails_keeps_the_throw_and_the_examples_as_they_were(ctl, re
 
 def test_nothing_is_taught_before_the_round_starts(ctl, reader, clock):
     ctl.on_settled(reader.frame(die(1, x=2, y=2, size=20)), clock.tick())
-    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}, "can_throw": False}
+    assert ctl.teaching() == {"on": False, "dice": [], "examples": {}, "lacking": {}, "can_throw": False, "why_not": None}
     with pytest.raises(LookupError):
         ctl.confirm_taught_throw()
 
@@ -187,3 +189,12 @@ def test_the_watcher_ends_a_round_nobody_asks_about(ctl, clock, monkeypatch):
     assert event is not None and event.kind == "state" and event.data["teaching"] is False
     ctl.close()
     assert not ctl.teaching_round._watcher.is_alive()
+
+
+def test_no_round_starts_while_no_camera_reads_the_tray(ctl):
+    """Trial fault 13: a round learns from the camera's throws; with none it would wait for ever."""
+    ctl.on_status("no camera", "USB camera 5 could not be opened")
+    assert ctl.teaching()["why_not"] == teach_round.NO_CAMERA_TO_TEACH
+    with pytest.raises(CameraUnavailable):
+        ctl.start_teaching()
+    assert ctl.teaching()["on"] is False

@@ -24,13 +24,14 @@ import numpy as np
 
 import rules
 from device.dice_stats import dice_stats
+from device.errors import CameraUnavailable
 from device.events import Event, EventHub
 from device.events import Subscription as HubSubscription
 from device.examples import Examples
 from device.roll.camera import camera_status
 from device.roll.settings import SettingLocked, principal_from_frame
 from device.setup_view import setup_view
-from device.teach_round import TeachingRound
+from device.teach_round import NO_CAMERA_TO_TEACH, TeachingRound
 from device.tray.dispatch import frame_jpeg
 from device.tray.problems import Problem
 from rules.d6 import D6Spec
@@ -445,7 +446,8 @@ class FakeController(Controller):
             return dice_stats(rolls, self.taught)
 
     def teaching(self) -> dict:
-        return {**self.teaching_round.state(), "can_throw": self.can_throw}
+        return {**self.teaching_round.state(), "can_throw": self.can_throw,
+                "why_not": None if self._state["camera"]["status"] == "ok" else NO_CAMERA_TO_TEACH}
 
     def _teaching_changed(self) -> None:
         with self._lock:
@@ -453,6 +455,8 @@ class FakeController(Controller):
             self._publish_state()
 
     def start_teaching(self) -> dict:
+        if self._state["camera"]["status"] != "ok":
+            raise CameraUnavailable(NO_CAMERA_TO_TEACH)
         self.teaching_round.start()
         return self.teaching()
 

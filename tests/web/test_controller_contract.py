@@ -9,6 +9,7 @@ import pytest
 
 from device.combat import CombatSession
 from device.controller import Controller
+from device.errors import CameraUnavailable
 from device.history import History
 from device.presets import build_presets
 from tests.fakes.controller import FakeController
@@ -122,10 +123,19 @@ def test_the_dice_stats_count_every_kind_and_a_players_dice_alone(ctl):
     assert ctl.dice_stats(player="Bia")["kinds"][0]["dice"] == 0
 
 
+def _without_camera(fake):
+    """The fake's ``start_teaching`` once its camera is gone, as the real one starts."""
+    fake.set_camera("no camera", "no camera attached")
+    return fake.start_teaching
+
+
 def test_the_teaching_round_starts_stops_and_refuses_with_no_throw_held(ctl):
+    with pytest.raises(CameraUnavailable):  # no camera yet: the round would get no throw
+        (ctl.start_teaching if isinstance(ctl, Controller) else _without_camera(ctl))()
+    (ctl.on_status if isinstance(ctl, Controller) else ctl.set_camera)("ok")
     teaching = ctl.teaching()
     assert isinstance(teaching.pop("can_throw"), bool)    # whether the camera throws the set itself
-    assert teaching == {"on": False, "dice": [], "examples": {}, "lacking": {}}
+    assert teaching == {"on": False, "dice": [], "examples": {}, "lacking": {}, "why_not": None}
     assert ctl.start_teaching()["on"] is True
     for call in (ctl.confirm_taught_throw, lambda: ctl.fix_taught_die(0, 3)):
         with pytest.raises(LookupError):

@@ -69,3 +69,29 @@ def test_a_roll_a_restart_closed_as_abandoned_says_why_in_the_requests_language(
     roll = before.enter_dice([6, 2])["latest_roll"]  # waits for its extra die (RULES D6-4) when dicelens stops
     after = Controller(presets, history, resume_seconds=resume_seconds)
     assert notes(client_of(after), roll["id"]) == expected
+
+
+REMOVED = {"en": "abandoned: Long one was removed from the rolls before this roll was complete",
+           "pt-BR": "abandonada: Long one foi removida das rolagens antes de esta rolagem terminar",
+           "es": "abandonada: Long one se quitó de las tiradas antes de que esta tirada terminara"}
+
+
+def test_a_roll_whose_preset_settings_removed_mid_roll_says_so_and_nothing_stays_armed(history):
+    """Trial fault 5: Settings → "Restore the default rolls" while a roll of a preset it removes waits."""
+    controller = Controller(build_presets(), history)
+    controller.update_settings(presets=controller.presets() + [
+        {"name": "longone", "system": "d6", "count": 2, "label": "Long one"}])
+    controller.arm("longone")
+    roll = controller.enter_dice([6, 4])["latest_roll"]  # a perfect roll waits for its D3
+    client = client_of(controller)
+    assert client.post("/api/settings", json={"presets": None}).status_code == 200
+    assert notes(client, roll["id"]) == REMOVED
+    state = client.get("/api/state", headers={"Accept-Language": "es"}).get_json()
+    assert (state["preset"], state["label"], state["label_text"]) == (None, None, None)
+
+
+def test_the_state_names_the_armed_preset_by_its_label_in_the_requests_language(history):
+    controller = Controller(build_presets(), history)
+    controller.arm("free")
+    state = client_of(controller).get("/api/state", headers={"Accept-Language": "es"}).get_json()
+    assert (state["preset"], state["label_text"]) == ("free", "Tirada libre")

@@ -123,6 +123,27 @@ def test_after_a_finished_roll_a_throw_during_the_round_arms_nothing_again(sim):
 
 
 def test_can_throw_says_whether_the_camera_throws_the_set(real_controller):
-    client = create_app(real_controller(), {"TESTING": True, "SECRET_KEY": "t"}).test_client()  # no camera
+    controller = real_controller()
+    client = create_app(controller, {"TESTING": True, "SECRET_KEY": "t"}).test_client()
+    assert client.post("/api/teach/start").status_code == 409  # no camera: the round would get no throw
+    controller.on_status("ok")  # a real camera: it reads the tray, it throws nothing
     assert client.post("/api/teach/start").get_json()["can_throw"] is False
     assert client.post("/api/throw").status_code == 409
+
+
+@pytest.mark.parametrize(("lang", "why"), [
+    ("en", "teaching needs the camera, and none is reading the tray: connect it, or start dicelens with it"),
+    ("pt-BR", "ensinar precisa da câmera, e nenhuma está lendo a bandeja: conecte-a ou inicie o dicelens com ela"),
+    ("es", "enseñar necesita la cámara, y ninguna está leyendo la bandeja: conéctala o inicia dicelens con ella"),
+])
+def test_no_round_starts_without_a_camera_and_the_state_says_why(client, controller, lang, why):
+    """Trial fault 13: with no camera (`serve --camera usb:5`) a round would never get a throw."""
+    headers = {"Accept-Language": lang}
+    assert client.get("/api/teach", headers=headers).get_json()["why_not"] is None
+    controller.set_camera("no camera", "USB camera 5 could not be opened")
+    assert client.get("/api/teach", headers=headers).get_json()["why_not"] == why
+    answer = client.post("/api/teach/start", headers=headers)
+    assert (answer.status_code, answer.get_json()) == (409, {"error": why})
+    assert client.get("/api/teach").get_json()["on"] is False
+    controller.set_camera("ok")
+    assert client.post("/api/teach/start").get_json()["on"] is True

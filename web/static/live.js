@@ -87,8 +87,17 @@ function rollLabel(roll) {
   return roll.label_text || roll.preset || "";
 }
 
+/** What to do before the first roll: throw into the tray, or with no camera reading it, enter the dice by hand. */
+function idleDetail() {
+  const camera = store.state && store.state.camera;
+  return camera && camera.status !== "ok"
+    ? t("No camera is reading the tray: pick a roll below, then enter its dice by hand.")
+    : t("Pick a roll below, then throw the dice into the tray.");
+}
+
 function renderCamera(camera) {
   cameraPill(camera);
+  if (!shownRoll()) $("#outcome-detail").textContent = idleDetail();
   // Why the camera is away, in words, where the table sees it (the pill only names the status).
   const note = $("#camera-note");
   // worded by the server in the page's language (web/messages.py shown_camera)
@@ -110,7 +119,7 @@ function renderState() {
   };
   // The teaching round takes every throw (the roll waits): the line says so, the prompt how to go on.
   const line = [state.teaching ? t("Teaching round") : words[state.state] || state.state];
-  if (state.preset) line.push(presetLabel(state.preset));
+  if (state.preset) line.push(state.label_text || presetLabel(state.preset));   // never its internal name
   if (state.roller) line.push(t("by {name}", { name: state.roller }));
   const past = pastRoll();
   // An earlier roll the player tapped is shown under its own header, without the live prompt.
@@ -195,7 +204,7 @@ function renderRoll() {
     big.textContent = "–";
     $("#big-unit").textContent = "";
     $("#outcome").textContent = t("No roll yet");
-    $("#outcome-detail").textContent = t("Pick a roll below, then throw the dice into the tray.");
+    $("#outcome-detail").textContent = idleDetail();
     $("#roll-meta").textContent = "";
     $("#summary").textContent = "";
     $("#roll-note").hidden = true;

@@ -33,6 +33,9 @@ function render(next, force) {
   state = next;
   if (fixing !== null && !state.dice[fixing]) fixing = null;
   $("#teach-start").hidden = state.on;
+  $("#teach-start").disabled = !state.on && Boolean(state.why_not);   // the round would never get a throw
+  $("#teach-why").hidden = state.on || !state.why_not;
+  $("#teach-why").textContent = state.why_not || "";
   $("#teach-stop").hidden = !state.on;
   showThrow($("#throw"), state.can_throw, state.on && !state.dice.length);   // a throw held: the round takes no other
   $("#teach-status").textContent = !state.on ? t("off") : state.dice.length ? t("held") : t("on");
