@@ -155,6 +155,7 @@ function renderOdds(odds, preset) {
   const figures = [];
   let bars = [];
   if (odds.system === "pool") {
+    if (odds.automatic_failure) figures.push(t("no dice left after penalties"));  // RULES P-8
     figures.push(t("Success {p}", { p: percent(odds.p_success) }));
     figures.push(t("{outcome} {p}", { outcome: SEED_WORDS.botch, p: percent(odds.p_botch) }));
     if (odds.mean_successes !== undefined) figures.push(t("Average {n}", { n: number(odds.mean_successes, 2) }));
