@@ -64,7 +64,7 @@ def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str
     :param min_free_mb: the free space, in megabytes (2**20 bytes), the data folder needs.
     :returns: an empty list when healthy.
     """
-    reasons = []
+    reasons: list[str] = []
     camera = report["camera"]
     if camera["status"] != "ok":
         reasons.append(Phrase("camera unavailable ({status}): {message}", status=camera["status"],
