@@ -129,7 +129,9 @@ def register_error_handlers(app: Flask) -> None:
         }
         code = exc.code
         if not _wants_json():  # a page in the phone's language with a way home, not Werkzeug's English
-            return render_template("error.html", code=code, reason=reasons.get(code, exc.name)), code
+            # a description of the raiser's own ("the table's own Wi-Fi is not on"), not Werkzeug's
+            detail = exc.description if exc.description != type(exc).description else None
+            return render_template("error.html", code=code, reason=reasons.get(code, exc.name), detail=detail), code
         response = error_response(reasons.get(code, exc.name), code)
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
