@@ -29,6 +29,12 @@ class HistoryDamaged(DeviceError, OSError):
     a row that is not JSON); the message names the file and, where known, the row."""
 
 
+class RollFinished(DeviceError, RuntimeError):
+    """A change that would leave a finished past roll waiting for a throw (a die corrected
+    to cocked, a principal die that voids it): only the current roll takes throws, so the
+    roll's state refuses it (the web answers 409); nothing was changed."""
+
+
 class RollNeedsDice(DeviceError, ValueError):
     """A correction would leave a finished past roll waiting for dice (a 6 on an extra die
     asks for the next one, RULES D6-4): ``needs`` (``{"count", "sides", "kind", "reason"}``)

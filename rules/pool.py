@@ -126,8 +126,9 @@ class PoolSpec:
         return self.difficulty + MISMATCH_DIFFICULTY[self.mismatch]
 
     def label(self) -> str:
-        """Short label: ``"pool 5 · difficulty 2"``, house rules named after it (``"target 8"``)."""
-        parts = [f"pool {self.pool_size}", f"difficulty {self.effective_difficulty}"]
+        """Short label: ``"pool 5 · difficulty 2"``, house rules named after it (``"target 8"``).
+        A pool left with no dice is ``"pool 0"`` (RULES P-8: no dice are rolled), never a negative count."""
+        parts = [f"pool {max(self.pool_size, 0)}", f"difficulty {self.effective_difficulty}"]
         if self.options.target_number != PoolOptions.target_number:
             parts.append(f"target {self.options.target_number}")
         parts += [f"no rule of {name}" for name, on in

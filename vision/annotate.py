@@ -13,6 +13,8 @@ from vision.reading import TrayReading
 _READ = (80, 200, 60)  # BGR: a die read
 _UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
 _PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
+#: A label's digit height over the photo's longer side (a 1280 px photo: 46 px digits).
+LABEL_SHARE = 1 / 28
 
 
 def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | None] | None = None, *,
@@ -21,7 +23,8 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
 
     Each die gets its box and a label: the value and colour ("5 red"), or
     "? cocked" with the reason for an unreadable die. The principal die gets a
-    second, gold frame and a "P". Line widths grow with the photo.
+    second, gold frame and a "P". Line widths and labels grow with the photo: a label's
+    digits are :data:`LABEL_SHARE` of its longer side, readable on a phone that shows it whole.
 
     :param image: H×W×3 uint8 BGR photo the reading was made from.
     :param labels: per die of ``reading``, a label to draw instead (a corrected die's
@@ -33,7 +36,10 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
     out = image.copy()
     height, width = out.shape[:2]
     thickness = max(1, round(max(height, width) / 500))
-    font_scale = max(0.35, max(height, width) / 1400)
+    # A label's digits are LABEL_SHARE of the photo's longer side, however many pixels it has: a
+    # phone shows the whole photo about 360 px wide, where they stay about 13 px high.
+    digit_height = cv2.getTextSize("0", cv2.FONT_HERSHEY_SIMPLEX, 1.0, thickness)[0][1]
+    font_scale = max(0.35, LABEL_SHARE * max(height, width) / digit_height)
     for number, die in enumerate(reading.dice):
         x0, y0, x1, y1 = (int(v) for v in die.box)
         colour = _READ if die.value is not None else _UNREADABLE

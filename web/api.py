@@ -9,7 +9,8 @@ every POST must be same-origin.
 ``GET  /api/state``                      controller state: state, preset, roller, prompt,
                                          needs, camera {status, message, reason, text (its
                                          words: web.messages.shown_camera), can_throw},
-                                         latest_roll, odds
+                                         latest_roll, current_roll (the id of the roll
+                                         under way, the one that takes throws; null), odds
 ``GET  /api/presets``                    ``{"presets": [{name, label, system, sides, count, spec}]}``
 ``POST /api/arm``                        *PIN* ``{"preset": name, "roller"?: str}`` → state
 ``POST /api/throw``                      *PIN* the next throw (sim/file cameras; the teaching

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
@@ -112,7 +112,8 @@ def _wants_json() -> bool:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Answer errors as JSON on the API (and HTML pages keep Flask's default)."""
+    """Answer errors as JSON on the API, and as a page in the phone's language elsewhere
+    (error.html: the reason and a link to the live page)."""
 
     @app.errorhandler(WebError)
     def _web_error(exc: WebError):
@@ -120,8 +121,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
-        if not _wants_json():
-            return exc
+        if exc.code is None or exc.code < 400:
+            return exc  # a redirect, not an error
         reasons = {
             400: _("malformed request"),
             404: _("not found"),
@@ -129,7 +130,11 @@ def register_error_handlers(app: Flask) -> None:
             413: _("request too large"),
             415: _("unsupported media type"),
         }
-        code = exc.code or 500
+        code = exc.code
+        if not _wants_json():  # a page in the phone's language with a way home, not Werkzeug's English
+            # a description of the raiser's own ("the table's own Wi-Fi is not on"), not Werkzeug's
+            detail = exc.description if exc.description != type(exc).description else None
+            return render_template("error.html", code=code, reason=reasons.get(code, exc.name), detail=detail), code
         response = error_response(reasons.get(code, exc.name), code)
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)

@@ -2,7 +2,9 @@
 a monitor, or a player wondering why nothing happens.
 
 200 with the controller's :meth:`health` figures when everything is fine; 503 with the
-same figures and ``reasons`` (plain English lines) when something is not:
+same figures and ``reasons`` (plain English lines) when something is not. A client that
+asks for HTML before JSON (a browser: Settings' link) gets the health page instead, its
+reasons in the page's language, with the same status:
 
 * the camera is not ``ok`` (none found yet, or lost and being opened again);
 * the camera is ok but its last frame is older than ``HEALTH_FRAME_SECONDS``
@@ -22,9 +24,12 @@ checked when ``dicelens serve`` starts: web/environment.py).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, make_response, render_template, request
+
+from rules.phrase import Phrase
 
 from .api import controller
+from .messages import translated
 
 bp = Blueprint("health", __name__)
 
@@ -39,37 +44,45 @@ def healthz():
     report = controller().health()
     reasons = problems(report, float(current_app.config.get("HEALTH_FRAME_SECONDS", FRAME_SECONDS)),
                        float(current_app.config.get("HEALTH_MIN_FREE_MB", MIN_FREE_MB)))
-    response = jsonify(healthy=not reasons, reasons=reasons, **report)
+    # A browser (Settings' link) asks for HTML first: a page in its language; a monitor, curl
+    # or systemd (*/*, JSON) gets the JSON, with the same status.
+    if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
+        response = make_response(render_template("health.html", healthy=not reasons,
+                                                 reasons=[translated(r) for r in reasons]))
+    else:
+        response = jsonify(healthy=not reasons, reasons=reasons, **report)
     response.status_code = 503 if reasons else 200
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str]:
-    """What is wrong in ``report`` (as ``controller.health()`` gives it), one plain line each.
+    """What is wrong in ``report`` (as ``controller.health()`` gives it), one plain line each:
+    a :class:`Phrase` (English, a ``str``) the health page words in its language.
 
     :param frame_seconds: the oldest last frame, in seconds, of a camera counted as working.
     :param min_free_mb: the free space, in megabytes (2**20 bytes), the data folder needs.
     :returns: an empty list when healthy.
     """
-    reasons = []
+    reasons: list[str] = []
     camera = report["camera"]
     if camera["status"] != "ok":
-        reasons.append(f"camera unavailable ({camera['status']}): {camera['message'] or 'no reason given'}")
+        reasons.append(Phrase("camera unavailable ({status}): {message}", status=camera["status"],
+                              message=camera["message"] or Phrase("no reason given")))
     elif camera["last_frame_seconds"] is None:
-        reasons.append("the camera has given no frame yet")
+        reasons.append(Phrase("the camera has given no frame yet"))
     elif camera["last_frame_seconds"] > frame_seconds:
-        reasons.append(f"the camera's last frame is {camera['last_frame_seconds']:.0f} s old "
-                       f"(more than {frame_seconds:g} s): the camera loop is stuck")
+        reasons.append(Phrase("the camera's last frame is {age} s old (more than {most} s): the camera loop is stuck",
+                              age=f"{camera['last_frame_seconds']:.0f}", most=f"{frame_seconds:g}"))
     disk = report["disk"]
     if disk["free_bytes"] is None:
-        reasons.append(disk["error"] or "the free space of the data folder is unknown")
+        reasons.append(disk["error"] or Phrase("the free space of the data folder is unknown"))
     elif disk["free_bytes"] < min_free_mb * 2**20:
-        reasons.append(f"only {disk['free_bytes'] / 2**20:.0f} MB free in the data folder "
-                       f"(less than {min_free_mb:g} MB): rolls and photos may fail to save")
+        reasons.append(Phrase("only {free} MB free in the data folder (less than {most} MB): rolls and photos "
+                              "may fail to save", free=f"{disk['free_bytes'] / 2**20:.0f}", most=f"{min_free_mb:g}"))
     if not report["database"]["ok"]:
-        reasons.append(report["database"]["error"] or "the history database fails")
+        reasons.append(report["database"]["error"] or Phrase("the history database fails"))
     saving = report.get("saving") or {"ok": True}
     if not saving["ok"]:
-        reasons.append(saving["error"] or "rolls cannot be saved")
+        reasons.append(saving["error"] or Phrase("rolls cannot be saved"))
     return reasons

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 
 from rules.cocked import POLICIES as COCKED_POLICIES
 
@@ -56,20 +57,33 @@ def public_settings() -> dict:
             "preset_labels": preset_labels(settings["presets"])}
 
 
-def _check_preset_numbers(value: object, depth: int = 0) -> None:
-    """:raises BadRequest: for a number beyond ±100 or nesting deeper than a preset's."""
+#: A preset's numbers and their own ranges (RULES P-6, P-8, P-11; D6-1), each named as the
+#: settings page names it: a pool's by its stepper, the others by the key the row's JSON shows.
+_FIELDS = {"size": (lazy_gettext("Dice"), 0, MAX_PRESET_NUMBER),
+           "difficulty": (lazy_gettext("Difficulty"), 1, MAX_PRESET_NUMBER),
+           "penalty": (lazy_gettext("Penalty (dice)"), 0, MAX_PRESET_NUMBER),
+           "bonus": (lazy_gettext("Bonus (dice)"), 0, MAX_PRESET_NUMBER),
+           "count": ("count", 1, MAX_PRESET_NUMBER),
+           "modifier": ("modifier", -MAX_PRESET_NUMBER, MAX_PRESET_NUMBER)}
+
+
+def _check_preset_numbers(value: object, row: int, key: str | None = None, depth: int = 0) -> None:
+    """:param row: the preset's row as the page numbers it (1 for the first).
+    :raises BadRequest: naming the row and the field, with the field's own range, for a
+        number beyond it (beyond ±100 for another); or nesting deeper than a preset's."""
     if depth > 3:
-        raise BadRequest(_("a preset is nested too deeply"))
+        raise BadRequest(_("Roll %(n)d: a preset is nested too deeply", n=row))
     if isinstance(value, dict):
-        for item in value.values():
-            _check_preset_numbers(item, depth + 1)
+        for name, item in value.items():
+            _check_preset_numbers(item, row, str(name), depth + 1)
     elif isinstance(value, list):
         for item in value:
-            _check_preset_numbers(item, depth + 1)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and not (
-        -MAX_PRESET_NUMBER <= value <= MAX_PRESET_NUMBER
-    ):
-        raise BadRequest(_("numbers in a preset go from -%(high)d to %(high)d", high=MAX_PRESET_NUMBER))
+            _check_preset_numbers(item, row, key, depth + 1)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        field, low, high = _FIELDS.get(key or "", (key, -MAX_PRESET_NUMBER, MAX_PRESET_NUMBER))
+        if not low <= value <= high:
+            raise BadRequest(_("Roll %(n)d: %(field)s: from %(low)d to %(high)d (not %(got)s)",
+                               n=row, field=str(field), low=low, high=high, got=value))
 
 
 @bp.get("/settings")
@@ -110,8 +124,8 @@ def post_settings():
         )):
             raise BadRequest(_("presets must be a list of at most %(count)d objects, or null "
                                "for the configured ones", count=MAX_PRESETS))
-        for preset in presets or ():
-            _check_preset_numbers(preset)
+        for row, preset in enumerate(presets or (), start=1):
+            _check_preset_numbers(preset, row)
         changes["presets"] = presets  # None: back to the config's presets
     new_pin = None
     if "pin" in body:

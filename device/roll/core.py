@@ -248,6 +248,8 @@ class RollCore:
             "needs": self._needs,
             "camera": self._camera_dict(preset),
             "latest_roll": self._latest,
+            # the roll under way, the only one that takes throws (None once another is armed)
+            "current_roll": self._roll.id if self._roll is not None else None,
             "odds": self._preset_odds(preset) if preset else None,
             "teaching": self.teaching_round.on,
         }

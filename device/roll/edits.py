@@ -11,7 +11,7 @@ from typing import cast
 import cv2
 import numpy as np
 
-from device.errors import RollNeedsDice
+from device.errors import RollFinished, RollNeedsDice
 from device.roll.core import RollCore, all_or_nothing
 from device.roll.record import (
     ABANDONED_NOTE,
@@ -46,6 +46,8 @@ class RollEdits(RollCore):
         :raises RollNotFound: no such roll.
         :raises RollNeedsDice: a finished past roll this would leave waiting for dice, and
             ``more`` does not give them all (see :meth:`_after_edit`).
+        :raises RollFinished: a finished past roll this would leave waiting for a throw (a die
+            corrected to cocked).
         :raises ValueError: no such die, or a face the die does not have, or neither
             or both of ``value`` and ``cocked``, or no change (the die already shows it), or
             ``more`` for the current roll or beyond what the roll asks for.
@@ -139,7 +141,8 @@ class RollEdits(RollCore):
         finished result is never undone by dice the rules do not take (RULES T-3, T-4). The
         current roll asks for what it now needs (a die to throw again, RULES T-1; the next
         of a chain, D6-4); a past roll cannot take dice any more, so an edit that would leave
-        a finished one waiting for dice is refused too."""
+        a finished one waiting for dice is refused too (:class:`RollNeedsDice` when dice by hand
+        given with it would complete it, else :class:`RollFinished`)."""
         if self._is_current(roll):
             refused = self._resolve(copy.deepcopy(roll)).problem
             if refused is not None and refused.code == "refused":
@@ -156,8 +159,8 @@ class RollEdits(RollCore):
             refusal = Phrase("roll {id} is finished and can take no more dice, but this change would "
                              "leave it waiting for them ({waiting}): only the current roll can ask "
                              "for dice", id=roll.id, waiting=waiting)
-            if walk.problem is not None:
-                raise ValueError(refusal)
+            if walk.problem is not None:  # a throw, which a past roll cannot take
+                raise RollFinished(refusal)
             raise RollNeedsDice(refusal, walk.outcome.needs.to_dict())  # given with ``more``, it takes them
         note = roll.note or ""
         if waiting is None and note.startswith((ABANDONED_NOTE, WAITING_NOTE)):

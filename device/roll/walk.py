@@ -99,11 +99,14 @@ def resolve(roll: Roll, chain_limit: int, cocked: str = cocked_policy.DEFAULT,
         die.role = ruled["role"]
         die.value = ruled.get("value", ruled["natural"])
         die.surplus = False
+    # A first throw's die is secondary only beside a known principal die (RULES D6-2): while the
+    # page asks which one it is (a free roll, a replay), no die of it has a role yet.
+    principal_known = any(die.principal for die in roll.dice if die.step == 0)
     for die in roll.dice:
         if id(die) not in counted:
             die.value = None
             die.role = (None if roll.system == "pool" or surplus else "principal" if die.principal
-                        else "secondary" if die.step == 0 else "extra")
+                        else ("secondary" if principal_known else None) if die.step == 0 else "extra")
             if surplus:
                 die.surplus = True
             else:

@@ -370,3 +370,14 @@ def test_an_unreadable_die_is_named_in_a_sentence(controller, reader, clock, why
     unread = die(None, "black", 200, unreadable=why)
     state = settle(controller, clock, reader.frame(die(3, "red", 0, principal=True), unread))
     assert state["prompt"] == f"die 2 (black): {clause} — throw it again or correct it on the page"
+
+
+def test_no_die_of_a_free_roll_is_secondary_until_the_principal_die_is_known(controller, reader, clock):
+    # trial fault 9: while the page asked for the principal die, every die was "secondary"
+    controller.arm("free")
+    state = settle(controller, clock, reader.frame(die(2, x=100), die(6, x=300), die(3, x=500),
+                                                   note="no die of colour red"))
+    assert state["state"] == "prompting" and state["problem"]["code"] == "no principal"
+    assert [d["role"] for d in state["latest_roll"]["dice"]] == [None, None, None]
+    roll = controller.set_principal(state["latest_roll"]["id"], 2, who="ana")
+    assert [d["role"] for d in roll["dice"]] == ["secondary", "secondary", "principal"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from device.controller import Controller
-from device.errors import RollNotFound
+from device.errors import RollFinished, RollNeedsDice, RollNotFound
 from device.presets import build_presets
 
 from .controller_fakes import die, fakes, settle
@@ -98,9 +98,10 @@ def test_a_correction_that_would_leave_a_past_roll_waiting_for_dice_is_refused(c
     controller.arm("1d6")
     controller.enter_dice([2])
     refused = f"roll {old['id']} is finished and can take no more dice"
-    for change in ({"value": 6}, {"cocked": True}):   # a perfect roll needs its extra die; a cocked die a throw
-        with pytest.raises(ValueError, match=refused):
-            controller.correct(old["id"], 0, **change)
+    with pytest.raises(RollNeedsDice, match=refused):   # a perfect roll needs its extra die
+        controller.correct(old["id"], 0, value=6)
+    with pytest.raises(RollFinished, match=refused):    # a cocked die a throw: not a value, a state
+        controller.correct(old["id"], 0, cocked=True)
     with pytest.raises(ValueError, match=refused + r".*Rolagem Perfeita"):
         controller.set_principal(old["id"], 1)   # the 6 as principal die: a perfect roll too
     assert controller.roll(old["id"]) == old   # nothing saved

@@ -148,7 +148,7 @@ class FakeController(Controller):
                        "problem": None, "needs": None,
                        "camera": {"status": camera_status, "message": None, "reason": None, "can_throw": True,
                                   "by_hand": False},
-                       "latest_roll": None, "odds": None, "teaching": False}
+                       "latest_roll": None, "current_roll": None, "odds": None, "teaching": False}
         self.throw_sides: set[int] | None = None  # {6}: throws d6 only, as the simulated camera
         self.throws = 0
         self.caught_up_from: list[int] = []   # the seq of each rolls_since call (SSE catch-up)
@@ -168,7 +168,8 @@ class FakeController(Controller):
             self._pending = None
             self._ids = itertools.count(1)
             self._seq = 0
-            self._state.update(state="idle", preset=None, latest_roll=None, prompt=None, problem=None, needs=None)
+            self._state.update(state="idle", preset=None, latest_roll=None, current_roll=None, prompt=None, problem=None,
+                               needs=None)
 
     def throw_dice(self, values: list[int], source: str = "camera",
                    principal_seen: bool = True) -> dict:
@@ -251,7 +252,7 @@ class FakeController(Controller):
         with self._lock:
             self._pending = None
             self._state.update(state="armed", preset=preset, label=self._preset(preset)["label"],
-                               roller=roller, prompt=None, problem=None,
+                               roller=roller, prompt=None, problem=None, current_roll=None,
                                needs=None, odds=rules.odds(_spec(self._preset(preset))))
             self._update_camera()
             self._publish_state()
@@ -579,6 +580,7 @@ class FakeController(Controller):
         self._rolls[roll["id"]] = roll
         latest = max(self._rolls.values(), key=lambda r: r["id"])
         self._state["latest_roll"] = copy.deepcopy(latest)
+        self._state["current_roll"] = latest["id"]  # the roll just stored is the one under way
         self._publish(Event("roll", roll["seq"], copy.deepcopy(roll)))
 
     def _publish_state(self) -> None:

@@ -36,3 +36,17 @@ def test_a_photo_for_every_language_carries_the_values_alone():
     neutral = annotate(image, reading, words=False)
     assert np.array_equal(neutral, annotate(image, reading, labels=["4", "?"]))
     assert not np.array_equal(neutral, annotate(image, reading))
+
+
+def test_a_label_stays_readable_on_a_phone_whatever_the_photos_size():
+    """Trial fault 17: on a 1280 px photo the labels were about 6 px high on a phone. Shown
+    whole 360 px wide, a label's box (black, under its digits) is at least 12 px high."""
+    for width, height in ((640, 480), (1280, 960), (2592, 1944)):
+        image = np.full((height, width, 3), 200, np.uint8)
+        size = width // 20
+        die = DieReading(5, 6, (width // 2, height // 2, width // 2 + size, height // 2 + size),
+                         (width / 2 + size / 2, height / 2 + size / 2), "red", 0.9)
+        out = annotate(image, TrayReading([die], (width, height), 0.01), words=False)
+        black = np.where((out[:, width // 2: width // 2 + size] == 0).all(axis=2).any(axis=1))[0]
+        shown_px = (black.max() - black.min() + 1) * 360 / width
+        assert shown_px >= 12, (width, shown_px)

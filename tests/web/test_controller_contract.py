@@ -16,7 +16,7 @@ from tests.fakes.controller import FakeController
 from web.controller import Controller as ControllerProtocol
 from web.controller import Fight
 
-STATE_KEYS = {"state", "preset", "roller", "prompt", "problem", "needs", "camera", "latest_roll", "odds"}
+STATE_KEYS = {"state", "preset", "roller", "prompt", "problem", "needs", "camera", "latest_roll", "current_roll", "odds"}
 PRESET_KEYS = {"name", "label", "system", "sides", "count", "spec"}
 SETTING_KEYS = {"principal_color", "principal_measured", "presets", "pin", "house_rules"}
 ROLL_KEYS = {"id", "seq", "preset", "label", "system", "roller", "complete", "dice", "corrections"}

@@ -156,6 +156,9 @@ function pastHeader(roll) {
     .filter(Boolean).join(" · ");
 }
 
+/** Bar labels the odds chart names at most: two-digit totals fit side by side at 320 px. */
+const TICKS = 12;
+
 function renderOdds(odds, preset) {
   const box = $("#odds");
   if (!odds) { box.hidden = true; return; }
@@ -164,6 +167,7 @@ function renderOdds(odds, preset) {
   const figures = [];
   let bars = [];
   if (odds.system === "pool") {
+    if (odds.automatic_failure) figures.push(t("no dice left after penalties"));  // RULES P-8
     figures.push(t("Success {p}", { p: percent(odds.p_success) }));
     figures.push(t("{outcome} {p}", { outcome: SEED_WORDS.botch, p: percent(odds.p_botch) }));
     if (odds.mean_successes !== undefined) figures.push(t("Average {n}", { n: number(odds.mean_successes, 2) }));
@@ -175,10 +179,14 @@ function renderOdds(odds, preset) {
   }
   $("#odds-figures").textContent = figures.join(" · ");
   const top = Math.max(...bars.map(([, p]) => p), 0.0001);
-  setChildren($("#odds-bars"), bars.slice(0, 24).map(([label, p]) =>
+  // Every total is drawn, each bar a share of the width; past TICKS bars only every step-th is
+  // named (the first one included), as a chart's axis does, so no label is cut or overlaps.
+  const step = Math.ceil(bars.length / TICKS);
+  $("#odds-bars").dataset.many = String(bars.length > TICKS * 2);
+  setChildren($("#odds-bars"), bars.map(([label, p], i) =>
     el("div", { class: "bar", title: label + ": " + percent(p) }, [
       el("span", { class: "fill", style: "height:" + Math.round((p / top) * 100) + "%" }),
-      el("span", { class: "tick", text: label }),
+      el("span", { class: "tick", text: i % step === 0 ? label : "" }),
     ])));
 }
 

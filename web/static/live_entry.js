@@ -89,15 +89,23 @@ export function diceEntry({ store, presetOf, receive, answered, shownRoll }) {
     const askPrincipal = !$("#pick-principal").hidden;
     if (askPrincipal) { setPrincipal(roll, dieIndex); return; }
     fixing = { roll, index: dieIndex, more: [] };
-    const read = die.natural === null || die.natural === undefined
-      ? t(unreadableWord(die)) : t("read {n}", { n: die.natural });
-    $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + read;
+    $("#fix-title").textContent = t("Die {n}", { n: index + 1 }) + " · " + shownAs(die);
     $("#fix-hint").textContent = t("Set the value");
-    $("#fix-cocked").hidden = false;
+    // Only the roll under way takes a throw (RULES T-1): a past roll's cocked die would be refused.
+    $("#fix-cocked").hidden = roll.id !== (store.state || {}).current_roll;
     setChildren($("#fix-keypad"), keypadButtons(sidesOf(roll), (value) => fix({ value })));
     $("#fix-principal").hidden = !["d6", "free"].includes(roll.system) || Boolean(die.step) ||
       die.principal || die.role === "principal" || die.role === "extra";
     $("#fix-dialog").showModal();
+  }
+
+  /** What the die shows and who said so: the camera ("read 4"), a player's correction or the
+   *  keypad (a die nobody read is never called read). */
+  function shownAs(die) {
+    if (die.natural === null || die.natural === undefined) return t(unreadableWord(die));
+    if (die.source === "hand") return t("entered by hand: {n}", { n: die.natural });
+    if (die.corrected) return t("corrected to {n}", { n: die.natural });
+    return t("read {n}", { n: die.natural });
   }
 
   async function fix(change) {

@@ -42,7 +42,7 @@ export function describeRoll(roll) {
       detail: "", tone: roll.perfect ? "good" : "plain" };
   }
   if (roll.system === "pool") {
-    const out = { big: shown(roll.successes), unit: t("successes"), outcome: "", detail: "" };
+    const out = { big: shown(roll.successes), unit: t("{n} successes", { n: roll.successes }), outcome: "", detail: "" };
     const details = [];
     if (result.difficulty) {
       details.push(t("difficulty {n}", { n: result.difficulty }) +
