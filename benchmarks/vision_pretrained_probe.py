@@ -65,19 +65,22 @@ def load_crops(size: int, margin: float = MARGIN) -> list[dict]:
     """One record per labelled die: source, kind, value, whether its photo is one of the held-out
     quarter (tools/numerals_data.py :func:`held_out`), crop (size×size×3 uint8 BGR, ``margin`` ×
     the die's side around its top face's centre)."""
+    return [die for name in SOURCES for die in folder_crops(dataset_source(name), name.split("/")[1], size, margin)]
+
+
+def folder_crops(folder: Path, source: str, size: int, margin: float = MARGIN) -> list[dict]:
+    """:func:`load_crops`' records of every labelled die in ``folder``'s labels.json (a source of
+    the datasets, or tools/render_dice.py's renders: their boxes hold the whole die)."""
     dice = []
-    for name in SOURCES:
-        folder = dataset_source(name)
-        source = name.split("/")[1]
-        for entry in json.loads((folder / "labels.json").read_text())["images"]:
-            image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
-            for label, (x, y, side) in zip(entry["dice"], targets(source, entry["dice"]), strict=True):
-                scale = size / (margin * side)
-                matrix = np.array([[scale, 0, size / 2 - scale * x], [0, scale, size / 2 - scale * y]])
-                crop = cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_AREA,
-                                      borderMode=cv2.BORDER_REPLICATE)
-                dice.append({"source": source, "kind": KIND[KIND_OF_LABEL[label.get("kind", "d6-pips")]],
-                             "value": label.get("value"), "held_out": held_out(entry["file"]), "crop": crop})
+    for entry in json.loads((folder / "labels.json").read_text())["images"]:
+        image = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
+        for label, (x, y, side) in zip(entry["dice"], targets(source, entry["dice"]), strict=True):
+            scale = size / (margin * side)
+            matrix = np.array([[scale, 0, size / 2 - scale * x], [0, scale, size / 2 - scale * y]])
+            crop = cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_AREA,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            dice.append({"source": source, "kind": KIND[KIND_OF_LABEL[label.get("kind", "d6-pips")]],
+                         "value": label.get("value"), "held_out": held_out(entry["file"]), "crop": crop})
     return dice
 
 
