@@ -23,7 +23,7 @@ def test_the_live_prompt_is_a_status_and_the_keypad_a_named_group(phone, control
     page.click("#keypad-send")
     expect(page.locator("#big")).to_have_text("7")
     page.locator("#dice .die").first.click()
-    expect(page.get_by_role("group", name=re.compile(r"^Die [12] · read [34]$")).get_by_role("button")).to_have_count(6)
+    expect(page.get_by_role("group", name=re.compile(r"^Die [12] · entered by hand: [34]$")).get_by_role("button")).to_have_count(6)
 
 
 def test_the_fights_prompts_are_statuses(phone, fight):
