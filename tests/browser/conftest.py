@@ -79,6 +79,14 @@ def controller(tmp_path):
     return fake_controller.FakeController(tmp_path)
 
 
+@pytest.fixture
+def real_controller(tmp_path):
+    """The real controller, the default presets and its history in ``tmp_path``: a module that
+    drives the real one overrides ``controller`` with it."""
+    with History(tmp_path) as history:
+        yield Controller(build_presets(), history)
+
+
 def pip_die(value: int | None, color: str, x: int, principal: bool = False) -> DieReading:
     """A pip d6 as read at ``x`` pixels in a row of 60 px dice; ``value`` None: seen cocked."""
     return DieReading(value=value, sides=6, box=(x, 100, x + 60, 160), center=(x + 30, 130), color=color,

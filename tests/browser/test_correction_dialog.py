@@ -7,10 +7,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
-
 #: locale → the title of die 2 entered by hand as 4, and the cocked button's name.
 WORDS = {"en-US": ("Die 2 · entered by hand: 4", "Cocked: throw it again"),
          "pt-BR": ("Dado 2 · digitado à mão: 4", "Inclinado: jogue de novo"),
@@ -18,9 +14,9 @@ WORDS = {"en-US": ("Die 2 · entered by hand: 4", "Cocked: throw it again"),
 
 
 @pytest.fixture
-def controller(tmp_path):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+def controller(real_controller):
+    """The real controller replaces the fake one for every fixture of this module."""
+    return real_controller
 
 
 @pytest.mark.parametrize("locale", WORDS)

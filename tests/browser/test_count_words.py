@@ -6,18 +6,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
-
 #: locale → the unit under 1 and under 2 successes.
 UNITS = {"en-US": ("success", "successes"), "pt-BR": ("sucesso", "sucessos"), "es": ("éxito", "éxitos")}
 
 
 @pytest.fixture
-def controller(tmp_path):
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+def controller(real_controller):
+    """The real controller replaces the fake one for every fixture of this module."""
+    return real_controller
 
 
 @pytest.mark.parametrize("locale", UNITS)

@@ -9,9 +9,6 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
 from vision.synthetic import render_tray
 
 WORDS = {
@@ -28,10 +25,9 @@ WORDS = {
 
 
 @pytest.fixture
-def controller(tmp_path):
+def controller(real_controller):
     """The real controller replaces the fake one for every fixture of this module."""
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+    return real_controller
 
 
 def settle(controller, colors):

@@ -14,17 +14,13 @@ import cv2
 import pytest
 from playwright.sync_api import expect
 
-from device.controller import Controller
-from device.history import History
-from device.presets import build_presets
 from vision.synthetic import render_tray
 
 
 @pytest.fixture
-def controller(tmp_path):
+def controller(real_controller):
     """The real controller replaces the fake one for every fixture of this module."""
-    with History(tmp_path) as history:
-        yield Controller(build_presets(), history)
+    return real_controller
 
 
 #: The README's picture, which the screenshot test writes only when DICELENS_UPDATE_SCREENSHOT=1
