@@ -28,7 +28,9 @@ so a reading at 0 alone kept them all as dice (322 of penlington's phantoms, 165
 :mod:`vision.pip_count`, agrees); its constant ``agree_min`` is chosen the same way, after the
 value threshold: the highest of :data:`AGREE_MINS` below it with the most gain over the other
 sources (read with ``agree_min`` 0: a die given a value below the threshold is the count's);
-the rows are then read again at both. Kinds of ``NUMERALS_NOT_LEARNED`` are reported
+the rows are then read again at both. ``--heats`` reads the pip sources at each detector
+threshold given (the reader's HEAT_MIN by default) and chooses a source's the same way, on
+the other pip sources' gain at their chosen value threshold. Kinds of ``NUMERALS_NOT_LEARNED`` are reported
 unreadable, as the reader does; the value its network would have given them is counted apart.
 
 ``--read-dice`` reads the numbered sources with ``vision.read_dice`` (every kind, as the
@@ -80,7 +82,7 @@ from vision.dice import read_dice  # noqa: E402
 from vision.network import Network  # noqa: E402
 from vision.pip_count import confirms  # noqa: E402
 from vision.scoring import score_photo  # noqa: E402
-from vision.tray import COCKED, PipReader  # noqa: E402
+from vision.tray import COCKED, HEAT_MIN, PipReader  # noqa: E402
 
 PIP_SOURCES = pips_data.SOURCES
 NUMBERED_SOURCES = ("real-polyhedral/banachowicz-mixed-d10", "real-polyhedral/burks-tray-polyhedral",
@@ -174,8 +176,8 @@ class CountingReader(PipReader):
     read as its likeliest value when that is ``agree_min`` likely and the face's pip count agrees
     (:func:`vision.pip_count.confirms`); a cut off, cocked or blurred die is as the reader reads it."""
 
-    def __init__(self, models: Path, value_min: float, agree_min: float) -> None:
-        super().__init__(models, value_min=value_min)
+    def __init__(self, models: Path, value_min: float, agree_min: float, heat_min: float = HEAT_MIN) -> None:
+        super().__init__(models, value_min=value_min, heat_min=heat_min)
         self.agree_min = agree_min
 
     def _die(self, image, x, y, side, p):
@@ -189,11 +191,12 @@ class CountingReader(PipReader):
 
 
 def read_pip_source(source: str, folder: Path, agree_min: float = NO_COUNT,
-                    thresholds: tuple[float, ...] = THRESHOLDS) -> SourceRun:
+                    thresholds: tuple[float, ...] = THRESHOLDS, heat: float = HEAT_MIN) -> SourceRun:
     """Every photo of ``source`` read by the networks of ``folder`` once per threshold, by
-    :class:`CountingReader` at ``agree_min`` (:data:`NO_COUNT`: the shipped pip reader)."""
-    readers = {t: PipReader(folder, value_min=t) if agree_min == NO_COUNT else CountingReader(folder, t, agree_min)
-               for t in thresholds}
+    :class:`CountingReader` at ``agree_min`` (:data:`NO_COUNT`: the shipped pip reader), the
+    detector's peaks down to ``heat``."""
+    readers = {t: PipReader(folder, value_min=t, heat_min=heat) if agree_min == NO_COUNT
+               else CountingReader(folder, t, agree_min, heat) for t in thresholds}
     run = SourceRun()
     for photo in pips_data.load_photos((source,)):
         image = cv2.imread(str(photo.path))
@@ -236,13 +239,26 @@ def verdict(o: Outcome, threshold: float, agree_min: float = NO_COUNT) -> str:
     return "right" if o.value == o.label else "wrong"
 
 
+def gain(outcomes: list[Outcome], threshold: float) -> int:
+    """right − WRONG_COST × wrong of ``outcomes`` at the value threshold ``threshold``."""
+    c = Counter(verdict(o, threshold) for o in outcomes)
+    return c["right"] - WRONG_COST * c["wrong"]
+
+
 def choose_threshold(others: dict[float, list[Outcome]]) -> float:
-    """The lowest of THRESHOLDS with the most right − WRONG_COST × wrong over ``others``
-    (the other sources' outcomes read at each threshold)."""
-    def gain(t: float) -> int:
-        c = Counter(verdict(o, t) for o in others[t])
-        return c["right"] - WRONG_COST * c["wrong"]
-    return max(THRESHOLDS, key=lambda t: (gain(t), -t))
+    """The lowest of THRESHOLDS with the most :func:`gain` over ``others`` (the other sources'
+    outcomes read at each threshold)."""
+    return max(THRESHOLDS, key=lambda t: (gain(others[t], t), -t))
+
+
+def choose_heat(by_heat: dict[float, dict[str, SourceRun]], source: str) -> float:
+    """The detector threshold of ``--heats`` (keys of ``by_heat``: each pip source's run at it)
+    whose chosen value threshold gains most over the pip sources other than ``source``; the
+    highest on a tie (fewer crops to classify)."""
+    def best(heat: float) -> tuple[int, float]:
+        others = {t: [o for s, r in by_heat[heat].items() if s != source for o in r.outcomes[t]] for t in THRESHOLDS}
+        return gain(others[choose_threshold(others)], choose_threshold(others)), heat
+    return max(by_heat, key=best)
 
 
 def choose_agree_min(others: list[Outcome], threshold: float) -> float:
@@ -384,6 +400,9 @@ def main() -> int:
                         help="only list every real d12 and d20, each read by the networks that never saw its source")
     parser.add_argument("--pip-count", action="store_true",
                         help="read the pip sources with the pip count rule, measured, not shipped (CountingReader)")
+    parser.add_argument("--heats", type=float, nargs="+", default=[HEAT_MIN], metavar="HEAT",
+                        help="pip detector thresholds to choose from per source, on the other sources "
+                             f"(default the reader's {HEAT_MIN})")
     parser.add_argument("--read-dice", action="store_true",
                         help="read the numbered sources with vision.read_dice (every kind), not read_numbered")
     args = parser.parse_args()
@@ -396,13 +415,18 @@ def main() -> int:
     learned = {s.split("/")[-1] for s in numerals_data.SOURCES}
     runs: dict[str, SourceRun] = {}
     family: dict[str, str] = {}
+    pip_runs: dict[float, dict[str, SourceRun]] = {heat: {} for heat in args.heats}
     for source in PIP_SOURCES:
         folder = args.runs / "pips" / source
         if (folder / "classifier.done").exists():
-            runs[source] = read_pip_source(source, folder, 0.0 if args.pip_count else NO_COUNT)
+            for heat in args.heats:
+                pip_runs[heat][source] = read_pip_source(source, folder, 0.0 if args.pip_count else NO_COUNT,
+                                                         heat=heat)
             family[source] = "pip"
         else:
             print(f"{source}: left out, no finished run in {folder}")
+    heat_of = {source: choose_heat(pip_runs, source) for source in pip_runs[args.heats[0]]}
+    runs.update({source: pip_runs[heat][source] for source, heat in heat_of.items()})
     for path in NUMBERED_SOURCES:
         source = path.split("/")[-1]
         folder: Path | None = args.runs / "numerals" / source
@@ -422,14 +446,15 @@ def main() -> int:
     chosen: dict[str, float] = {}
     reported: dict[str, SourceRun] = {}  # the runs the rows give (a pip source read again at its agree_min)
     for source, run in runs.items():
-        others = {t: [o for s, r in runs.items() if s != source and family[s] == family[source]
+        peers = pip_runs[heat_of[source]] if family[source] == "pip" else runs  # read at the source's heat
+        others = {t: [o for s, r in peers.items() if s != source and family[s] == family[source]
                       for o in r.outcomes[t]] for t in THRESHOLDS}
         threshold = choose_threshold(others) if others[THRESHOLDS[0]] else 0.0
         chosen[source] = threshold
         agree_min = NO_COUNT
         if family[source] == "pip" and args.pip_count:
             agree_min = choose_agree_min(others[threshold], threshold)
-            run = read_pip_source(source, args.runs / "pips" / source, agree_min, (threshold,))
+            run = read_pip_source(source, args.runs / "pips" / source, agree_min, (threshold,), heat_of[source])
         reported[source] = run
         by_kind: dict[str, Counter] = defaultdict(Counter)
         confusions: dict[str, Counter] = defaultdict(Counter)
@@ -447,6 +472,7 @@ def main() -> int:
                 withheld[(source, o.kind, "right")] += o.value == o.label
         source_total: Counter = sum(by_kind.values(), Counter())
         counting = f", agree_min {agree_min}" if agree_min != NO_COUNT else ""
+        counting += f", heat {heat_of[source]}" if source in heat_of and len(args.heats) > 1 else ""
         _row(f"{source} (value threshold {threshold}{counting})", source_total,
              f"{_ms(run.wall[threshold])}/{_ms(run.cpu[threshold])}")
         for kind in sorted(by_kind, key=numerals.KINDS.index):

@@ -153,8 +153,9 @@ class _Looks:
     pass is made once too, down to the heat ``floor``: a pass asked down to a higher heat is
     that one's candidates as hot (the same, as the strongest are kept first)."""
 
-    def __init__(self, reader: PipReader, image: NDArray[Any], floor: float = HEAT_MIN) -> None:
-        self.reader, self.image, self.floor = reader, image, floor
+    def __init__(self, reader: PipReader, image: NDArray[Any], floor: float | None = None) -> None:
+        self.reader, self.image = reader, image
+        self.floor = reader.heat_min if floor is None else floor
         self.probs: dict[tuple[float, float, float], NDArray[Any]] = {}
         self.dice: dict[tuple[float, float, float], DieReading | None] = {}
         self.passes: dict[float, list[Candidate]] = {}  # by scale, down to floor
@@ -201,19 +202,23 @@ class PipReader:
     :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
         the dice's size (the reader before :func:`scene_scale`; for the benchmarks, and for
         ``tools/train_pips.py``'s mining, which has no classifier yet).
+    :param heat_min: :data:`HEAT_MIN`, the weakest detector peak whose crop is classified
+        (benchmarks/vision_generalise.py ``--heats`` chooses it leave-one-source-out).
     """
 
-    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False) -> None:
+    def __init__(self, models: Path = MODELS, value_min: float = VALUE_MIN, single_pass: bool = False,
+                 heat_min: float = HEAT_MIN) -> None:
         self.models = Path(models)
         self.value_min = value_min
+        self.heat_min = heat_min
         self.single_pass = single_pass
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
 
-    def detect(self, image: NDArray[Any], heat_min: float = HEAT_MIN,
+    def detect(self, image: NDArray[Any], heat_min: float | None = None,
                first: PipFirstPass | None = None) -> list[tuple[float, float, float, float]]:
         """Candidate dice of an H×W×3 uint8 BGR photo: (x, y, side, heat) in photo pixels,
-        strongest first; peaks of heat below ``heat_min`` are left out. ``first``, this photo's
+        strongest first; peaks of heat below ``heat_min`` (None: the reader's) are left out. ``first``, this photo's
         :meth:`first_pass`, lends its pyramid and the classifier's looks (:func:`vision.adapt.fit`
         reads a photo and detects its weaker candidates: each crop classified once).
 
@@ -225,19 +230,20 @@ class PipReader:
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size).
         """
+        heat = self.heat_min if heat_min is None else heat_min
         if first is None:
-            return self._detect(image, heat_min, _Looks(self, image))
-        return self._detect(image, heat_min, first.looks, first if heat_min == HEAT_MIN else None, first.pyramid)
+            return self._detect(image, heat, _Looks(self, image))
+        return self._detect(image, heat, first.looks, first if heat == self.heat_min else None, first.pyramid)
 
-    def first_pass(self, image: NDArray[Any], floor: float = HEAT_MIN) -> PipFirstPass:
+    def first_pass(self, image: NDArray[Any], floor: float | None = None) -> PipFirstPass:
         """The first pass of :meth:`detect` over an H×W×3 uint8 BGR photo (shrunk to
         :data:`DETECT_SIZE`), kept so that :meth:`read` goes on from it (``read(image, first=…)``);
-        its detector passes are kept down to heat ``floor`` (≤ :data:`HEAT_MIN`), so that
+        its detector passes are kept down to heat ``floor`` (≤ the reader's ``heat_min``, None: it), so that
         ``detect(image, floor, first)`` reuses them."""
         looks = _Looks(self, image, floor)
         pyramid = Pyramid(image, linear=True)
         h, w = image.shape[:2]
-        found = self._detect_at(pyramid, input_scale(w, h), HEAT_MIN, looks)
+        found = self._detect_at(pyramid, input_scale(w, h), self.heat_min, looks)
         return PipFirstPass(found, self._strength(looks, found), pyramid, looks)
 
     def _detect(self, image: NDArray[Any], heat_min: float, looks: _Looks,
@@ -270,11 +276,11 @@ class PipReader:
                 found = found + self._missed(looks, passes[base], found)
         return self._without_pips(looks, found, others)
 
-    def detect_at(self, image: NDArray[Any], scale: float, heat_min: float = HEAT_MIN) -> list[Candidate]:
+    def detect_at(self, image: NDArray[Any], scale: float, heat_min: float | None = None) -> list[Candidate]:
         """One detector pass over an H×W×3 uint8 BGR photo scaled by ``scale`` (at most
         :data:`MAX_SCALE`): candidates (x, y, side, heat) in photo pixels, strongest first
         (:mod:`vision.adapt` reads at the scale of the table's dice)."""
-        return self._detect_at(Pyramid(image), min(MAX_SCALE, scale), heat_min)
+        return self._detect_at(Pyramid(image), min(MAX_SCALE, scale), self.heat_min if heat_min is None else heat_min)
 
     def _reads_die(self, looks: _Looks, found: list[Candidate]) -> list[bool]:
         """Whether each candidate is read a die (:meth:`_die`), not one read no value
@@ -383,7 +389,7 @@ class PipReader:
         dice: list[DieReading] = []
         if min(height, width) >= MIN_SIDE:
             looks = first.looks if first else _Looks(self, bgr)
-            found = self._detect(bgr, HEAT_MIN, looks, first)
+            found = self._detect(bgr, self.heat_min, looks, first)
             dice = [d for d in looks.read(found) if d is not None]
         note = None
         if named:

@@ -75,6 +75,14 @@ def test_a_value_it_is_not_sure_of_is_unreadable_never_guessed(real_photos):
     assert all(die.value is None and die.unreadable == "ambiguous pips" for die in reading.dice)
 
 
+def test_the_detector_threshold_decides_which_peaks_are_looked_at(real_photos):
+    path, _ = _photos(real_photos, "byler-tray-d6", 6)[0]
+    image = cv2.imread(str(path))
+    low, high = PipReader(heat_min=0.1), PipReader(heat_min=0.999)
+    assert all(c[3] >= 0.1 for c in low.detect(image)) and low.detect(image)
+    assert high.detect(image) == [] and high.read(image).dice == []
+
+
 def test_the_detector_sees_the_photo_shrunk_to_384_pixels_never_enlarged():
     canvas, scale = detector_input(np.zeros((480, 640, 3), np.uint8))
     assert (canvas.shape, scale) == ((288, 384, 3), 0.6)
