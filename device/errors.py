@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.phrase import Phrase
+
 
 class DeviceError(Exception):
     """Base class of every error raised by device/."""
@@ -13,6 +15,12 @@ class CameraUnavailable(DeviceError, RuntimeError):
 
 class ThrowUnsupported(DeviceError, RuntimeError):
     """A throw was asked of a camera that cannot throw dice itself (only file and sim cameras can)."""
+
+
+def said(error: BaseException) -> str:
+    """Why ``error`` happened: its :class:`Phrase` as it is (a page words it in its language),
+    else its English (``str(error)`` would turn a Phrase into plain English)."""
+    return error.args[0] if error.args and isinstance(error.args[0], Phrase) else str(error)
 
 
 class RollNotFound(DeviceError, KeyError):

@@ -313,18 +313,19 @@ class History:
         """
         with self._lock:
             if self._closed:
-                return "the history database is closed"
+                return Phrase("the history database is closed")
             try:
                 problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
             except sqlite3.Error as exc:
-                return f"the history database fails: {exc}"
-        return None if problems == ["ok"] else "the history database is damaged: " + "; ".join(problems)
+                return Phrase("the history database fails: {error}", error=str(exc))
+        return None if problems == ["ok"] else Phrase("the history database is damaged: {problems}",
+                                                      problems="; ".join(problems))
 
     def unwritable(self) -> str | None:
         """Why a roll or photo could not be saved now (a read-only folder), or None."""
         for folder in (self.folder, self.photos):
             if not os.access(folder, os.W_OK | os.X_OK):
-                return f"{folder} is not writable: rolls and photos cannot be saved"
+                return Phrase("{folder} is not writable: rolls and photos cannot be saved", folder=str(folder))
         return None
 
     def close_with(self, close: Callable[[], None]) -> None:

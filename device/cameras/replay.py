@@ -22,6 +22,7 @@ import numpy as np
 
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
+from rules.phrase import Phrase
 from vision.image import DamagedImage, ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
@@ -182,14 +183,15 @@ class PhotoFolderCamera(ReplayCamera):
         reason = ""
         if self._folder and not self.path.is_dir():  # one line for the folder, not one per photo
             self.photos = []
-            self._gone = f"file camera: the folder {self.path} is gone"
+            self._gone = Phrase("file camera: the folder {path} is gone", path=str(self.path))
             raise ValueError(self._gone)
         while self.photos:
             self._next_index %= len(self.photos)
             path = self.photos[self._next_index]
             try:
                 image = read_image(path)
-                reason = "not a readable photo" if path.exists() else "gone (deleted or moved since it was listed)"
+                reason = (Phrase("not a readable photo") if path.exists()
+                          else Phrase("gone (deleted or moved since it was listed)"))
             except (ImageTooLarge, DamagedImage) as exc:
                 image, reason = None, str(exc)
             if image is not None:
@@ -198,10 +200,10 @@ class PhotoFolderCamera(ReplayCamera):
             log.warning("file camera: skipping %s: %s", path, reason)
             del self.photos[self._next_index]
         if self.path.is_dir():
-            self._gone = (f"file camera: none of the photos in {self.path} can be read "
-                          "(each is named in the log)")
+            self._gone = Phrase("file camera: none of the photos in {path} can be read (each is named in the log)",
+                                path=str(self.path))
         else:
-            self._gone = f"file camera: {self.path}: {reason}"
+            self._gone = Phrase("file camera: {path}: {reason}", path=str(self.path), reason=reason)
         raise ValueError(self._gone)
 
     def capture_preview(self) -> np.ndarray:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from device.errors import DeviceError, SaveFailed
+from device.errors import DeviceError, SaveFailed, said
 from device.events import EventHub
 from device.history import History
 from device.presets import Preset
@@ -201,7 +201,7 @@ class RollCore:
         for name, value in snapshot.items():
             setattr(self, name, value)
         if failure is not None:
-            self._save_error = str(failure)
+            self._save_error = said(failure)
             log.error("%s", failure)
         self._publish_state()
 

@@ -63,7 +63,7 @@ class RollKeeping(RollCore):
         try:
             disk: dict[str, Any] = {"free_bytes": shutil.disk_usage(self._history.folder).free, "error": None}
         except OSError as exc:
-            disk = {"free_bytes": None, "error": f"the data folder cannot be measured: {exc}"}
+            disk = {"free_bytes": None, "error": Phrase("the data folder cannot be measured: {error}", error=str(exc))}
         problem = self._history.check()  # its own lock: a slow check holds up no roll
         with self._lock:
             saving = self._save_error or self._history.unwritable()

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 import rules
-from device.errors import DeviceError, SaveFailed
+from device.errors import DeviceError, SaveFailed, said
 from device.presets import Preset, PresetError, preset_from_table
 from device.roll.core import TAKING, RollCore
 from device.roll.record import Void
@@ -119,7 +119,7 @@ class RollSettings(RollCore):
             try:
                 self._history.set_settings(stored)  # first: a failed save changes nothing
             except SaveFailed as exc:
-                self._save_error = str(exc)
+                self._save_error = said(exc)
                 raise
             self._save_error = None
             if "principal_color" in changes:
@@ -158,7 +158,7 @@ class RollSettings(RollCore):
                 self._history.set_settings({"principal_color": measured.name,
                                             "principal_measured": measured.to_dict()})
             except SaveFailed as exc:
-                self._save_error = str(exc)
+                self._save_error = said(exc)
                 raise
             self._save_error = None
             self._principal_color, self._principal_measured = measured.name, measured

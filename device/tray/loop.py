@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from device.cameras import Camera
-from device.errors import CameraUnavailable
+from device.errors import CameraUnavailable, said
 from device.tray.settle import SettleDetector
 from rules.phrase import Phrase
 
@@ -165,7 +165,7 @@ class TrayLoop:
             try:
                 camera = self._open_camera()
             except Exception as exc:  # CameraUnavailable, or a source that breaks another way
-                return self._failed(_said(exc))
+                return self._failed(said(exc))
             with self._lock:
                 if self._stop.is_set():  # closed while opening: do not keep it
                     _close_quietly(camera)
@@ -202,7 +202,7 @@ class TrayLoop:
                 self._camera = None
                 self._read_requested = False
             _close_quietly(camera)
-            return self._failed(_said(exc))
+            return self._failed(said(exc))
         return self._interval
 
     def _unlock(self, camera: Camera) -> None:
@@ -258,12 +258,6 @@ class TrayLoop:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _said(error: BaseException) -> str:
-    """Why ``error`` happened: its :class:`Phrase` as it is (a page words it in its language),
-    else its English."""
-    return error.args[0] if error.args and isinstance(error.args[0], Phrase) else str(error)
 
 
 def _close_quietly(camera: Camera) -> None:
