@@ -37,6 +37,16 @@ crops in other hues, channel orders, saturations and grey; ``--pip-negatives N``
 crops a photo of one pip or a few inside a labelled die as background; ``--close-ups [SHARE]``
 shows the detector a SHARE of its windows (0.15 if none is given) with dice of 80–160 px,
 whose pips are background.
+
+``--backbone lite0`` (issue 16) makes the classifier tools/lite0.py's ImageNet-pretrained
+EfficientNet-Lite0 cut after ``--stage`` (5) and fine-tuned on the same crops, seen at
+``--size`` (48) pixels, its backbone at :data:`BACKBONE_LR_SHARE` × the head's rate (the recipe
+benchmarks/vision_finetune_probe.py measured best); ``--invert SHARE`` shows a share of the
+crops in negative. Its ONNX keeps the reader's contract (a CROP² crop in, 8 classes out). The
+leave-one-source-out run of 2026-12-03 (classifier only, beside the 40-epoch detectors):
+
+    tools/train_pips.py --threads 1 --only classifier --leave-out-source SOURCE --out DIR \
+        --backbone lite0 --renders RENDERS --varied --colour-jitter --invert 0.25 --classifier-epochs 6
 """
 
 from __future__ import annotations
@@ -55,6 +65,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
 from tools.pips_augment import CLOSE_SHARE, close_up, close_up_share, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
@@ -77,6 +88,9 @@ WINDOW = 160  # pixels: the part of the scaled photo one detector training step 
 #: Detector peaks this strong or stronger are mined (:func:`mined_by_detector`): lower than the
 #: reader's HEAT_MIN, because on the photos it learned from the detector is surer than on new ones.
 MINING_HEAT_MIN = 0.3
+#: ``--backbone lite0``: the backbone's learning rate over the head's (benchmarks/vision_finetune_probe.py's
+#: recipe B, 2026-12-03)
+BACKBONE_LR_SHARE = 0.3
 #: Each labelled die is shown this many times per classifier epoch (byler's small dice are the
 #: hardest, patterson has few).
 REPEAT = {"byler-tray-d6": 2, "penlington-desk-d6": 2, "patterson-craps-d6-crops": 3, "cocked": 2}
@@ -121,6 +135,23 @@ class PipClassifier(nn.Module):
 
     def forward(self, x):
         return self.head(self.body(x))
+
+
+class Lite0Classifier(nn.Module):
+    """``--backbone lite0``: the same CROP² crop (BGR in [-1, 1], :func:`vision.network.to_blob`) →
+    8 logits, by tools/lite0.py's ImageNet-pretrained EfficientNet-Lite0 cut after ``stage`` and
+    fine-tuned, with a linear head. The network itself turns the crop into the backbone's input
+    (RGB, its scaling, ``size`` pixels), so the exported ONNX keeps the reader's contract."""
+
+    def __init__(self, stage: int, size: int) -> None:
+        super().__init__()
+        self.backbone, self.size = lite0(stage), size
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(STAGES[stage - 1][4], COCKED + 1))
+
+    def forward(self, x):
+        x = ((x[:, [2, 1, 0]] + 1.0) * 127.5 - MEAN) / STD
+        x = F.interpolate(x, size=(self.size, self.size), mode="bilinear", align_corners=False)
+        return self.head(self.backbone(x)[-1])
 
 
 # --- detector -------------------------------------------------------------------------
@@ -344,17 +375,27 @@ def _crop(images, item, rng, varied: bool = False, recoloured: bool = False) -> 
 
 
 def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool = False,
-                     recoloured: bool = False, pip_crops: int = 0) -> nn.Module:
+                     recoloured: bool = False, pip_crops: int = 0, lite: Lite0Classifier | None = None,
+                     invert: float = 0.0) -> nn.Module:
     """:param mined: :func:`mined_by_detector`, learned in every epoch; ``varied``, ``recoloured``:
     see :func:`_crop`; :param pip_crops: background crops of a pip or a few inside a die, a photo
-    and epoch (:func:`pip_negatives`)."""
-    net = PipClassifier()
+    and epoch (:func:`pip_negatives`); :param lite: the pretrained network to fine-tune
+    (``--backbone lite0``; None: :class:`PipClassifier` from scratch), its backbone at
+    :data:`BACKBONE_LR_SHARE` × the head's rate; :param invert: the share of crops shown in
+    negative (light pips on a dark body look like dark pips on a light one)."""
+    net = PipClassifier() if lite is None else lite
     positives = _positives(photos) + mined
     batch_size = 64
     per_epoch = len(positives) + 3 * len(photos) + sum(min(pip_crops, len(p.targets)) for p in photos)
     steps = epochs * math.ceil(per_epoch * 1.05 / batch_size)
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    if lite is None:
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        rates: float | list[float] = 3e-3
+    else:
+        opt = torch.optim.AdamW([{"params": lite.backbone.parameters()}, {"params": lite.head.parameters()}],
+                                3e-3, weight_decay=1e-4)
+        rates = [3e-3 * BACKBONE_LR_SHARE, 3e-3]
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, rates, total_steps=steps)
     for epoch in range(epochs):
         items = positives + _negatives(photos, images, 3, rng) + pip_negatives(photos, pip_crops, rng)
         order = rng.permutation(len(items))
@@ -362,7 +403,8 @@ def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool
         total = 0.0
         for i in range(0, len(order), batch_size):
             batch = [items[j] for j in order[i:i + batch_size]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(images, it, rng, varied, recoloured) for it in batch])))
+            crops = [_crop(images, it, rng, varied, recoloured) for it in batch]
+            x = torch.from_numpy(to_blob(np.stack([255 - c if rng.random() < invert else c for c in crops])))
             target = torch.tensor([it[4] for it in batch])
             loss = F.cross_entropy(net(x), target, label_smoothing=0.05)
             opt.zero_grad()
@@ -395,6 +437,14 @@ def main() -> int:
     parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
     parser.add_argument("--cocked", type=int, default=150,
                         help="synthetic trays with 1-3 cocked dice, learned from by the classifier only")
+    parser.add_argument("--backbone", choices=("scratch", "lite0"), default="scratch",
+                        help="the classifier: a small network from scratch (the shipped recipe) or the "
+                             "ImageNet-pretrained EfficientNet-Lite0 fine-tuned (tools/lite0.py)")
+    parser.add_argument("--stage", type=int, default=5, choices=range(1, len(STAGES) + 1),
+                        help="--backbone lite0: the stage it is cut after")
+    parser.add_argument("--size", type=int, default=48, help="--backbone lite0: the pixels it sees a crop at")
+    parser.add_argument("--invert", type=float, default=0.0, metavar="SHARE",
+                        help="the share of classifier crops shown in negative")
     parser.add_argument("--renders", type=Path, metavar="DIR",
                         help="a folder of tools/render_dice.py's pip-d6 renders learned from too (both networks)")
     parser.add_argument("--varied", action="store_true",
@@ -443,8 +493,9 @@ def main() -> int:
         print(f"{sum(m[4] == 0 for m in mined)} hard negatives and {sum(m[4] == COCKED for m in mined)} cocked "
               f"dice as the detector in {args.out} finds them", flush=True)
         torch.manual_seed(SEED)
+        lite = Lite0Classifier(args.stage, args.size) if args.backbone == "lite0" else None
         classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined,
-                                      args.varied, args.colour_jitter, args.pip_negatives)
+                                      args.varied, args.colour_jitter, args.pip_negatives, lite, args.invert)
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")
