@@ -257,7 +257,8 @@ def choose_heat(by_heat: dict[float, dict[str, SourceRun]], source: str) -> floa
     highest on a tie (fewer crops to classify)."""
     def best(heat: float) -> tuple[int, float]:
         others = {t: [o for s, r in by_heat[heat].items() if s != source for o in r.outcomes[t]] for t in THRESHOLDS}
-        return gain(others[choose_threshold(others)], choose_threshold(others)), heat
+        threshold = choose_threshold(others)
+        return gain(others[threshold], threshold), heat
     return max(by_heat, key=best)
 
 
