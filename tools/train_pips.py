@@ -404,7 +404,9 @@ def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool
         for i in range(0, len(order), batch_size):
             batch = [items[j] for j in order[i:i + batch_size]]
             crops = [_crop(images, it, rng, varied, recoloured) for it in batch]
-            x = torch.from_numpy(to_blob(np.stack([255 - c if rng.random() < invert else c for c in crops])))
+            if invert:  # drawn only when asked, so the shipped recipe's random stream is as before
+                crops = [255 - c if rng.random() < invert else c for c in crops]
+            x = torch.from_numpy(to_blob(np.stack(crops)))
             target = torch.tensor([it[4] for it in batch])
             loss = F.cross_entropy(net(x), target, label_smoothing=0.05)
             opt.zero_grad()
