@@ -1,6 +1,6 @@
 """With no camera (trial fault 13: `serve --camera usb:5`), the live page does not ask for a
 throw into the tray, and the teaching page's Start is disabled with the reason, in the three
-languages at 320 and 390 px."""
+languages at 320 and 390 px; a camera lost during a round is said too."""
 
 from __future__ import annotations
 
@@ -45,3 +45,18 @@ def test_teaching_cannot_start_without_a_camera_and_says_why(phone, controller, 
     controller.set_camera("ok")
     expect(page.locator("#teach-start")).to_be_enabled()
     expect(page.locator("#teach-why")).to_be_hidden()
+
+
+@pytest.mark.parametrize("locale", list(WHY))
+def test_a_camera_lost_during_the_round_is_said_on_the_teach_page(phone, controller, locale):
+    """The round is on and the camera goes away: the page says why no throw comes, not only
+    "throw your set", and stops saying it once the camera is back."""
+    page = phone("/teach", locale=locale)
+    page.locator("#teach-start").click()
+    expect(page.locator("#teach-stop")).to_be_visible()
+    controller.set_camera("away", "the camera stopped sending frames")
+    expect(page.locator("#teach-why")).to_be_visible()
+    expect(page.locator("#teach-why")).to_have_text(WHY[locale])
+    controller.set_camera("ok")
+    expect(page.locator("#teach-why")).to_be_hidden()
+    expect(page.locator("#teach-stop")).to_be_visible()  # the round went on

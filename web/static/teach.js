@@ -34,7 +34,7 @@ function render(next, force) {
   if (fixing !== null && !state.dice[fixing]) fixing = null;
   $("#teach-start").hidden = state.on;
   $("#teach-start").disabled = !state.on && Boolean(state.why_not);   // the round would never get a throw
-  $("#teach-why").hidden = state.on || !state.why_not;
+  $("#teach-why").hidden = !state.why_not;   // also during a round: no throw comes while the camera is away
   $("#teach-why").textContent = state.why_not || "";
   $("#teach-stop").hidden = !state.on;
   showThrow($("#throw"), state.can_throw, state.on && !state.dice.length);   // a throw held: the round takes no other
