@@ -10,6 +10,8 @@ from numpy.typing import NDArray
 
 from vision.reading import TrayReading
 
+Box = tuple[int, int, int, int]  # pixels [x0, y0, x1, y1]
+
 _READ = (80, 200, 60)  # BGR: a die read
 _UNREADABLE = (40, 40, 230)  # BGR: a die seen but not read
 _PRINCIPAL = (0, 215, 255)  # BGR: the principal die's frame
@@ -40,6 +42,7 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
     # phone shows the whole photo about 360 px wide, where they stay about 13 px high.
     digit_height = cv2.getTextSize("0", cv2.FONT_HERSHEY_SIMPLEX, 1.0, thickness)[0][1]
     font_scale = max(0.35, LABEL_SHARE * max(height, width) / digit_height)
+    taken: list[Box] = []  # the labels drawn so far
     for number, die in enumerate(reading.dice):
         x0, y0, x1, y1 = (int(v) for v in die.box)
         colour = _READ if die.value is not None else _UNREADABLE
@@ -55,9 +58,31 @@ def annotate(image: NDArray[Any], reading: TrayReading, labels: Sequence[str | N
         if die.principal:
             text = "P " + text
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-        ty = y0 - 3 if y0 - th - base - 3 >= 0 else min(height - base, y1 + th + 3)
-        tx = min(max(0, x0), max(0, width - tw))
+        tx, ty = _label_place((x0, y0, x1, y1), (tw, th, base), (width, height), taken)
+        taken.append((tx, ty - th - 1, tx + tw, ty + base))
         cv2.rectangle(out, (tx, ty - th - 1), (tx + tw, ty + base), (0, 0, 0), cv2.FILLED)
         cv2.putText(out, text, (tx, ty), cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thickness,
                     cv2.LINE_AA)
     return out
+
+
+def _overlap(a: Box, b: Box) -> int:
+    """The area (pixels) two boxes share."""
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _label_place(box: Box, text: tuple[int, int, int], size: tuple[int, int], taken: list[Box]) -> tuple[int, int]:
+    """Where a die's label is drawn (its text's origin, pixels): above its ``box``, else below,
+    else inside its top (the photo's edge in the way), whichever first covers none of the labels
+    ``taken``; when each covers one, the one covering least (touching dice on a crowded tray).
+
+    :param text: the label's width, height and baseline (``cv2.getTextSize``), pixels.
+    :param size: the photo's width and height, pixels."""
+    x0, y0, x1, y1 = box
+    tw, th, base = text
+    width, height = size
+    tx = min(max(0, x0), max(0, width - tw))
+    rows = [y0 - 3, y1 + th + 3, y0 + th + 3]  # above, below, inside
+    fits = [ty for ty in rows if ty - th - 1 >= 0 and ty + base <= height] or [min(height - base, y1 + th + 3)]
+    return min(((tx, ty) for ty in fits),
+               key=lambda p: sum(_overlap((p[0], p[1] - th - 1, p[0] + tw, p[1] + base), t) for t in taken))

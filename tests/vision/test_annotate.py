@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import annotate
+from vision.annotate import _label_place
 from vision.reading import DieReading, TrayReading
 
 
@@ -50,3 +51,23 @@ def test_a_label_stays_readable_on_a_phone_whatever_the_photos_size():
         black = np.where((out[:, width // 2: width // 2 + size] == 0).all(axis=2).any(axis=1))[0]
         shown_px = (black.max() - black.min() + 1) * 360 / width
         assert shown_px >= 12, (width, shown_px)
+
+
+def test_touching_dice_labels_do_not_cover_each_other():
+    """A crowded tray: two dice side by side with long labels ("? ambiguous pips"). The first's
+    label is above it; the second's, which would cover it there, goes below its die."""
+    image = np.full((300, 400, 3), 200, np.uint8)
+    dice = [DieReading(None, 6, (100, 100, 140, 140), (120.0, 120.0), "white", 0.3, unreadable="ambiguous pips"),
+            DieReading(None, 6, (142, 100, 182, 140), (162.0, 120.0), "white", 0.3, unreadable="ambiguous pips")]
+    out = annotate(image, TrayReading(dice, (400, 300), 0.01))
+    black = (out == 0).all(axis=2)
+    assert black[60:100, 100:142].any()    # the first die's label, above it
+    assert black[140:190, 142:182].any()   # the second's, below its die
+    assert not black[140:190, 100:142].any()
+
+
+def test_a_label_keeps_above_its_die_when_nothing_is_in_the_way():
+    taken = [(0, 0, 50, 20)]
+    assert _label_place((200, 100, 240, 140), (60, 15, 4), (400, 300), taken) == (200, 97)
+    assert _label_place((10, 100, 50, 140), (60, 15, 4), (400, 300), []) == (10, 97)
+    assert _label_place((10, 5, 50, 45), (60, 15, 4), (400, 300), []) == (10, 63)  # the top edge: below
