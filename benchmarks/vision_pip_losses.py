@@ -102,7 +102,8 @@ def trace_source(source: str, reader: PipReader, stages: Counter, crop_right: Co
 def print_table(name: str, stages: Counter, crop_right: Counter, side_ratios: dict[str, list[float]]) -> None:
     total = sum(stages.values())
     print(f"\n{name}: {total} labelled dice")
-    print("| stage | dice | share | read right from a crop at the label | nearest candidate's side / label's (median) |")
+    print("| stage | dice | share | read right from a crop at the label "
+          "| nearest candidate's side / label's (median) |")
     print("|---|---|---|---|---|")
     for stage in STAGES:
         if stages[stage]:
