@@ -14,8 +14,10 @@ threshold, and every labelled die is put in the first stage of the reader that l
   (each one's centre inside the other's square, its side half to twice the label's) at the
   detector threshold, and the classifier
   gives its crop less than the reader's DIE_MIN of being a die;
-- ``lost after detection: pass or pips rule``: such a candidate is read a die, but the pass the
-  reader kept, or its pips rule (``PipReader._without_pips``), left it out;
+- ``lost after detection: another pass kept``: such a candidate is read a die, but the pass
+  the reader kept has none on the die;
+- ``lost after detection: pips rule``: the kept pass has one, and its pips rule
+  (``PipReader._without_pips``) left it out;
 - ``detected only below the threshold``: a candidate lies on it only at heats from FLOOR up;
 - ``never detected``: no candidate of any pass the reader made, down to FLOOR.
 
@@ -48,7 +50,7 @@ SIDES = (0.5, 2.0)  # a candidate's side over the label's: outside this it is no
 FLOOR = 0.1  # the weakest detector peak looked at for "detected only below the threshold"
 STAGES = ("right", "wrong", "unreadable: ambiguous pips", "unreadable: cocked", "unreadable: blurred",
           "unreadable: cut off", "lost after detection: classifier says floor",
-          "lost after detection: pass or pips rule", "detected only below the threshold", "never detected")
+          "lost after detection: another pass kept", "lost after detection: pips rule", "detected only below the threshold", "never detected")
 
 
 def _on(candidate: tuple[float, float, float, float], target: tuple[float, float, float]) -> bool:
@@ -70,7 +72,21 @@ def _label_crop_right(reader: PipReader, image: np.ndarray, target: tuple[float,
     return int(np.argmax(values)) + 1 == value and float(values.max()) >= reader.value_min
 
 
-def trace_source(source: str, reader: PipReader, stages: Counter, crop_right: Counter,
+class TracingReader(PipReader):
+    """The pip reader, keeping the candidates of the pass it kept before its pips rule (``kept``)."""
+
+    kept: list[tuple[float, float, float, float]]
+
+    def read(self, image, principal_color=None, first=None, named=True):
+        self.kept = []
+        return super().read(image, principal_color, first, named)
+
+    def _without_pips(self, looks, found, others):
+        self.kept = list(found)
+        return super()._without_pips(looks, found, others)
+
+
+def trace_source(source: str, reader: TracingReader, stages: Counter, crop_right: Counter,
                  side_ratios: dict[str, list[float]]) -> None:
     """Add the stage of every labelled die of ``source``'s photos (see the module's docstring)."""
     for photo in pips_data.load_photos((source,)):
@@ -88,8 +104,11 @@ def trace_source(source: str, reader: PipReader, stages: Counter, crop_right: Co
                 stage = ("right" if die.value == label["value"] else "wrong") if die.value is not None \
                     else f"unreadable: {die.unreadable}"
             elif hot:
-                read = [d is not None for d in first.looks.read(hot)]
-                stage = "lost after detection: " + ("pass or pips rule" if any(read) else "classifier says floor")
+                read = [c for c, d in zip(hot, first.looks.read(hot), strict=True) if d is not None]
+                kept = reader.kept or first.found  # no pips rule: one pass only, the first
+                stage = "lost after detection: " + ("classifier says floor" if not read else
+                                                    "pips rule" if any(c in kept for c in read) else
+                                                    "another pass kept")
             else:
                 stage = "detected only below the threshold" if on else "never detected"
             stages[stage] += 1
@@ -128,7 +147,7 @@ def main() -> int:
         if not (folder / "classifier.done").exists():
             print(f"{source}: left out, no finished run in {folder}")
             continue
-        reader = PipReader(folder, value_min=args.value_min, heat_min=args.heat)
+        reader = TracingReader(folder, value_min=args.value_min, heat_min=args.heat)
         counts: tuple[Counter, Counter, dict[str, list[float]]] = (Counter(), Counter(), defaultdict(list))
         trace_source(source, reader, *counts)
         print_table(f"{source} (value threshold {args.value_min}, heat {args.heat})", *counts)
