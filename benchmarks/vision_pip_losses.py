@@ -24,7 +24,8 @@ threshold, and every labelled die is put in the first stage of the reader that l
 Beside each stage: how many of its dice the classifier reads right, at the value threshold,
 from a crop at the label (its centre and side: tools/pips_data.targets), which says whether
 the crop's place and size or the classifier is at fault; and the median ratio of the nearest
-candidate's side to the label's. Figures are printed per source, then over all pip sources.
+candidate's side to the label's. The phantoms (readings matching no label) are counted too.
+Figures are printed per source, then over all pip sources.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ SIDES = (0.5, 2.0)  # a candidate's side over the label's: outside this it is no
 FLOOR = 0.1  # the weakest detector peak looked at for "detected only below the threshold"
 STAGES = ("right", "wrong", "unreadable: ambiguous pips", "unreadable: cocked", "unreadable: blurred",
           "unreadable: cut off", "lost after detection: classifier says floor",
-          "lost after detection: another pass kept", "lost after detection: pips rule", "detected only below the threshold", "never detected")
+          "lost after detection: another pass kept", "lost after detection: pips rule",
+          "detected only below the threshold", "never detected")
 
 
 def _on(candidate: tuple[float, float, float, float], target: tuple[float, float, float]) -> bool:
@@ -95,6 +97,7 @@ def trace_source(source: str, reader: TracingReader, stages: Counter, crop_right
         reading = reader.read(image, first=first)
         _, pairs = score_photo(reading.dice, photo.dice)
         matched = {j: reading.dice[i] for i, j in pairs if i is not None and j is not None}
+        stages["phantom"] += sum(1 for i, j in pairs if j is None)
         candidates = [c for found in first.looks.passes.values() for c in found]
         for j, (label, target) in enumerate(zip(photo.dice, photo.targets, strict=True)):
             die = matched.get(j)
@@ -119,8 +122,8 @@ def trace_source(source: str, reader: TracingReader, stages: Counter, crop_right
 
 
 def print_table(name: str, stages: Counter, crop_right: Counter, side_ratios: dict[str, list[float]]) -> None:
-    total = sum(stages.values())
-    print(f"\n{name}: {total} labelled dice")
+    total = sum(n for stage, n in stages.items() if stage != "phantom")
+    print(f"\n{name}: {total} labelled dice, {stages['phantom']} phantoms (readings of no labelled die)")
     print("| stage | dice | share | read right from a crop at the label "
           "| nearest candidate's side / label's (median) |")
     print("|---|---|---|---|---|")
