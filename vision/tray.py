@@ -71,6 +71,14 @@ COCKED_MIN = 0.15
 #: a candidate read no value this many times smaller than a die another pass found around it is
 #: one of its pips (a die's pips are 1/5–1/6 of its side)
 PIP_RATIO = 4.0
+#: the same for candidates read a 1 (a lone pip looks like a face of one) inside a die read a
+#: value, when each candidate inside it is one or read no value, and they are no more than its
+#: value (not touching small dice a coarse candidate holds) (on a desk it never learned, the
+#: detector's pass at the learned size saw penlington's near dice's pips: 111 phantoms read 1)
+ONE_PIP_RATIO = 2.0
+#: a candidate of a pass not kept is a die of the tray when its side is within this factor of the
+#: median side of the kept pass's dice (not a pip, not a cluster of dice: :meth:`PipReader._missed`)
+SIZE_SPREAD = 1.6
 SAME_DIE = 0.5  # of the die's side: a weaker peak this close to a stronger one is the same die
 #: DIE_MIN for a crop past the photo's edge (a part of a die): reported "cut off", not left
 #: out (out of fold, 0.3 adds no phantom to 0.5 and reports 34 of 40 synthetic half dice, not 30)
@@ -272,8 +280,7 @@ class PipReader:
             return found
         if found is not passes[base]:
             found = _one_each(_still_cut(found, passes[base], image.shape[1], image.shape[0]))
-            if scale < base:  # a coarser pass: the first saw its dice larger (a finer one, at random)
-                found = found + self._missed(looks, passes[base], found)
+        found = found + self._missed(looks, others, found)
         return self._without_pips(looks, found, others)
 
     def detect_at(self, image: NDArray[Any], scale: float, heat_min: float | None = None) -> list[Candidate]:
@@ -287,12 +294,19 @@ class PipReader:
         ("blurred", "ambiguous pips") or no die."""
         return [d is not None and d.unreadable not in ("blurred", "ambiguous pips") for d in looks.read(found)]
 
-    def _missed(self, looks: _Looks, first: list[Candidate], found: list[Candidate]) -> list[Candidate]:
-        """The candidates of the first pass (``first``) that overlap none of ``found`` and are read
-        a die: a surer pass at a coarser scale can find fewer dice (byler's dice of 200 px in a
-        1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4)."""
-        alone = [c for c in first if not any(_inside(c, f) or _inside(f, c) for f in found)]
-        return [c for c, die in zip(alone, self._reads_die(looks, alone), strict=False) if die]
+    def _missed(self, looks: _Looks, others: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+        """The candidates of the other passes (``others``) that overlap none of ``found``, are
+        read a die and are of their size (within :data:`SIZE_SPREAD` of the median side): the pass
+        kept, the surest, need not find every die another sees (byler's dice of 200 px in a
+        1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4; on trays
+        it never learned, 132 of byler's 1057 dice were read by a pass not kept)."""
+        if not found:
+            return []
+        scene = float(np.median([side for _, _, side, _ in found]))
+        alone = [c for c in sorted(others, key=lambda c: -c[3])
+                 if scene / SIZE_SPREAD <= c[2] <= scene * SIZE_SPREAD
+                 and not any(_inside(c, f) or _inside(f, c) for f in found)]
+        return _one_each([c for c, die in zip(alone, self._reads_die(looks, alone), strict=True) if die])
 
     def _without_pips(self, looks: _Looks, found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
         """``found`` without its candidates not read a die (:meth:`_reads_die`) that lie inside a
@@ -309,6 +323,11 @@ class PipReader:
             x, y, side, _ = big
             inside = [k for k, c in enumerate(found) if c[2] * PIP_RATIO <= side and _inside(c, big)]
             pips = [k for k in inside if not dice[k]]
+            near = [k for k, c in enumerate(found) if c[2] * ONE_PIP_RATIO <= side and _inside(c, big)]
+            ones = [d is None or d.value in (None, 1) for d in looks.read([found[k] for k in near])]
+            face = looks.read([big])[0]
+            if near and all(ones) and face is not None and face.value is not None and len(near) <= face.value:
+                pips = inside = near  # the face's pips (no more than it shows), each read a face of one pip
             if not pips:
                 continue
             die_min = CUT_DIE_MIN if _reach(x, y, side, w, h) > CUT_OFF * side else DIE_MIN

@@ -1,0 +1,103 @@
+"""How the pip reader puts its detector passes together (vision.tray.PipReader._detect), with
+fakes of the two networks: each pass's candidates are given per scale, and each candidate's
+crop is classified as given. A 640×480 photo is read first at 0.6 (384 px); an unsure first
+pass is also read at 1.5 and 0.24 (PROBES)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vision.tray as tray
+from vision.tray import COCKED, PipReader
+
+FIRST, FINER, COARSER = 0.6, 1.5, 0.24
+
+
+def _value(v: int) -> np.ndarray:
+    """The classifier's probabilities of a die showing ``v``, sure."""
+    p = np.full(COCKED + 1, 0.002)
+    p[v] = 1.0 - 0.002 * COCKED
+    return p
+
+
+@pytest.fixture
+def networks(monkeypatch):
+    """``networks(passes, values)``: a reader whose detector gives ``passes`` (scale → candidates
+    (x, y, side, heat), photo pixels) and whose classifier reads the crop at (x, y, side) as
+    ``values[(x, y, side)]`` (a value 1..6; a crop not given is floor)."""
+
+    def make(passes: dict[float, list[tuple[float, float, float, float]]], values: dict[tuple, int]) -> PipReader:
+        places = {place: k for k, place in enumerate(values, start=1)}
+        reader = PipReader()
+
+        def detect_at(pyramid, scale, heat_min, looks=None):
+            return [c for c in passes.get(round(scale, 3), []) if c[3] >= heat_min]
+
+        def crop(image, center, side, angle=0.0):
+            return np.full((tray.CROP, tray.CROP, 3), places.get((*center, side), 0), np.uint8)
+
+        def classify(crops):
+            floor = np.eye(COCKED + 1)[0]
+            by_id = {k: _value(values[place]) for place, k in places.items()}
+            return np.stack([by_id.get(int(c[0, 0, 0]), floor) for c in crops])
+
+        monkeypatch.setattr(reader, "_detect_at", detect_at)
+        monkeypatch.setattr(reader, "classify", classify)
+        monkeypatch.setattr(tray, "crop_die", crop)
+        return reader
+
+    return make
+
+
+def _photo() -> np.ndarray:
+    return np.random.default_rng(3).integers(0, 255, (480, 640, 3), dtype=np.uint8)  # sharp everywhere
+
+
+def _read(reader: PipReader) -> list[tuple[tuple[float, float], int | None]]:
+    return sorted((d.center, d.value) for d in reader.read(_photo(), named=False).dice)
+
+
+def test_a_die_only_a_pass_not_kept_found_is_read(networks):
+    """The finer pass is surer and kept, but finds two of the three dice the first pass saw
+    weakly: the third is read too (before, only a coarser pass kept took the first's dice)."""
+    a, b, c = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0), (500.0, 300.0, 45.0)
+    reader = networks({FIRST: [(*a, 0.5), (*b, 0.5), (*c, 0.5)], FINER: [(*a, 0.95), (*b, 0.95)]},
+                      {a: 3, b: 4, c: 6})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4), ((500.0, 300.0), 6)]
+
+
+def test_a_die_of_another_size_from_a_pass_not_kept_is_not_added(networks):
+    """A candidate of a pass not kept, read a die, but twice the kept dice's side (a cluster of
+    them, or one die's pips seen as dice by the kept pass): not added beside them."""
+    a, b, cluster = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0), (500.0, 300.0, 90.0)
+    reader = networks({FIRST: [(*a, 0.5), (*b, 0.5), (*cluster, 0.5)], FINER: [(*a, 0.95), (*b, 0.95)]},
+                      {a: 3, b: 4, cluster: 2})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4)]
+
+
+def _face(center: tuple[float, float], side: float, count: int, pip: float) -> list[tuple[float, float, float]]:
+    """``count`` pip candidates of side ``pip`` in the square of ``side`` around ``center``."""
+    corners = [(-1, -1), (1, 1), (-1, 1), (1, -1), (0, 0), (-1, 0), (1, 0)][:count]
+    return [(center[0] + dx * side / 4, center[1] + dy * side / 4, pip) for dx, dy in corners]
+
+
+def test_the_pips_of_a_near_die_read_as_ones_are_its_pips(networks):
+    """A desk the networks never saw: the pass kept (the first) sees a near die's five pips as
+    dice showing 1, a coarser pass the die, read 5, its side 2.5 times theirs (below PIP_RATIO):
+    the die is read, not five 1s (penlington's phantoms read 1)."""
+    die = (320.0, 240.0, 60.0)
+    pips = _face(die[:2], die[2], 5, 24.0)
+    reader = networks({FIRST: [(*p, 0.8) for p in pips], COARSER: [(*die, 0.6)]},
+                      {die: 5, **{p: 1 for p in pips}})
+    assert _read(reader) == [((320.0, 240.0), 5)]
+
+
+def test_touching_small_dice_showing_1_are_not_taken_for_pips(networks):
+    """Four small dice showing 1 inside a coarse candidate read 2: more ones than its value,
+    so not its pips: the four dice are read."""
+    cluster = (320.0, 240.0, 60.0)
+    dice = _face(cluster[:2], cluster[2], 4, 24.0)
+    reader = networks({FIRST: [(*d, 0.8) for d in dice], COARSER: [(*cluster, 0.6)]},
+                      {cluster: 2, **{d: 1 for d in dice}})
+    assert [value for _, value in _read(reader)] == [1, 1, 1, 1]
