@@ -296,7 +296,8 @@ class PipReader:
 
     def _missed(self, looks: _Looks, others: list[Candidate], found: list[Candidate]) -> list[Candidate]:
         """The candidates of the other passes (``others``) that overlap none of ``found``, are
-        read a die and are of their size (within :data:`SIZE_SPREAD` of the median side): the pass
+        read a die with a value (not cocked, blurred or unsure: weak evidence that another pass
+        missed it) and are of their size (within :data:`SIZE_SPREAD` of the median side): the pass
         kept, the surest, need not find every die another sees (byler's dice of 200 px in a
         1920×1080 frame: a pass seeing them at 16 px found 2 of 4, the first pass all 4; on trays
         it never learned, 132 of byler's 1057 dice were read by a pass not kept)."""
@@ -306,7 +307,7 @@ class PipReader:
         alone = [c for c in sorted(others, key=lambda c: -c[3])
                  if scene / SIZE_SPREAD <= c[2] <= scene * SIZE_SPREAD
                  and not any(_inside(c, f) or _inside(f, c) for f in found)]
-        return _one_each([c for c, die in zip(alone, self._reads_die(looks, alone), strict=True) if die])
+        return _one_each([c for c, die in zip(alone, looks.read(alone), strict=True) if die and die.value])
 
     def _without_pips(self, looks: _Looks, found: list[Candidate], others: list[Candidate]) -> list[Candidate]:
         """``found`` without its candidates not read a die (:meth:`_reads_die`) that lie inside a
