@@ -315,7 +315,10 @@ class PipReader:
         classified a die: they are its pips (a pass at the size dice were learned sees a large
         die's pips as blurred dice: 17.6 phantoms per 100 dice of 80 px). That die takes their
         place unless a candidate inside it is read a die: then it is several dice (a coarse
-        pass's candidate around touching dice of 10 px). Left out too are those :data:`PIP_RATIO`
+        pass's candidate around touching dice of 10 px). Its pips too are the candidates read 1
+        or no value inside a die read a value :data:`ONE_PIP_RATIO` times their side or more,
+        when they are all the candidates there and no more than its value (a lone pip looks like
+        a face of one to networks that never saw the tray). Left out too are those :data:`PIP_RATIO`
         times smaller than the median die read: the pips of a die no pass found (one the frame
         cuts, one read blurred)."""
         h, w = looks.image.shape[:2]
