@@ -2,7 +2,9 @@
 
 A phone (or a stranger's laptop) on the shared Wi-Fi must not be able to make the server
 unreachable for the others. waitress's own settings cap the body (``max_request_body_size``:
-a 500 MB body is refused by its Content-Length with 413 before a byte of it is read) and the
+a 500 MB body is refused by its Content-Length with 413 before a byte of it is read; one over
+``MAX_CONTENT_LENGTH`` but within :data:`WAITRESS_BODY_FACTOR` times it reaches the app, whose
+413 is the API's JSON error) and the
 number of connections in all; :class:`GuardedChannel` adds what waitress lacks:
 
 * at most ``MAX_CONNECTIONS_PER_ADDRESS`` connections from one client address (one more is
@@ -26,6 +28,9 @@ from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 
 #: Threads waitress keeps for page loads and API calls beyond the open streams.
 SPARE_THREADS = 8
+#: waitress reads a body of at most this many times the app's MAX_CONTENT_LENGTH (then its own
+#: plain-text 413): a body a little too large is read and refused by the app, with the reason
+WAITRESS_BODY_FACTOR = 2
 
 
 class GuardedChannel(HTTPChannel):
@@ -84,7 +89,8 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, **options
         "threads": streams + SPARE_THREADS,
         "connection_limit": 2 * streams + 4 * SPARE_THREADS,
         "channel_timeout": 60,  # seconds a connection may stay silent between requests
-        "max_request_body_size": int(config["MAX_CONTENT_LENGTH"]) + 1,  # ≥ this: 413
+        # ≥ this: waitress's plain-text 413; a body between the two limits gets the app's JSON 413
+        "max_request_body_size": WAITRESS_BODY_FACTOR * int(config["MAX_CONTENT_LENGTH"]),
         "max_request_header_size": 16 * 1024,
         # Keep reading a connection whose request runs: a stream's client closing it is
         # seen at once (waitress.client_disconnected), not at the next heartbeat.

@@ -48,7 +48,7 @@ def test_serve_gives_every_stream_a_thread_and_spares(controller, monkeypatch):
     assert rest == ["Serving on http://{}:{}", 8123, "run"]  # the port told before any request
     assert options["threads"] == 50 + server.SPARE_THREADS
     assert options["connection_limit"] > options["threads"]
-    assert options["max_request_body_size"] == app.config["MAX_CONTENT_LENGTH"] + 1
+    assert options["max_request_body_size"] == server.WAITRESS_BODY_FACTOR * app.config["MAX_CONTENT_LENGTH"]
     assert (options["host"], options["port"], options["ident"]) == ("127.0.0.1", 8123, "x")
 
 

@@ -4,6 +4,7 @@ client is 127.0.0.2 (all of 127/8 is this machine). Every wait is bounded."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 
@@ -65,6 +66,18 @@ def test_a_huge_body_is_refused_by_its_content_length_before_it_is_sent(controll
         sock.sendall(b"POST /api/arm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 500000000\r\n\r\n")
         assert answer(sock).startswith(b"HTTP/1.1 413")
+
+
+def test_a_body_a_little_over_the_limit_is_the_apis_json_413(controller):
+    """300 KB to /api/arm (the limit is 256 KB): the API's JSON error with its reason, not
+    waitress's plain text (found by a fresh user's trial)."""
+    body = b'{"preset": "' + b"x" * 300_000 + b'"}'
+    with serving(controller) as port, connect(port, "127.0.0.2") as sock:
+        sock.sendall(b"POST /api/arm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+        head, _, payload = answer(sock).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413") and b"application/json" in head
+    assert json.loads(payload)["error"]
 
 
 @pytest.mark.parametrize("where", ["header", "query"])
