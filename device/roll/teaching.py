@@ -152,9 +152,12 @@ class RollTeaching(RollEdits):
             roll.corrections.append(Correction(die.index, None, die.natural, who, now()))
             if was_complete and not self._is_current(roll):
                 refused = self._resolve(copy.deepcopy(roll)).problem  # a finished past roll: no "throw again"
-                if refused is not None and refused.code == "refused":
-                    raise ValueError(Phrase("roll {id} is finished and has every die it takes ({why}): "
-                                            "no die is missing from it", id=roll_id, why=refused.why))
+                if refused is not None and refused.code == "refused":  # the rules' why counts the die added
+                    had = len(roll.dice) - 1
+                    raise ValueError(Phrase.ngettext("roll {id} is finished and has the {n} die it takes: "
+                                                     "no die is missing from it",
+                                                     "roll {id} is finished and has the {n} dice it takes: "
+                                                     "no die is missing from it", had, id=roll_id, n=had))
             saved = self._after_edit(roll, was_complete)
             return saved, die.index, kind
 

@@ -130,11 +130,9 @@ def test_the_current_finished_roll_refuses_a_die_the_rules_take_no_more(client, 
 
 
 @pytest.mark.parametrize(("lang", "why"), [
-    ("en", "roll {id} is finished and has every die it takes (3 dice given for a 2D6 roll): no die is missing from it"),
-    ("pt-BR", "a rolagem {id} está encerrada e tem todos os dados que leva (3 dados informados para uma rolagem 2D6): "
-              "não falta nenhum dado"),
-    ("es", "la tirada {id} está terminada y tiene todos los dados que lleva (se dieron 3 dados para una tirada 2D6): "
-           "no le falta ningún dado"),
+    ("en", "roll {id} is finished and has the 2 dice it takes: no die is missing from it"),
+    ("pt-BR", "a rolagem {id} está encerrada e já tem os 2 dados que leva: não falta nenhum dado"),
+    ("es", "la tirada {id} está terminada y ya tiene los 2 dados que lleva: no le falta ningún dado"),
 ])
 def test_a_past_finished_roll_says_why_it_takes_no_die_more_in_the_phones_language(client, two_d6, lang, why):
     """A past roll is not thrown again: its refusal says it has its dice, not "throw again"."""
