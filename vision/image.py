@@ -120,8 +120,8 @@ def read_image(path: str | os.PathLike[str], flags: int = cv2.IMREAD_COLOR) -> N
         raise ImageTooLarge(size)
     # OpenCV decodes a JPEG cut short (grey below the cut, a libjpeg warning only), so a
     # JPEG is checked first; other formats cut short fail in OpenCV, then are checked.
-    if kind == "JPEG" and _cut_short(path):
-        raise DamagedImage()
+    if kind == "JPEG" and _cut_short(path) or kind is None and _cut_in_header(path):
+        raise DamagedImage()  # before OpenCV, whose libjpeg would print its own warning
     try:
         image: NDArray[Any] | None = cv2.imread(str(path), flags)  # None: not an image
     except cv2.error as exc:  # OpenCV refuses sizes above its limit by an assertion
@@ -131,6 +131,22 @@ def read_image(path: str | os.PathLike[str], flags: int = cv2.IMREAD_COLOR) -> N
     if image is None and kind is not None and _cut_short(path):
         raise DamagedImage()
     return image
+
+
+HEADER_CUT_BYTES = 1 << 20  # a file larger than this is not searched for its end marker
+#: a format's first bytes and the marker its last chunk holds: a file that starts as one and
+#: lacks its end was cut short before its header ended (Pillow cannot open it to tell)
+_ENDS = ((b"\xff\xd8\xff", b"\xff\xd9"), (b"\x89PNG\r\n\x1a\n", b"IEND"))
+
+
+def _cut_in_header(path: str | os.PathLike[str]) -> bool:
+    """Whether a file Pillow cannot open, of at most :data:`HEADER_CUT_BYTES`, starts as a JPEG
+    or PNG and lacks its end marker (a photo cut within its first kilobytes: its EXIF, its tables)."""
+    if os.path.getsize(path) > HEADER_CUT_BYTES:
+        return False
+    with open(path, "rb") as file:
+        data = file.read()
+    return any(data.startswith(start) and end not in data for start, end in _ENDS)
 
 
 def _cut_short(path: str | os.PathLike[str]) -> bool:

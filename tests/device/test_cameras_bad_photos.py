@@ -48,7 +48,7 @@ def test_an_oversized_photo_is_skipped_by_name_and_the_good_ones_replay(tmp_path
     assert warnings == [  # once each, not at every turn
         f"file camera: skipping {tmp_path / '0-huge.ppm'}: image too large "
         "(40000×40000 pixels; at most 50 megapixels)",
-        f"file camera: skipping {tmp_path / '2-damaged.png'}: not a readable photo",
+        f"file camera: skipping {tmp_path / '2-damaged.png'}: damaged image (the file is cut short)",
     ]
 
 

@@ -38,6 +38,25 @@ def test_a_png_cut_at_half_its_bytes_is_damaged(tmp_path, photo):
 
 
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
+@pytest.mark.parametrize("kept", [50, 400, 1000])
+def test_a_photo_cut_within_its_header_is_damaged_too(tmp_path, photo, suffix, kept):
+    """Cut in its first kilobyte, Pillow cannot open the file to see it is cut short: it was
+    "not a readable photo" (fresh-user trial), and libjpeg's warning the only hint."""
+    ok, encoded = cv2.imencode(suffix, cv2.imread(str(photo)))
+    assert ok
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes(encoded.tobytes()[:kept])
+    with pytest.raises(DamagedImage):
+        read_image(cut)
+
+
+def test_a_file_that_is_no_photo_is_still_none(tmp_path):
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    assert read_image(text) is None
+
+
+@pytest.mark.parametrize("suffix", [".jpg", ".png"])
 def test_whole_photos_still_read_alike(tmp_path, suffix, photo):
     image = cv2.imread(str(photo))
     grey = tmp_path / f"grey{suffix}"
