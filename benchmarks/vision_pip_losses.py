@@ -64,7 +64,8 @@ def _on(candidate: tuple[float, float, float, float], target: tuple[float, float
 
 
 def _label_crop_right(reader: PipReader, image: np.ndarray, target: tuple[float, float, float], value: int) -> bool:
-    """Whether the classifier reads the label's value, sure at the reader's thresholds, from a crop at the label."""
+    """Whether the classifier reads the label's value from a crop at the label, at the reader's
+    die and value thresholds (DIE_MIN, its value_min; the cocked verdict aside)."""
     x, y, side = target
     p = reader.classify(crop_die(image, (x, y), side)[None])[0]
     die_p = 1.0 - float(p[0])
