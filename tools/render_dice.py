@@ -44,7 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.render.floors import real_floor_patches  # noqa: E402
-from tools.render.scene import render_photo  # noqa: E402
+from tools.render.scene import COCKED_SHARE, render_photo  # noqa: E402
 from tools.render.solids import KINDS  # noqa: E402
 
 LABELS_EVERY = 25  # photos: labels.json is rewritten this often, so a run stopped early leaves a usable folder
@@ -67,9 +67,13 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"kinds of die to render ({', '.join(KINDS)}); all by default")
     parser.add_argument("--floors", nargs="*", type=Path, default=[], metavar="DIR",
                         help="dataset folders (labels.json) whose die-free patches are floors too")
+    parser.add_argument("--cocked-share", type=float, default=COCKED_SHARE, metavar="P",
+                        help=f"the share of dice rendered cocked, 0 to 1 (default {COCKED_SHARE})")
     args = parser.parse_args(argv)
     if args.photos < 1:
         parser.error("--photos must be at least 1")
+    if not 0.0 <= args.cocked_share <= 1.0:
+        parser.error("--cocked-share must be from 0 to 1")
     for folder in args.floors:
         if not (folder / "labels.json").is_file():
             parser.error(f"--floors {folder}: no labels.json there")
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     images, dice, start = [], 0, time.process_time()
     for k in range(args.photos):
-        photo, labels = render_photo(rng, tuple(args.kinds), patches)
+        photo, labels = render_photo(rng, tuple(args.kinds), patches, cocked_share=args.cocked_share)
         name = f"render-{k:05d}.jpg"
         cv2.imwrite(str(args.out / name), photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
         images.append({"file": name, "width": photo.shape[1], "height": photo.shape[0], "dice": labels})

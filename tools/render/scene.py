@@ -23,6 +23,7 @@ from vision.numerals import face_symbol
 NUMERAL_SCALE = {"d8": 0.85, "d20": 0.8, "d10": 0.85, "d10-percentile": 0.75, "d12": 0.9, "d4-long": 0.9}
 
 
+COCKED_SHARE = 0.08  # of the dice rendered, those cocked (real tables have few: a rethrow each, RULES T-1)
 RESOLUTIONS = ((320, 240), (640, 480), (640, 640), (800, 600), (1280, 720), (1280, 960), (1920, 1080))
 
 
@@ -42,17 +43,18 @@ class Die:
 def place_dice(count: int, kinds: tuple[str, ...], camera: Camera, touching: bool,
                cocked_share: float, rng: np.random.Generator) -> list[Die]:
     """Up to ``count`` dice at rest on the floor inside the camera's view (none cut by the
-    photo's edge, none overlapping; ``touching``: each next to the one before)."""
+    photo's edge, none overlapping; ``touching``: each next to the one before), each cocked
+    (on an edge) with probability ``cocked_share``."""
     w, h = camera.size
     corners = np.array([camera.floor_point(p) for p in ((0.15 * w, 0.15 * h), (0.85 * w, 0.85 * h))])
     low, high = corners.min(0)[:2], corners.max(0)[:2]
     dice: list[Die] = []
+    cocked = rng.random() < cocked_share  # once a die, not once a try: flat dice fail to fit more often
     for _ in range(count * 20):
         if len(dice) == count:
             break
         solid = SOLIDS[str(rng.choice(kinds))]
         scale = rng.uniform(0.85, 1.15)
-        cocked = rng.random() < cocked_share
         turned = solid.vertices @ rest(solid, rng, cocked).T * scale
         radius = float(np.linalg.norm(turned[:, :2], axis=1).max())
         if touching and dice:
@@ -70,6 +72,7 @@ def place_dice(count: int, kinds: tuple[str, ...], camera: Camera, touching: boo
         if any(_overlap(placed, other.vertices) for other in dice):
             continue
         dice.append(Die(solid, random_look(rng), placed, values_of_faces(solid, rng), up_face(solid, placed)))
+        cocked = rng.random() < cocked_share
     return dice
 
 
@@ -121,7 +124,7 @@ def _face_image(die: Die, face: int, points: np.ndarray, normal: np.ndarray, rng
 
 
 def render_photo(rng: np.random.Generator, kinds: tuple[str, ...] = KINDS, patches: list[np.ndarray] | None = None,
-                 max_dice: int = 8, cocked_share: float = 0.08) -> tuple[np.ndarray, list[dict]]:
+                 max_dice: int = 8, cocked_share: float = COCKED_SHARE) -> tuple[np.ndarray, list[dict]]:
     """One photo and its labels (see the module's docstring for the label's keys)."""
     size = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
     w, h = size
