@@ -39,3 +39,21 @@ def test_a_roll_saved_without_a_name_is_refused_naming_its_numbered_row(phone, c
     shown = row.evaluate("el => getComputedStyle(el, '::before').content")
     assert row.get_attribute("data-roll") == row_name.split()[0] and "counter(roll)" in shown
     assert len(controller.presets()) == 7  # nothing saved
+
+
+
+def test_the_rolls_cannot_be_edited_before_they_load(phone, controller):
+    """CI, 2026-12-04: "Add a roll" tapped before /api/settings answered added a row that the
+    list then replaced; "Save the rolls" then would have saved no roll. Both wait for the list."""
+    page = phone("/")
+    held = []
+    page.route("**/api/settings", lambda route: held.append(route))  # the answer is slow to come
+    page.goto("/settings")
+    expect(page.locator("#preset-add")).to_be_disabled()
+    expect(page.locator("#preset-save")).to_be_disabled()
+    assert held
+    for route in held:
+        route.continue_()
+    expect(page.locator("#preset-editor .preset-row")).to_have_count(7)
+    expect(page.locator("#preset-add")).to_be_enabled()
+    expect(page.locator("#preset-save")).to_be_enabled()

@@ -30,6 +30,7 @@ function showSettings(settings) {
   $("#pin-not-from-page").hidden = settings.pin_from_page || settings.pin_in_config;
   const list = $("#preset-editor");
   setChildren(list, (settings.presets || []).map((preset) => presetRow(preset, (settings.preset_labels || {})[preset.name])));
+  $("#preset-add").disabled = $("#preset-save").disabled = false;   // the rolls are here to edit
   for (const choice of document.querySelectorAll("#cocked-form input[name=cocked]")) {  // RULES T-5
     choice.checked = choice.value === settings.cocked_dice;
   }
