@@ -328,10 +328,10 @@ class PipReader:
             inside = [k for k, c in enumerate(found) if c[2] * PIP_RATIO <= side and _inside(c, big)]
             pips = [k for k in inside if not dice[k]]
             near = [k for k, c in enumerate(found) if c[2] * ONE_PIP_RATIO <= side and _inside(c, big)]
-            ones = [d is None or d.value in (None, 1) for d in looks.read([found[k] for k in near])]
-            face = looks.read([big])[0]
-            if near and all(ones) and face is not None and face.value is not None and len(near) <= face.value:
-                pips = inside = near  # the face's pips (no more than it shows), each read a face of one pip
+            if near and all(d is None or d.value in (None, 1) for d in looks.read([found[k] for k in near])):
+                face = looks.read([big])[0]  # classified only here: most candidates of other passes hold none
+                if face is not None and face.value is not None and len(near) <= face.value:
+                    pips = inside = near  # the face's pips (no more than it shows), each read a face of one pip
             if not pips:
                 continue
             die_min = CUT_DIE_MIN if _reach(x, y, side, w, h) > CUT_OFF * side else DIE_MIN

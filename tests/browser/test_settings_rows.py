@@ -41,7 +41,6 @@ def test_a_roll_saved_without_a_name_is_refused_naming_its_numbered_row(phone, c
     assert len(controller.presets()) == 7  # nothing saved
 
 
-
 def test_the_rolls_cannot_be_edited_before_they_load(phone, controller):
     """CI, 2026-12-04: "Add a roll" tapped before /api/settings answered added a row that the
     list then replaced; "Save the rolls" then would have saved no roll. Both wait for the list."""
