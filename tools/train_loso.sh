@@ -7,7 +7,8 @@
 # SOURCE... narrows a chain to those sources (to run two of its runs side by side).
 # OUT defaults to /work/tmp/loso (never the repository: these networks are not shipped).
 # Resumable: a network whose run ended well leaves OUT/.../<network>.done and is not trained
-# again; a run that was stopped is started over. A network being trained by another
+# again; a pips run that was stopped goes on from its last epoch (tools/train_pips.py), a
+# numerals run is started over. A network being trained by another
 # invocation (OUT/.../<network>.pid names a live process) is left to it. One thread per
 # run (OMP_NUM_THREADS=1).
 # TRAIN_PYTHON names the training venv's Python (PyTorch; tools/train_numerals.py).

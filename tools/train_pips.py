@@ -23,7 +23,10 @@ classifier sees, so the detector is trained on the same trays as before they exi
 The detector is trained first: the classifier also learns, as background, the places
 where it finds a die that no label has, and as cocked the places where it finds one on a
 cocked die (often centred on one of its two faces: :func:`mined_by_detector`). A run takes about 40
-minutes on one core (detector 11, classifier 25–30, with other work on the machine).
+minutes on one core (detector 11, classifier 25–30, with other work on the machine). It can be
+stopped at any moment: each network's state is saved in OUT/detector.resume and
+OUT/classifier.resume after every epoch (tools/resume.py), and the same command started again goes
+on from there and makes the same networks as an unbroken run; the files go when the run ends.
 
 Two options teach what varies between tables, both off by default (the shipped networks'
 recipe): ``--renders DIR`` learns from tools/render_dice.py's pip-d6 renders too (both
@@ -68,6 +71,7 @@ sys.path.insert(0, str(ROOT))
 from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
 from tools.pips_augment import CLOSE_SHARE, close_up, close_up_share, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
+from tools.resume import Resume  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
 from vision.network import to_blob  # noqa: E402
 from vision.tray import (  # noqa: E402
@@ -265,14 +269,16 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
 
 
 def train_detector(photos, images, epochs: int, rng, varied: bool = False, recoloured: bool = False,
-                   close: float = 0.0) -> nn.Module:
+                   close: float = 0.0, resume: Resume | None = None) -> nn.Module:
+    """``resume``: where the loop's state is saved after every epoch and taken up from (tools/resume.py)."""
     net = PipDetector()
     batch_size = 16
     steps = epochs * math.ceil(len(photos) / batch_size)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    order = list(range(len(photos)))
-    for epoch in range(epochs):
+    first, saved = resume.start(net, opt, sched, rng) if resume else (0, {})
+    order = saved.get("order", list(range(len(photos))))  # shuffled in place every epoch: part of the state
+    for epoch in range(first, epochs):
         rng.shuffle(order)
         net.train()
         total = 0.0
@@ -293,6 +299,8 @@ def train_detector(photos, images, epochs: int, rng, varied: bool = False, recol
             total += loss.item()
         print(f"detector epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / batch_size):.3f}",
               flush=True)
+        if resume:
+            resume.save(epoch + 1, net, opt, sched, rng, {"order": order})
     return net.eval()
 
 
@@ -376,13 +384,14 @@ def _crop(images, item, rng, varied: bool = False, recoloured: bool = False) -> 
 
 def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool = False,
                      recoloured: bool = False, pip_crops: int = 0, lite: Lite0Classifier | None = None,
-                     invert: float = 0.0) -> nn.Module:
+                     invert: float = 0.0, resume: Resume | None = None) -> nn.Module:
     """:param mined: :func:`mined_by_detector`, learned in every epoch; ``varied``, ``recoloured``:
     see :func:`_crop`; :param pip_crops: background crops of a pip or a few inside a die, a photo
     and epoch (:func:`pip_negatives`); :param lite: the pretrained network to fine-tune
     (``--backbone lite0``; None: :class:`PipClassifier` from scratch), its backbone at
     :data:`BACKBONE_LR_SHARE` × the head's rate; :param invert: the share of crops shown in
-    negative (light pips on a dark body look like dark pips on a light one)."""
+    negative (light pips on a dark body look like dark pips on a light one); :param resume: where the
+    loop's state is saved after every epoch and taken up from (tools/resume.py)."""
     net = PipClassifier() if lite is None else lite
     positives = _positives(photos) + mined
     batch_size = 64
@@ -396,7 +405,8 @@ def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool
                                 3e-3, weight_decay=1e-4)
         rates = [3e-3 * BACKBONE_LR_SHARE, 3e-3]
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, rates, total_steps=steps)
-    for epoch in range(epochs):
+    first = resume.start(net, opt, sched, rng)[0] if resume else 0
+    for epoch in range(first, epochs):
         items = positives + _negatives(photos, images, 3, rng) + pip_negatives(photos, pip_crops, rng)
         order = rng.permutation(len(items))
         net.train()
@@ -416,6 +426,8 @@ def train_classifier(photos, images, epochs: int, rng, mined: list, varied: bool
             total += loss.item()
         print(f"classifier epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / batch_size):.3f}",
               flush=True)
+        if resume:
+            resume.save(epoch + 1, net, opt, sched, rng)
     return net.eval()
 
 
@@ -479,10 +491,13 @@ def main() -> int:
           flush=True)
     start = time.time()
     args.out.mkdir(parents=True, exist_ok=True)
+    # What decides the networks: a stopped run is taken up only by a run of the same options.
+    recipe = {k: v for k, v in vars(args).items() if k not in ("threads", "only", "out")}
+    resumes = {network: Resume(args.out / f"{network}.resume", recipe) for network in ("detector", "classifier")}
     if args.only != "classifier":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied,
-                                  args.colour_jitter, args.close_ups)
+                                  args.colour_jitter, args.close_ups, resumes["detector"])
         _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)
@@ -497,9 +512,12 @@ def main() -> int:
         torch.manual_seed(SEED)
         lite = Lite0Classifier(args.stage, args.size) if args.backbone == "lite0" else None
         classifier = train_classifier(photos, images, args.classifier_epochs, np.random.default_rng(SEED), mined,
-                                      args.varied, args.colour_jitter, args.pip_negatives, lite, args.invert)
+                                      args.varied, args.colour_jitter, args.pip_negatives, lite, args.invert,
+                                      resumes["classifier"])
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
+    for resume in resumes.values():  # kept until here: a run stopped in the classifier keeps its detector
+        resume.remove()
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")
     return 0
 
