@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import annotate
@@ -68,6 +69,36 @@ def test_touching_dice_labels_do_not_cover_each_other():
 
 def test_a_label_keeps_above_its_die_when_nothing_is_in_the_way():
     taken = [(0, 0, 50, 20)]
-    assert _label_place((200, 100, 240, 140), (60, 15, 4), (400, 300), taken) == (200, 97)
-    assert _label_place((10, 100, 50, 140), (60, 15, 4), (400, 300), []) == (10, 97)
-    assert _label_place((10, 5, 50, 45), (60, 15, 4), (400, 300), []) == (10, 63)  # the top edge: below
+    assert _label_place((200, 100, 240, 140), (60, 15, 4), (400, 300), taken) == ((200, 97), 0)
+    assert _label_place((10, 100, 50, 140), (60, 15, 4), (400, 300), []) == ((10, 97), 0)
+    assert _label_place((10, 5, 50, 45), (60, 15, 4), (400, 300), []) == ((10, 63), 0)  # the top edge: below
+
+
+def test_a_label_moves_along_its_die_before_it_covers_another():
+    """Above its die, a label covering another's left part ends at the die's right edge instead."""
+    taken = [(190, 80, 215, 101)]
+    assert _label_place((200, 100, 240, 140), (20, 15, 4), (400, 300), taken) == ((220, 97), 0)
+
+
+def test_a_crowded_tray_keeps_every_label_apart(monkeypatch):
+    """Three dice in a row on a 640-px photo (byler's crowded trays), labels ("1 gold") over twice
+    a die's width: the first's above it, the second's below, and the third's, which would cover
+    one of them wherever it went whole, is its value alone; no label covers or touches another."""
+    filled = []  # a label's black ground is the one filled rectangle drawn
+
+    def rectangle(image, start, end, colour, thickness, *args):
+        if thickness == cv2.FILLED:
+            filled.append((*start, *end))
+        return draw(image, start, end, colour, thickness, *args)
+
+    draw = cv2.rectangle
+    monkeypatch.setattr(cv2, "rectangle", rectangle)
+    image = np.full((640, 640, 3), 200, np.uint8)
+    dice = [DieReading(value, 6, (x, 100, x + 40, 140), (x + 20.0, 120.0), "gold", 0.9)
+            for value, x in ((1, 100), (2, 142), (3, 196))]
+    annotate(image, TrayReading(dice, (640, 640), 0.01))
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1), (cx0, cy0, cx1, cy1) = filled
+    assert ay0 < 100 and by0 > 140 and bx0 == 142  # above the first die, below the second
+    assert cx1 - cx0 < (ax1 - ax0) / 3  # the value alone
+    for k, (x0, y0, x1, y1) in enumerate(filled):  # drawn inclusive of their ends: apart by a pixel at least
+        assert all(x1 < u0 or u1 < x0 or y1 < v0 or v1 < y0 for u0, v0, u1, v1 in filled[k + 1:])
