@@ -89,8 +89,12 @@ class ReplayCamera(Camera):
     def _start_throw(self, count: int | None) -> None:
         before = self._current()
         after = self._next_tray(count)
-        if after.shape != before.shape:  # photos of another size: resize so frames compare
-            after = cv2.resize(after, (before.shape[1], before.shape[0]), interpolation=cv2.INTER_AREA)
+        if after.shape != before.shape:
+            # A photo is shown at its own size (a folder may mix portrait and landscape photos):
+            # resized, its dice would be squashed out of reading. Only the motion frames, made
+            # at its size, show the tray before fitted in; the settle detector passes over the
+            # one frame that changes size and sees the motion in the next ones.
+            before = letterboxed(before, (after.shape[1], after.shape[0]))
         self._queue = deque(self._moving(before, after))
         self._still = after
         self.throws += 1
@@ -114,6 +118,19 @@ class ReplayCamera(Camera):
     def capture(self) -> np.ndarray:
         with self._lock:
             return self._current().copy()
+
+
+def letterboxed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` scaled to fit in ``size`` (width, height) pixels keeping its proportions, centred
+    on its median colour."""
+    width, height = size
+    scale = min(width / image.shape[1], height / image.shape[0])
+    inner = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)
+    x, y = (width - inner[0]) // 2, (height - inner[1]) // 2
+    canvas[y:y + inner[1], x:x + inner[0]] = cv2.resize(image, inner, interpolation=cv2.INTER_AREA)
+    return canvas
 
 
 def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.Random) -> np.ndarray:
@@ -140,7 +157,8 @@ def is_photo(path: Path) -> bool:
 class PhotoFolderCamera(ReplayCamera):
     """Replays photos of a tray (a folder, sorted by name, or one photo), one per throw.
 
-    After the last photo it starts again from the first. A photo that cannot be
+    Each photo is shown at its own size, never resized (portrait and landscape photos may
+    mix). After the last photo it starts again from the first. A photo that cannot be
     read (damaged, cut short, or larger than ``vision.image.MAX_PIXELS``) is left
     out, with one warning naming it and why. Once none is left (photos deleted or
     damaged while it runs, or the folder itself gone: one line for it), :meth:`capture_preview` raises
