@@ -23,7 +23,7 @@ import numpy as np
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
 from rules.phrase import Phrase
-from vision.image import DamagedImage, ImageTooLarge, read_image
+from vision.image import MAX_PIXELS, DamagedImage, ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
 
@@ -177,10 +177,11 @@ class PhotoFolderCamera(ReplayCamera):
         elif is_photo(self.path):
             self.photos = [self.path]
         else:
-            raise ValueError(f"file camera: {self.path} is neither a folder of photos nor a photo")
+            raise ValueError(Phrase("file camera: {path} is neither a folder of photos nor a photo",
+                                    path=str(self.path)))
         if not self.photos:
-            raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES[:7])}, the other stills "
-                             f"OpenCV reads) in {self.path}")
+            raise ValueError(Phrase("file camera: no photos ({suffixes}, the other stills OpenCV reads) in {path}",
+                                    suffixes=", ".join(PHOTO_SUFFIXES[:7]), path=str(self.path)))
         self._next_index = 0
         self._gone: str | None = None  # why no photo is left, once none is
         self.photo: Path | None = None  #: the photo of the current throw
@@ -198,7 +199,7 @@ class PhotoFolderCamera(ReplayCamera):
 
         :raises ValueError: when no photo is left.
         """
-        reason = ""
+        reason: str = ""
         if self._folder and not self.path.is_dir():  # one line for the folder, not one per photo
             self.photos = []
             self._gone = Phrase("file camera: the folder {path} is gone", path=str(self.path))
@@ -211,7 +212,7 @@ class PhotoFolderCamera(ReplayCamera):
                 reason = (Phrase("not a readable photo") if path.exists()
                           else Phrase("gone (deleted or moved since it was listed)"))
             except (ImageTooLarge, DamagedImage) as exc:
-                image, reason = None, str(exc)
+                image, reason = None, _unreadable(exc)
             if image is not None:
                 self._next_index += 1
                 return path, image
@@ -235,3 +236,14 @@ class PhotoFolderCamera(ReplayCamera):
     def _next_tray(self, count: int | None) -> np.ndarray:
         self.photo, image = self._read_next()
         return image
+
+
+def _unreadable(error: ImageTooLarge | DamagedImage) -> Phrase:
+    """Why vision refused a photo (its English, ``vision.image``), as a phrase the page words."""
+    if isinstance(error, DamagedImage):
+        return Phrase("damaged image (the file is cut short)")
+    most = MAX_PIXELS // 1_000_000
+    if error.size is None:
+        return Phrase("image too large (at most {most} megapixels)", most=most)
+    return Phrase("image too large ({width}×{height} pixels; at most {most} megapixels)",
+                  width=error.size[0], height=error.size[1], most=most)
