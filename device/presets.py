@@ -131,6 +131,9 @@ def preset_from_table(table: dict, options: PoolOptions = PoolOptions(),
             raise PresetError(Phrase("{where}: unknown key {key} for a {system} preset; allowed: {allowed}",
                                      where=where, key=repr(key), system=system, allowed=", ".join(allowed)))
     name = table.get("name")
+    if name is None:  # said so, not as Python's "None"
+        raise PresetError(Phrase("{where}: name is missing: 1-40 letters, digits or . _ + - "
+                                 "starting with a letter or digit", where=where))
     if not isinstance(name, str) or not _NAME.match(name):
         raise PresetError(Phrase("{where}: name must be 1-40 letters, digits or . _ + - "
                                  "starting with a letter or digit (got {got})", where=where, got=repr(name)))

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rules.destiny_spec import UNARMED, AttackSpec, check_face
+from rules.destiny_spec import CHARACTERISTIC_WORDS, UNARMED, AttackSpec, check_face
 from rules.errors import InvalidRoll
 from rules.outcome import Needs
+from rules.phrase import Phrase
 
 DESTINY_SIDES = 20
 UNARMED_PENALTY = 1
@@ -268,9 +269,12 @@ def _damage_sum(parts: DamageParts) -> str:
     return text + (f" + {parts.extra}" if parts.extra else "")
 
 
-def _who(spec: AttackSpec, role: str) -> str:
+def _who(spec: AttackSpec, role: str) -> Phrase:
+    """The player who throws, named as the page names the fighter (``name``: web/messages.py)."""
     name = spec.attacker_name if role == "attacker" else spec.defender_name
-    return f"{role.capitalize()} ({name})" if name else role.capitalize()
+    if role == "attacker":
+        return Phrase("Attacker ({name})", name=name) if name else Phrase("Attacker")
+    return Phrase("Defender ({name})", name=name) if name else Phrase("Defender")
 
 
 def _throw_needs(spec: AttackSpec, role: str, seen: int) -> AttackNeeds:
@@ -282,19 +286,26 @@ def _throw_needs(spec: AttackSpec, role: str, seen: int) -> AttackNeeds:
     dice: tuple[int, ...]
     if seen == 0:
         dice, kind = (sides, DESTINY_SIDES), f"d{sides}+d{DESTINY_SIDES}"
-        text = f"roll {name} d{sides} and the Destiny d20"
+        text = Phrase("roll {characteristic} d{n} and the Destiny d20", characteristic=CHARACTERISTIC_WORDS[name],
+                      n=sides)
     else:
         dice, kind = (DESTINY_SIDES,), f"d{DESTINY_SIDES}"
-        text = "roll the Destiny d20"
-    return AttackNeeds(count=len(dice), sides=dice[0], kind=kind, reason=f"{_who(spec, role)}: {text}",
+        text = Phrase("roll the Destiny d20")
+    return AttackNeeds(count=len(dice), sides=dice[0], kind=kind, reason=_needs_reason(spec, role, text),
                        dice=dice, who=role)
 
 
 def _damage_needs(spec: AttackSpec) -> AttackNeeds:
     sides = spec.attacker_die
-    text = f"hit! roll {spec.characteristic} d{sides} again for damage"
-    return AttackNeeds(count=1, sides=sides, kind=f"d{sides}", reason=f"{_who(spec, 'attacker')}: {text}",
+    text = Phrase("hit! roll {characteristic} d{n} again for damage",
+                  characteristic=CHARACTERISTIC_WORDS[spec.characteristic], n=sides)
+    return AttackNeeds(count=1, sides=sides, kind=f"d{sides}", reason=_needs_reason(spec, "attacker", text),
                        dice=(sides,), who="attacker")
+
+
+def _needs_reason(spec: AttackSpec, role: str, text: Phrase) -> Phrase:
+    """"Defender (Saqueador): roll Defence d6 and the Destiny d20": who throws, then what."""
+    return Phrase("{who}: {what}", who=_who(spec, role), what=text)
 
 
 def _check_throw(values: Sequence[int], sides: int, name: str, role: str) -> tuple[int, ...]:

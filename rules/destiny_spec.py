@@ -59,9 +59,10 @@ def check_face(value: object, sides: int, what: str) -> int:
     return value
 
 
-#: A weapon class and a characteristic as a refusal names them (``web`` words them in the page's language).
+#: A weapon class and a characteristic (or the enemy's Defence die) as a refusal or a prompt
+#: names them (``web`` words them in the page's language).
 _WEAPON_WORDS = {"light": Phrase("light"), "medium": Phrase("medium"), "heavy": Phrase("heavy")}
-_CHARACTERISTIC_WORDS = {"Body": Phrase("Body"), "Mind": Phrase("Mind")}
+CHARACTERISTIC_WORDS = {"Body": Phrase("Body"), "Mind": Phrase("Mind"), "Defence": Phrase("Defence")}
 
 
 def check_weapon(weapon: object, die: int, ranged: bool, who: str = "the attacker") -> None:
@@ -75,7 +76,7 @@ def check_weapon(weapon: object, die: int, ranged: bool, who: str = "the attacke
         raise InvalidRoll(f"unknown weapon {weapon!r}: light, medium, heavy or unarmed")
     if weapon in WEAPONS and die < WEAPONS[weapon][1]:
         raise InvalidRoll(Phrase("a {weapon} weapon needs a {characteristic} die of at least d{n}: {who} has d{die}",
-                                 weapon=_WEAPON_WORDS[weapon], characteristic=_CHARACTERISTIC_WORDS[
+                                 weapon=_WEAPON_WORDS[weapon], characteristic=CHARACTERISTIC_WORDS[
                                      "Mind" if ranged else "Body"], n=WEAPONS[weapon][1], who=who, die=die))
     if weapon == UNARMED and ranged:
         raise InvalidRoll("an unarmed attack is melee: it cannot be ranged")

@@ -73,11 +73,11 @@ from .errors import BadRequest, Conflict, NotFound, refusals
 from .export import CSV_COLUMNS, all_rolls, csv_row, download, examples_by_roll, first_checked
 from .inputs import (
     MAX_ID,
-    MAX_NAME,
     face_value,
     json_body,
     name_text,
     only_keys,
+    only_query,
     query_flag,
     query_name,
     query_number,
@@ -172,8 +172,11 @@ def dice_by_hand():
 
 # --- history -----------------------------------------------------------------------
 
+FILTERS = ("player", "preset")  # the history's filters, as query parameters
+
+
 def _filters() -> dict:
-    return {"player": query_name("player"), "preset": query_name("preset")}
+    return {name: query_name(name) for name in FILTERS}
 
 
 def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int | None]:
@@ -192,6 +195,7 @@ def page_of_rolls(limit: int, offset: int, **filters) -> tuple[list[dict], int |
 
 @bp.get("/rolls")
 def rolls():
+    only_query("limit", "offset", *FILTERS)
     limit = query_number("limit", 20, 1, MAX_PAGE)
     offset = query_number("offset", 0, 0, MAX_OFFSET)
     page, next_offset = page_of_rolls(limit, offset, **_filters())
@@ -258,6 +262,7 @@ def set_principal(roll_id: int):
 
 @bp.get("/rolls/<int:roll_id>/photo")
 def photo(roll_id: int):
+    only_query("annotated", "seq")  # seq: the live page's, a new URL for each version of the roll
     annotated = query_flag("annotated", True)
     if roll_id > MAX_ID:
         raise NotFound(_("no roll %(id)d", id=roll_id))
@@ -279,6 +284,7 @@ def clear_history():
 
 @bp.get("/rolls.csv")
 def export_csv():
+    only_query(*FILTERS)
     rolls = first_checked(all_rolls(controller(), **_filters()))
 
     def lines() -> Iterator[str]:
@@ -297,6 +303,7 @@ def export_csv():
 
 @bp.get("/rolls.json")
 def export_json():
+    only_query(*FILTERS)
     rolls = first_checked(all_rolls(controller(), **_filters()))
     with refusals():
         taught = examples_by_roll(controller())
@@ -313,14 +320,9 @@ def export_json():
 
 # --- the table's dice, in numbers -------------------------------------------------
 
-DICE_STATS_QUERY = {"kind", "player", "lang"}  # lang: any page's (web/i18n.py)
-
-
 @bp.get("/dice-stats")
 def dice_stats():
-    unknown = sorted(set(request.args) - DICE_STATS_QUERY)
-    if unknown:
-        raise BadRequest(_("unknown query parameter: %(name)s", name=unknown[0][:MAX_NAME]))
+    only_query("kind", "player")
     player = query_name("player")
     with refusals():
         stats = shown_dice_stats(controller().dice_stats(player=player))

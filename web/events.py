@@ -52,7 +52,7 @@ from flask_babel import gettext as _
 
 from .controller import Controller
 from .errors import BadRequest
-from .inputs import MAX_ID
+from .inputs import MAX_ID, only_query
 from .messages import in_request_language, shown_camera, shown_roll, shown_state
 
 bp = Blueprint("events", __name__, url_prefix="/api")
@@ -224,6 +224,7 @@ def stream(controller: Controller, last_id: int | None, heartbeat: float, retry_
 
 @bp.get("/events")
 def events():
+    only_query("last_event_id")
     last_id = _last_event_id()
     if request.method == "HEAD":  # no stream: nothing would ever notice the client leaving
         return sse_response([])

@@ -56,6 +56,10 @@ def healthz():
     return response
 
 
+#: The camera loop's statuses (``device.tray.loop``) as the health page words them.
+_STATUS_WORDS = {"no camera": Phrase("no camera"), "reconnecting": Phrase("reconnecting")}
+
+
 def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str]:
     """What is wrong in ``report`` (as ``controller.health()`` gives it), one plain line each:
     a :class:`Phrase` (English, a ``str``) the health page words in its language.
@@ -67,7 +71,8 @@ def problems(report: dict, frame_seconds: float, min_free_mb: float) -> list[str
     reasons: list[str] = []
     camera = report["camera"]
     if camera["status"] != "ok":
-        reasons.append(Phrase("camera unavailable ({status}): {message}", status=camera["status"],
+        reasons.append(Phrase("camera unavailable ({status}): {message}", status=_STATUS_WORDS.get(
+                              camera["status"], camera["status"]),
                               message=camera["message"] or Phrase("no reason given")))
     elif camera["last_frame_seconds"] is None:
         reasons.append(Phrase("the camera has given no frame yet"))

@@ -75,6 +75,17 @@ def face_value(value: Any, sides: int) -> int:
     return value
 
 
+def only_query(*names: str) -> None:
+    """Refuse a query parameter that is none of ``names`` (``lang``, any page's, always
+    allowed: web/i18n.py), as :func:`only_keys` refuses a body's unknown field.
+
+    :raises BadRequest: naming the first unknown one, in alphabetical order.
+    """
+    unknown = sorted(set(request.args) - {*names, "lang"})
+    if unknown:
+        raise BadRequest(_("unknown query parameter: %(name)s", name=unknown[0][:MAX_NAME]))
+
+
 def query_number(name: str, default: int, low: int, high: int) -> int:
     """The query parameter ``name`` as an int within ``[low, high]``, or ``default``.
 

@@ -26,8 +26,10 @@ def N_(message: str) -> str:
     return message
 
 
-#: A phrase's values that name a fighter (rules/encounter.py, rules/destiny_spec.py)
+#: A phrase's values that name a fighter (rules/encounter.py, rules/destiny_spec.py), and
+#: those that list fighters ("initiative missing for Saqueador, Saqueador 2")
 _FIGHTER_KEYS = ("name", "who")
+_FIGHTER_LIST_KEYS = ("list",)
 
 
 def translated(message: object, names: Mapping[str, str] | None = None) -> str:
@@ -43,6 +45,8 @@ def translated(message: object, names: Mapping[str, str] | None = None) -> str:
             return translated(value, names)
         if key == "why":
             return cause_text(value)
+        if isinstance(value, str) and key in _FIGHTER_LIST_KEYS:
+            return _listed(value, names)
         return names.get(value, value) if key in _FIGHTER_KEYS and isinstance(value, str) else value
 
     return template_text(message).format(**{key: value_text(key, value) for key, value in message.values.items()})
@@ -204,10 +208,24 @@ def problem_text(problem: dict) -> str | None:
         why = Phrase.from_dict(problem["reason"]) if problem.get("reason") else problem["why"]
         return translated(Phrase("{why}: throw again, or correct it on the page", why=why))
     if code == "wrong dice" and problem.get("kind"):
-        dice = ", ".join(f"{d['count']} {gettext(d['name'])}" for d in problem["dice"])
+        dice = ", ".join(_counted(d["name"], d["count"]) for d in problem["dice"])
         return gettext("Dice of another kind in the tray: {dice}. Throw only {kind} dice.").format(
             dice=dice, kind=problem["kind"])
     return None
+
+
+#: A kind's name (device/tray/problems.py KIND_NAMES) after its count, agreeing with it in
+#: number (pt-BR "2 d6 numerados"); a die named by its sides ("2 d8") has no word to agree.
+_KINDS_COUNTED: dict[str, Callable[[int], str]] = {
+    "pip d6": lambda n: ngettext("%(num)d pip d6", "%(num)d pip d6", n),
+    "numbered d6": lambda n: ngettext("%(num)d numbered d6", "%(num)d numbered d6", n),
+    "percentile d10": lambda n: ngettext("%(num)d percentile d10", "%(num)d percentile d10", n),
+}
+
+
+def _counted(name: str, count: int) -> str:
+    """ "2 numbered d6": ``count`` dice of the kind ``name``, in the request's language."""
+    return _KINDS_COUNTED[name](count) if name in _KINDS_COUNTED else f"{count} {gettext(name)}"
 
 
 def unreadable_text(phrase: str | None) -> str:
@@ -513,7 +531,7 @@ def log_text(entry: dict, names: dict[str, str] | None = None) -> str:
     return gettext(LOG_SENTENCES[template]).format(**values)
 
 
-def _listed(listed: str, names: dict[str, str]) -> str:
+def _listed(listed: str, names: Mapping[str, str]) -> str:
     """A log's list of fighters ("Saqueador 2 3, Nara 6": names, each maybe with its
     initiative) with each name as the page shows it."""
     items = []
@@ -535,8 +553,9 @@ def _tray_needs(waiting: dict, names: dict[str, str]) -> str:
 
 
 def _dice_text(dice: list[dict]) -> str:
-    """ "a d8 and a d20" from ``[{"name", "count"}]``."""
-    items = [ngettext("a {die}", "%(num)d {die}s", d["count"]).format(die=gettext(d["name"])) for d in dice]
+    """ "a d8 and a d20" (or "2 numbered d6") from ``[{"name", "count"}]``."""
+    items = [_counted(d["name"], d["count"]) if d["count"] > 1 and d["name"] in _KINDS_COUNTED
+             else ngettext("a {die}", "%(num)d {die}s", d["count"]).format(die=gettext(d["name"])) for d in dice]
     return items[0] if len(items) < 2 else ", ".join(items[:-1]) + gettext(" and ") + items[-1]
 
 

@@ -58,13 +58,14 @@ def public_settings() -> dict:
 
 
 #: A preset's numbers and their own ranges (RULES P-6, P-8, P-11; D6-1), each named as the
-#: settings page names it: a pool's by its stepper, the others by the key the row's JSON shows.
+#: settings page names it, each by a word of the page, one wording for all: a pool's by its
+#: stepper, a d6 roll's count and modifier (its JSON's keys) by what they are.
 _FIELDS = {"size": (lazy_gettext("Dice"), 0, MAX_PRESET_NUMBER),
            "difficulty": (lazy_gettext("Difficulty"), 1, MAX_PRESET_NUMBER),
            "penalty": (lazy_gettext("Penalty (dice)"), 0, MAX_PRESET_NUMBER),
            "bonus": (lazy_gettext("Bonus (dice)"), 0, MAX_PRESET_NUMBER),
-           "count": ("count", 1, MAX_PRESET_NUMBER),
-           "modifier": ("modifier", -MAX_PRESET_NUMBER, MAX_PRESET_NUMBER)}
+           "count": (lazy_gettext("Dice"), 1, MAX_PRESET_NUMBER),
+           "modifier": (lazy_gettext("Modifier"), -MAX_PRESET_NUMBER, MAX_PRESET_NUMBER)}
 
 
 def _check_preset_numbers(value: object, row: int, key: str | None = None, depth: int = 0) -> None:

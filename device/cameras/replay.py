@@ -23,7 +23,7 @@ import numpy as np
 from device.cameras.base import Camera, shrink
 from device.errors import CameraUnavailable
 from rules.phrase import Phrase
-from vision.image import DamagedImage, ImageTooLarge, read_image
+from vision.image import MAX_PIXELS, DamagedImage, ImageTooLarge, read_image
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +89,12 @@ class ReplayCamera(Camera):
     def _start_throw(self, count: int | None) -> None:
         before = self._current()
         after = self._next_tray(count)
-        if after.shape != before.shape:  # photos of another size: resize so frames compare
-            after = cv2.resize(after, (before.shape[1], before.shape[0]), interpolation=cv2.INTER_AREA)
+        if after.shape != before.shape:
+            # A photo is shown at its own size (a folder may mix portrait and landscape photos):
+            # resized, its dice would be squashed out of reading. Only the motion frames, made
+            # at its size, show the tray before fitted in; the settle detector passes over the
+            # one frame that changes size and sees the motion in the next ones.
+            before = letterboxed(before, (after.shape[1], after.shape[0]))
         self._queue = deque(self._moving(before, after))
         self._still = after
         self.throws += 1
@@ -114,6 +118,19 @@ class ReplayCamera(Camera):
     def capture(self) -> np.ndarray:
         with self._lock:
             return self._current().copy()
+
+
+def letterboxed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` scaled to fit in ``size`` (width, height) pixels keeping its proportions, centred
+    on its median colour."""
+    width, height = size
+    scale = min(width / image.shape[1], height / image.shape[0])
+    inner = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)
+    x, y = (width - inner[0]) // 2, (height - inner[1]) // 2
+    canvas[y:y + inner[1], x:x + inner[0]] = cv2.resize(image, inner, interpolation=cv2.INTER_AREA)
+    return canvas
 
 
 def _slide(before: np.ndarray, after: np.ndarray, progress: float, rng: random.Random) -> np.ndarray:
@@ -140,7 +157,8 @@ def is_photo(path: Path) -> bool:
 class PhotoFolderCamera(ReplayCamera):
     """Replays photos of a tray (a folder, sorted by name, or one photo), one per throw.
 
-    After the last photo it starts again from the first. A photo that cannot be
+    Each photo is shown at its own size, never resized (portrait and landscape photos may
+    mix). After the last photo it starts again from the first. A photo that cannot be
     read (damaged, cut short, or larger than ``vision.image.MAX_PIXELS``) is left
     out, with one warning naming it and why. Once none is left (photos deleted or
     damaged while it runs, or the folder itself gone: one line for it), :meth:`capture_preview` raises
@@ -159,10 +177,11 @@ class PhotoFolderCamera(ReplayCamera):
         elif is_photo(self.path):
             self.photos = [self.path]
         else:
-            raise ValueError(f"file camera: {self.path} is neither a folder of photos nor a photo")
+            raise ValueError(Phrase("file camera: {path} is neither a folder of photos nor a photo",
+                                    path=str(self.path)))
         if not self.photos:
-            raise ValueError(f"file camera: no photos ({', '.join(PHOTO_SUFFIXES[:7])}, the other stills "
-                             f"OpenCV reads) in {self.path}")
+            raise ValueError(Phrase("file camera: no photos ({suffixes}, the other stills OpenCV reads) in {path}",
+                                    suffixes=", ".join(PHOTO_SUFFIXES[:7]), path=str(self.path)))
         self._next_index = 0
         self._gone: str | None = None  # why no photo is left, once none is
         self.photo: Path | None = None  #: the photo of the current throw
@@ -180,7 +199,7 @@ class PhotoFolderCamera(ReplayCamera):
 
         :raises ValueError: when no photo is left.
         """
-        reason = ""
+        reason: str = ""
         if self._folder and not self.path.is_dir():  # one line for the folder, not one per photo
             self.photos = []
             self._gone = Phrase("file camera: the folder {path} is gone", path=str(self.path))
@@ -193,7 +212,7 @@ class PhotoFolderCamera(ReplayCamera):
                 reason = (Phrase("not a readable photo") if path.exists()
                           else Phrase("gone (deleted or moved since it was listed)"))
             except (ImageTooLarge, DamagedImage) as exc:
-                image, reason = None, str(exc)
+                image, reason = None, _unreadable(exc)
             if image is not None:
                 self._next_index += 1
                 return path, image
@@ -217,3 +236,14 @@ class PhotoFolderCamera(ReplayCamera):
     def _next_tray(self, count: int | None) -> np.ndarray:
         self.photo, image = self._read_next()
         return image
+
+
+def _unreadable(error: ImageTooLarge | DamagedImage) -> Phrase:
+    """Why vision refused a photo (its English, ``vision.image``), as a phrase the page words."""
+    if isinstance(error, DamagedImage):
+        return Phrase("damaged image (the file is cut short)")
+    most = MAX_PIXELS // 1_000_000
+    if error.size is None:
+        return Phrase("image too large (at most {most} megapixels)", most=most)
+    return Phrase("image too large ({width}×{height} pixels; at most {most} megapixels)",
+                  width=error.size[0], height=error.size[1], most=most)

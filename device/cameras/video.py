@@ -12,6 +12,7 @@ import numpy as np
 
 from device.cameras.base import Camera
 from device.errors import CameraUnavailable, ThrowUnsupported
+from rules.phrase import Phrase
 
 
 class VideoCamera(Camera):
@@ -33,7 +34,7 @@ class VideoCamera(Camera):
         ok, frame = video.read() if video.isOpened() else (False, None)
         if not ok or frame is None:
             video.release()
-            raise ValueError(f"file camera: {self.path} is not a readable video")
+            raise ValueError(Phrase("file camera: {path} is not a readable video", path=str(self.path)))
         self._video: cv2.VideoCapture | None = video  # None once closed
         fps = video.get(cv2.CAP_PROP_FPS)
         self._fps = fps if fps and fps > 0 else 25.0
@@ -43,6 +44,9 @@ class VideoCamera(Camera):
 
     def __str__(self) -> str:
         return f"file camera {self.path}"
+
+    def _unreadable(self) -> Phrase:
+        return Phrase("the file camera {path} can no longer be read", path=str(self.path))
 
     def throw(self, count: int | None = None) -> None:
         raise ThrowUnsupported(f"the {self} is a video: its throws are the ones recorded in it")
@@ -58,11 +62,11 @@ class VideoCamera(Camera):
                         self._video.set(cv2.CAP_PROP_POS_FRAMES, 0)
                         self._start, self._index, wanted = self._clock(), -1, 0
                         if not self._video.grab():
-                            raise CameraUnavailable(f"the {self} can no longer be read")
+                            raise CameraUnavailable(self._unreadable())
                     self._index += 1
                 ok, frame = self._video.retrieve()
                 if not ok:
-                    raise CameraUnavailable(f"the {self} can no longer be read")
+                    raise CameraUnavailable(self._unreadable())
                 self._frame = frame
             return self._frame.copy()
 

@@ -186,7 +186,22 @@ class CombatSession(FightRecord):
             raise NotNow(Phrase("the fight is over"))
         spec = self._encounter.attack_spec(attacker, defender, ranged=ranged,
                                            attack_modifier=attack_modifier, damage_bonus=damage_bonus)
+        current = self._encounter.current
+        # RULES DD-1, DD-2: a fighter attacks in their own turn, in the initiative's order
+        if attacker != current and not self._counter_attack(attacker, defender):
+            raise NotNow(Phrase("it is {name}'s turn: {who} attacks on their own turn", name=current, who=attacker))
         self._attack = attack.new(spec)
+
+    def _counter_attack(self, attacker: str, defender: str) -> bool:
+        """RULES DD-6: after a Defensa Perfecta, in the same turn, its defender may strike back
+        at its attacker at once, out of turn."""
+        last = self._last_attack
+        return (last is not None and "counter-attack" in last["offers"] and last.get("turn") == self._turn()
+                and last["spec"]["attacker_name"] == defender and last["spec"]["defender_name"] == attacker)
+
+    def _turn(self) -> list:
+        """``[round, whose turn]``: this turn, as a saved fight keeps it (JSON)."""
+        return [self._encounter.round, self._encounter.current]
 
     @step
     def attack_dice(self, values: Sequence[int]) -> None:
@@ -243,6 +258,7 @@ class CombatSession(FightRecord):
         """Apply a complete attack to the fight."""
         self._encounter.apply_attack(outcome)
         self._last_attack = attack.done(cast(dict, self._attack), outcome)  # only while an attack is under way
+        self._last_attack["turn"] = self._turn()  # a counter-attack comes in the same turn (RULES DD-6)
         self._attack = None
 
     # ------------------------------------------------------------ dice from the tray

@@ -274,6 +274,7 @@ def test_an_attack_filled_from_the_tray_shows_the_hit_and_a_die_is_corrected(bro
         spanish = context.new_page()
         spanish.goto("/combat?lang=es")
         live(spanish)
+        tray_fight.next_turn()  # RULES DD-2: the Saqueador attacks on its own turn
         tray_fight.start_attack("Saqueador", "Brann")
         tray_fight.read_tray("attack")
         tray.settle(tray_fight, ("d8", 2))

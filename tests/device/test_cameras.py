@@ -110,16 +110,51 @@ def test_after_the_last_photo_it_starts_again_and_skips_unreadable_ones(tmp_path
     assert "skipping" in caplog.text and "2.jpg" in caplog.text
 
 
-def test_photos_of_another_size_are_scaled_to_the_first(tmp_path, byler):
-    photo = cv2.imread(str(next(byler.glob("*.jpg"))))
-    cv2.imwrite(str(tmp_path / "a.png"), photo)
-    cv2.imwrite(str(tmp_path / "b.png"), cv2.resize(photo, (320, 200)))
+def test_photos_of_every_orientation_and_proportion_are_shown_undistorted(tmp_path, real_photos):
+    """A folder mixing portrait and landscape photos (and a square one): each throw shows
+    its photo as it is, settles once, and its dice read as in the photo itself."""
+    source = real_photos.folder("real-polyhedral/banachowicz-mixed-d10")
+    portrait, landscape = source / "20211121_171337.jpg", source / "20211121_172348.jpg"  # 360×640, 640×360
+    shutil.copy(portrait, tmp_path / "1.jpg")
+    shutil.copy(landscape, tmp_path / "2.jpg")
+    square = cv2.imread(str(portrait))[100:460]  # 360×360: another proportion again
+    cv2.imwrite(str(tmp_path / "3.png"), square)
+    camera = open_camera(f"file:{tmp_path}", auto_throw=None)
+    detector = SettleDetector()
+    for n, photo in enumerate(sorted(tmp_path.iterdir())):
+        camera.throw()
+        assert len(settle_times(camera, detector, 10.0 * (n + 1), 12)) == 1  # moves, then settles once
+        assert camera.photo == photo
+        assert np.array_equal(camera.capture(), cv2.imread(str(photo)))
+
+
+def test_a_landscape_photo_after_a_portrait_one_reads_its_dice(tmp_path, real_photos):
+    """The trial's photo: squashed into the first photo's portrait frame it read no dice."""
+    from vision import read_dice
+
+    source = real_photos.folder("real-polyhedral/banachowicz-mixed-d10")
+    shutil.copy(source / "20211121_171337.jpg", tmp_path / "1.jpg")
+    shutil.copy(source / "20211121_172348.jpg", tmp_path / "2.jpg")
     camera = open_camera(f"file:{tmp_path}", moving_frames=1)
     for _ in range(2):
         camera.throw()
         camera.capture_preview()
         camera.capture_preview()
-        assert camera.capture().shape == (640, 640, 3)
+    seen = sorted((die.kind, die.value) for die in read_dice(camera.capture()).dice)
+    assert len(seen) >= 8
+    assert seen == sorted((die.kind, die.value) for die in read_dice(cv2.imread(str(tmp_path / "2.jpg"))).dice)
+
+
+def test_the_motion_into_a_photo_of_another_size_keeps_the_tray_before_in_proportion():
+    from device.cameras.replay import letterboxed
+
+    tall = np.zeros((200, 100, 3), np.uint8)
+    tall[50:150, :] = 255  # a white square in the middle of a black portrait frame
+    wide = letterboxed(tall, (400, 100))
+    assert wide.shape == (100, 400, 3)
+    white = np.argwhere(wide.min(axis=2) > 200)
+    rows, cols = np.ptp(white[:, 0]) + 1, np.ptp(white[:, 1]) + 1
+    assert (rows, cols) == (50, 50)  # the square, half size, still square
 
 
 def test_one_photo_file_is_a_camera_too(byler):

@@ -9,7 +9,7 @@ import pytest
 
 from device.combat import CombatSession, Roster, participant_from_template, roster_from_config
 from device.config import ConfigError, config_from_dict
-from rules.errors import InvalidRoll, InvalidStep
+from rules.errors import InvalidRoll, InvalidStep, NotNow
 
 
 def brann_vs_saqueador(folder) -> CombatSession:
@@ -237,6 +237,7 @@ def test_a_correction_to_the_value_already_shown_is_refused_and_changes_nothing(
     with pytest.raises(InvalidStep, match="die 1 of the damage throw already shows 5: nothing to correct"):
         session.correct_attack("damage", 0, 5)
     assert session.state() == before and CombatSession(tmp_path).state() == before
+    session.next_turn()  # RULES DD-2: the Saqueador attacks on its own turn
     session.start_attack("Saqueador", "Brann")
     session.attack_dice([3, 11])
     during = session.state()
@@ -279,3 +280,29 @@ def test_the_fights_house_rules_change_and_stay_for_a_new_fight(tmp_path):  # RU
     session.cancel_attack()
     with pytest.raises(InvalidRoll, match="ties_favour_defender must be true or false"):
         session.set_options(ties_favour_defender="yes")
+
+
+def test_a_fighter_attacks_only_on_their_own_turn(tmp_path):
+    # RULES DD-1, DD-2: the initiative's order is the order of the turns
+    session = brann_vs_saqueador(tmp_path)
+    before = session.state()
+    with pytest.raises(NotNow, match="it is Brann's turn: Saqueador attacks on their own turn"):
+        session.start_attack("Saqueador", "Brann")
+    assert session.state() == before
+    session.next_turn()
+    assert session.start_attack("Saqueador", "Brann")["attack"]["spec"]["attacker_name"] == "Saqueador"
+
+
+def test_a_defensa_perfecta_lets_the_defender_counter_attack_at_once(tmp_path):
+    # RULES DD-6: 20 on the defender's Destiny die and the defence wins: a free counter-attack
+    session = brann_vs_saqueador(tmp_path)
+    session.start_attack("Brann", "Saqueador")
+    session.attack_dice([1, 2])
+    session.attack_dice([6, 20])
+    assert session.state()["last_attack"]["offers"] == ["counter-attack", "reposition"]
+    assert session.start_attack("Saqueador", "Brann")["attack"]["spec"]["attacker_name"] == "Saqueador"
+    session.cancel_attack()
+    session.next_turn()
+    session.next_turn()  # Brann's turn again: the moment of the counter-attack has passed
+    with pytest.raises(NotNow, match="it is Brann's turn"):
+        session.start_attack("Saqueador", "Brann")

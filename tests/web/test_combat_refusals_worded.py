@@ -61,3 +61,33 @@ def test_a_refusal_names_a_bestiary_fighter_as_the_page_does(client, lang):
     client.post("/api/combat/heroes", json={"sheet": "Brann"})
     client.post("/api/combat/initiative", json={"values": {"Brann": 1, "Saqueador": 6, "Saqueador 2": 2}})
     assert f" {raider}" in refusal(client, "/remove", {"name": "Saqueador"}, lang, 409)
+
+
+#: lang → the refusals naming bestiary fighters (fresh-user trial of 2026-12-07: the seed's names on the English
+#: page): initiative missing for two Saqueadores, the Saqueador's defence given one die, an attack out of turn.
+NAMED = {
+    "en": ("initiative missing for Raider, Raider 2: everyone rolls their Mind die",
+           "Defender (Raider): roll Defence d6 and the Destiny d20: 2 dice, not 1",
+           "it is Brann's turn: Raider 2 attacks on their own turn"),
+    "pt_BR": ("falta a iniciativa de Saqueador, Saqueador 2: todos rolam seu dado de Mente",
+              "Defensor (Saqueador): role Defesa d6 e o d20 do Destino: 2 dados, não 1",
+              "é a vez de Brann: Saqueador 2 ataca na própria vez"),
+    "es": ("falta la iniciativa de Saqueador, Saqueador 2: todos tiran su dado de Mente",
+           "Defensor (Saqueador): tira Defensa d6 y el d20 del Destino: 2 dados, no 1",
+           "es el turno de Brann: Saqueador 2 ataca en su propio turno"),
+}
+
+
+@pytest.mark.parametrize("lang", NAMED)
+def test_every_refusal_names_bestiary_fighters_as_the_page_does(client, lang):
+    missing, defence, turn = NAMED[lang]
+    client.post("/api/combat/heroes", json={"sheet": "Brann"})
+    client.post("/api/combat/enemies", json={"sheet": "Saqueador", "count": 2})
+    assert refusal(client, "/initiative", {"values": {"Brann": 5}}, lang) == missing
+    assert client.post("/api/combat/initiative",
+                       json={"values": {"Brann": 6, "Saqueador": 2, "Saqueador 2": 1}}).status_code == 200
+    # RULES DD-1, DD-2: Brann acts first; the other fighters attack on their own turns
+    assert refusal(client, "/attack", {"attacker": "Saqueador 2", "defender": "Brann"}, lang, 409) == turn
+    assert client.post("/api/combat/attack", json={"attacker": "Brann", "defender": "Saqueador"}).status_code == 200
+    assert client.post("/api/combat/attack/dice", json={"values": [3, 11]}).status_code == 200
+    assert refusal(client, "/attack/dice", {"values": [3]}, lang) == defence

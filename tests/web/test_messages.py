@@ -16,7 +16,7 @@ from rules.phrase import Phrase
 from tests.device.controller_fakes import die, numbered
 from web import combat as web_combat
 from web import create_app
-from web.messages import DEVICE_WORDS, prompt_text, shown_state, translated
+from web.messages import DEVICE_WORDS, prompt_text, shown_state, translated, tray_text
 
 from .test_events import Stream
 
@@ -344,3 +344,21 @@ def test_a_failed_save_says_its_cause_in_the_page_s_language(app, why, lang, cau
     with app.test_request_context(f"/?lang={lang}"):
         refused = translated(failed)
     assert why not in refused or cause == "o log diz por quê"
+
+
+@pytest.mark.parametrize(("lang", "counted"), [
+    ("en", ("2 numbered d6", "3 percentile d10")),
+    ("pt_BR", ("2 d6 numerados", "3 d10 percentuais")),
+    ("es", ("2 d6 numerados", "3 d10 de percentil")),
+])
+def test_a_kind_of_dice_agrees_with_its_count(app, lang, counted):
+    """Fresh-user trial: "2 d6 numerado" — the kind's words follow the count (ngettext)."""
+    many, tens = counted
+    problem = Problem("wrong dice", (("numbered d6", 2), ("percentile d10", 3)), kind="d10",
+                      asks="throw only d10s").to_dict()
+    state = {"state": "prompting", "prompt": problem["text"], "problem": problem, "needs": None}
+    assert f": {many}, {tens}." in said(app, state, lang)
+    tray = {"waiting": {"step": "attack", "throw": "attack", "dice": [8, 20]},
+            "problem": {"code": "wrong dice", "dice": [{"name": "numbered d6", "count": 2}]}}
+    with app.test_request_context(f"/?lang={lang}"):
+        assert f"{many} " in tray_text(tray)

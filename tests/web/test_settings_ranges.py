@@ -22,9 +22,23 @@ CASES = [
                                                                 "pt-BR": "Rolagem 8: Dificuldade: de 1 a 100 (não 0)",
                                                                 "es": "Tirada 8: Dificultad: de 1 a 100 (no 0)"}),
     ({"system": "d6", "spec": {"count": 2, "modifier": 1000}},
-     {"en": "Roll 8: modifier: from -100 to 100 (not 1000)", "pt-BR": "Rolagem 8: modifier: de -100 a 100 (não 1000)",
-      "es": "Tirada 8: modifier: de -100 a 100 (no 1000)"}),
+     {"en": "Roll 8: Modifier: from -100 to 100 (not 1000)", "pt-BR": "Rolagem 8: Modificador: de -100 a 100 (não 1000)",
+      "es": "Tirada 8: Modificador: de -100 a 100 (no 1000)"}),
+    ({"system": "d6", "spec": {"count": 0}}, {"en": "Roll 8: Dice: from 1 to 100 (not 0)",  # as a pool's Dice
+                                              "pt-BR": "Rolagem 8: Dados: de 1 a 100 (não 0)",
+                                              "es": "Tirada 8: Dados: de 1 a 100 (no 0)"}),
 ]
+
+
+@pytest.mark.parametrize(("lang", "error"), [
+    ("en", "Roll 1: name is missing: 1-40 letters, digits or . _ + - starting with a letter or digit"),
+    ("pt-BR", "Rolagem 1: o nome está faltando: de 1 a 40 letras, dígitos ou . _ + - começando com uma letra ou um "
+              "dígito"),
+    ("es", "Tirada 1: falta el nombre: de 1 a 40 letras, dígitos o . _ + - empezando por una letra o un dígito"),
+])
+def test_a_roll_without_a_name_is_said_to_miss_it(client, lang, error):
+    answer = client.post("/api/settings", json={"presets": [{}]}, headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and answer.get_json()["error"] == error
 
 
 @pytest.mark.parametrize("lang", ["en", "pt-BR", "es"])
