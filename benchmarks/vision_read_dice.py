@@ -65,7 +65,9 @@ def _read(name: str, image) -> tuple[list, float]:
     return [as_pips(die) for die in reading.dice], reading.seconds
 
 
-def _count(counts: dict[str, Counter], dice: list, labels: list[dict]) -> None:
+def count_outcomes(counts: dict[str, Counter], dice: list, labels: list[dict]) -> None:
+    """Add one photo's readings ``dice`` against its ``labels`` to ``counts`` (by the label's kind;
+    a phantom's is the reading's): dice, right, wrong, kind, unread, missed, phantom."""
     _, pairs = score_photo(dice, labels)
     for i, j in pairs:
         die = dice[i] if i is not None else None
@@ -104,7 +106,7 @@ def main() -> int:
             for reader in READERS:
                 dice, seconds = _read(reader, image)
                 times[reader].append(seconds)
-                _count(counts[reader], dice, labels)
+                count_outcomes(counts[reader], dice, labels)
         print(f"\n{set_name}: {len(photos)} photos")
         print(f"{'reader / kind':30}" + "".join(f"{c:>7}" for c in COLUMNS) + f"{'acc %':>7}{'ph/100':>7}")
         for reader in READERS:

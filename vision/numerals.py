@@ -9,7 +9,8 @@ Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch
    tiles (:func:`detect`);
 2. a classifier (``models/numerals_classify.onnx``): a :data:`CROP`-pixel crop
    around each centre → the die's kind (or "background": no die there) and
-   the value on top.
+   the value on top; a d12's or d20's value is read instead by the face-value
+   network of :mod:`vision.faces` (:data:`FACE_KINDS`).
 
 Both are trained by ``tools/train_numerals.py`` (fixed seed) from the
 development photos of ``../shared/datasets/real-polyhedral`` and
@@ -33,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
+from vision.faces import read_face
 from vision.image import MIN_SIDE, as_bgr
 from vision.network import Network
 from vision.principal import mark_principal
@@ -58,7 +60,13 @@ KIND_MIN = 0.75  # classifier: a kind less sure than this is not reported as a d
 VALUE_MIN = 0.8  # classifier: a value less sure than this makes the die unreadable (chosen on the held-out photos)
 #: Kinds found and named, but whose value is never given: too few labelled photos to learn
 #: their numerals from (held out, none of 7 was read right, most of them sure and wrong).
-NUMERALS_NOT_LEARNED = ("d10-percentile", "d12", "d20")
+NUMERALS_NOT_LEARNED = ("d10-percentile",)
+#: Kinds whose value the face-value network reads (:mod:`vision.faces`), not the classifier, which
+#: learned a d20's values from one photo of each at most: none of the 72 real ones read right
+FACE_KINDS = ("d12", "d20")
+#: the face-value network: a numeral less sure than this makes the die unreadable (chosen on
+#: benchmarks/vision_faces.py's crops of the real d12s and d20s, which it never learned from)
+FACE_MIN = 0.9
 SAME_DIE = 0.7  # of the die's side: a second peak this close to a die found is that die
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off
 #: pixels: a die's side in the detector's input that the networks read best (the median d10 of
@@ -370,15 +378,20 @@ def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArr
     half = side / 2
     box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
     beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
+    value_sure = float(value_p[v])
     unreadable = None
     if beyond > CUT_OFF * side:
         unreadable = "cut off"
-    elif value_p[v] < VALUE_MIN or kind in NUMERALS_NOT_LEARNED:
-        unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
+    else:
+        if kind in FACE_KINDS:  # the face-value network's numeral, not the classifier's
+            numeral, value_sure = read_face(image, (x, y), side, sides)
+            v = numeral - 1
+        if value_sure < (FACE_MIN if kind in FACE_KINDS else VALUE_MIN) or kind in NUMERALS_NOT_LEARNED:
+            unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
     value = None if unreadable else v + 1
     return NumberedReading(value=value, sides=sides, box=box, center=(float(x), float(y)),
                            color="white",  # named by read_numbered, against one floor estimate for all dice
-                           confidence=float(kind_p[k] * value_p[v]),
+                           confidence=float(kind_p[k] * value_sure),
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
 
 

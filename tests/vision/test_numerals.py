@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision import InvalidImage, NumberedReading, TrayReading, read_numbered
-from vision.numerals import KINDS, LEARNED_SIDE, NUMERALS_NOT_LEARNED, detect, face_symbol
+from vision.numerals import FACE_KINDS, KINDS, LEARNED_SIDE, NUMERALS_NOT_LEARNED, detect, face_symbol
 from vision.scoring import score_photo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,16 +88,30 @@ def test_tells_the_kind_of_a_single_die(real_photos):
 
 
 @pytest.mark.slow
-def test_the_numerals_not_learned_are_never_given_a_value(real_photos):
+def test_a_percentile_die_is_named_and_its_value_never_given(real_photos):
+    (label,) = _labels(real_photos, BURKS)["burks_054.jpg"]
+    (die,) = read_numbered(cv2.imread(str(real_photos.photo(BURKS, "burks_054.jpg")))).dice
+    assert die.kind == _reader_kind(label) == "d10-percentile" and "d10-percentile" in NUMERALS_NOT_LEARNED
+    assert die.value is None and die.unreadable == "ambiguous numeral"
+
+
+@pytest.mark.slow
+def test_d12s_and_d20s_are_read_by_the_face_network_right_or_not_at_all(real_photos):
+    # their values come from vision/faces.py's network, which never saw a real die: burks' d12s
+    # and d20s here are read right or reported unreadable, never given a wrong value
     labels = _labels(real_photos, BURKS)
-    named = []
-    for name in ("burks_004.jpg", "burks_012.jpg", "burks_021.jpg", "burks_054.jpg"):  # d20, d12, d20, percentile
+    named = right = 0
+    for name in ("burks_004.jpg", "burks_012.jpg", "burks_021.jpg", "burks_027.jpg"):
+        (label,) = labels[name]
         for die in read_numbered(cv2.imread(str(real_photos.photo(BURKS, name)))).dice:
-            assert die.value is None and die.unreadable == "ambiguous numeral", name
-            named.append(die.kind)
-    assert named == [_reader_kind(labels[name][0]) for name in
-                     ("burks_004.jpg", "burks_012.jpg", "burks_021.jpg", "burks_054.jpg")]
-    assert set(named) == set(NUMERALS_NOT_LEARNED)
+            assert die.kind in FACE_KINDS and die.kind == label["kind"], name
+            named += 1
+            if die.value is None:
+                assert die.unreadable == "ambiguous numeral", name
+            else:
+                assert die.value == label["value"], name
+                right += 1
+    assert named >= 3 and right >= 2
 
 
 @pytest.mark.slow

@@ -1,0 +1,181 @@
+"""Train the face-value network of vision/faces.py (the numeral on a d12's or d20's top face), export ONNX.
+
+Run from the repository root, in the training venv (tools/train_numerals.py says how to make it):
+
+    /tmp/trainvenv/bin/python tools/train_faces.py --threads 1 [--examples N] [--epochs N] [--out DIR]
+
+Learns only from faces drawn by tools/face_synth.py (``--examples`` of them, drawn once from a fixed
+seed, a d20 three times in five, each numeral as often, a quarter of them turned away from upright:
+the class "turned"), each epoch shifted and recoloured anew. It
+never learns from a photo: the figures it prints at the end are of every real d12 and d20 of the
+datasets (real-polyhedral/burks-tray-polyhedral, real-d20/lurig-platform-d20), each cropped at its
+label box as the reader crops a die it found, and read turned every 360 / TURNS degrees
+(:func:`vision.faces.read_face`): dice, trays and cameras the network never saw. Resumable
+(tools/resume.py): the state is saved in OUT/faces.resume after every epoch, the same command takes
+it up, and it is removed when OUT/faces_value.onnx is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tools.face_synth import UPRIGHT, draw_face, truetype_fonts  # noqa: E402
+from tools.numerals_data import load_photos  # noqa: E402
+from tools.resume import Resume  # noqa: E402
+from tools.train_numerals import conv_block, jitter_colour  # noqa: E402
+from vision.faces import FACE_CROP, MAX_NUMERAL, TURNED, best_numeral, turned_crops  # noqa: E402
+from vision.network import to_blob  # noqa: E402
+from vision.numerals import MODELS  # noqa: E402
+
+SEED = 20261207
+TEST_SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")
+TEST_KINDS = {"d12": 12, "d20": 20}
+D20_SHARE = 0.6
+TURNED_SHARE = 0.25
+BATCH = 64
+
+
+class FaceNet(nn.Module):
+    """FACE_CROP² crop of a die → logits of the upright numeral on its top face, 1..MAX_NUMERAL, and
+    of TURNED (no numeral upright in the middle)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv_block(3, 24), nn.MaxPool2d(2),
+            conv_block(24, 32), conv_block(32, 32), nn.MaxPool2d(2),
+            conv_block(32, 64), conv_block(64, 64), nn.MaxPool2d(2),
+            conv_block(64, 96), conv_block(96, 96), nn.MaxPool2d(2),
+            conv_block(96, 128), nn.Flatten(), nn.Dropout(0.3))
+        self.value = nn.Linear(128 * (FACE_CROP // 16) ** 2, MAX_NUMERAL + 1)
+
+    def forward(self, x):
+        return self.value(self.body(x))
+
+
+def _turn(numeral: int, rng: np.random.Generator) -> float:
+    """A turn far from upright (degrees): sideways, or half round too for a numeral that does not
+    look the same so (1, 8 and 11 do)."""
+    if numeral in (1, 8, 11):
+        return float(rng.uniform(UPRIGHT + 25, 180 - UPRIGHT - 25) + 180 * rng.integers(2))
+    return float(rng.uniform(UPRIGHT + 25, 360 - UPRIGHT - 25))
+
+
+def draw_examples(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` drawn faces (count×FACE_CROP×FACE_CROP×3 uint8) and their classes (numeral 1..20,
+    or TURNED for a face turned away from upright: TURNED_SHARE of them), from SEED."""
+    rng = np.random.default_rng(SEED)
+    crops = np.empty((count, FACE_CROP, FACE_CROP, 3), np.uint8)
+    classes = np.empty(count, np.int64)
+    for i in range(count):
+        sides = 20 if rng.random() < D20_SHARE else 12
+        numeral = int(rng.integers(1, sides + 1))
+        turned = rng.random() < TURNED_SHARE
+        crops[i] = draw_face(numeral, sides, FACE_CROP, rng, _turn(numeral, rng) if turned else 0.0)
+        classes[i] = TURNED if turned else numeral
+    return crops, classes
+
+
+def _augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The drawn face a little shifted, turned and scaled, in another light and colours."""
+    matrix = cv2.getRotationMatrix2D((FACE_CROP / 2, FACE_CROP / 2), rng.uniform(-5, 5), rng.uniform(0.9, 1.1))
+    matrix[:, 2] += rng.normal(0, 0.04 * FACE_CROP, 2)
+    crop = cv2.warpAffine(crop, matrix, (FACE_CROP, FACE_CROP), borderMode=cv2.BORDER_REFLECT)
+    crop = jitter_colour(crop, rng)
+    if rng.random() < 0.3:
+        crop = np.ascontiguousarray(crop[:, :, rng.permutation(3)])
+    if rng.random() < 0.1:
+        crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return crop
+
+
+def train(crops: np.ndarray, classes: np.ndarray, epochs: int, resume: Resume) -> FaceNet:
+    net = FaceNet()
+    rng = np.random.default_rng(SEED + 1)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(crops) / BATCH)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    target = torch.from_numpy(classes - 1)
+    first, _ = resume.start(net, opt, sched, rng)
+    for epoch in range(first, epochs):
+        net.train()
+        order = rng.permutation(len(crops))
+        total = right = 0.0
+        for i in range(0, len(order), BATCH):
+            rows = order[i:i + BATCH]
+            x = torch.from_numpy(to_blob(np.stack([_augment(crops[j], rng) for j in rows])))
+            logits = net(x)
+            loss = F.cross_entropy(logits, target[rows], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(rows)
+            right += (logits.argmax(1) == target[rows]).sum().item()
+        print(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.3f} "
+              f"right {100 * right / len(order):.1f} % (drawn faces)", flush=True)
+        resume.save(epoch + 1, net, opt, sched, rng)
+    return net.eval()
+
+
+def report(net: FaceNet) -> None:
+    """Every real d12 and d20 of TEST_SOURCES cropped at its label box and read as the reader does:
+    right and wrong at a few thresholds of the numeral's probability."""
+    for source in TEST_SOURCES:
+        read = []
+        for photo in load_photos((source,)):
+            dice = [d for d in photo.dice if d["kind"] in TEST_KINDS]
+            image = cv2.imread(str(photo.path)) if dice else None
+            for die in dice:
+                x0, y0, x1, y1 = die["box"]
+                crops = turned_crops(image, ((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0))
+                with torch.no_grad():
+                    odds = F.softmax(net(torch.from_numpy(to_blob(crops))), 1).numpy()
+                read.append((*best_numeral(odds, TEST_KINDS[die["kind"]]), die["value"]))
+        cells = []
+        for sure in (0.0, 0.5, 0.7, 0.9):
+            cells.append(f"≥{sure:.1f}: {sum(p >= sure and n == v for n, p, v in read)} right "
+                         f"{sum(p >= sure and n != v for n, p, v in read)} wrong")
+        print(f"{source.split('/')[-1]:28} {len(read):3} dice  " + "; ".join(cells), flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--examples", type=int, default=24000, help="faces drawn to learn from")
+    parser.add_argument("--out", type=Path, default=MODELS, help="folder to write faces_value.onnx into")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(SEED)
+    cv2.setNumThreads(1)
+    start = time.time()
+    crops, classes = draw_examples(args.examples)
+    print(f"{len(crops)} faces drawn in {time.time() - start:.0f} s, in {len(truetype_fonts())} TrueType fonts "
+          f"(the shipped network: 36, Debian's fonts-dejavu-core and fonts-liberation) and OpenCV's", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    resume = Resume(args.out / "faces.resume", {"epochs": args.epochs, "examples": args.examples})
+    net = train(crops, classes, args.epochs, resume)
+    torch.onnx.export(net, torch.zeros(1, 3, FACE_CROP, FACE_CROP), str(args.out / "faces_value.onnx"),
+                      input_names=["image"], output_names=["value"], opset_version=13,
+                      dynamic_axes={"image": {0: "n"}, "value": {0: "n"}}, dynamo=False)
+    resume.remove()
+    report(net)
+    print(f"trained in {time.time() - start:.0f} s; wrote {args.out / 'faces_value.onnx'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
