@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.image import square_crop
 from vision.network import Network
 
 FACE_CROP = 48  # pixels: the network's input side
@@ -35,13 +35,7 @@ def face_crop(image: NDArray[Any], center: tuple[float, float], side: float, ang
     ``side`` pixels centred on ``center`` (x, y pixels): its middle FACE_SPAN × side square,
     turned ``angle`` degrees counter-clockwise and scaled to fill the crop; the photo's edge
     repeated beyond."""
-    scale = FACE_CROP / max(FACE_SPAN * side, 1.0)
-    matrix: NDArray[Any] = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
-    matrix[:, 2] += (FACE_CROP / 2 - center[0], FACE_CROP / 2 - center[1])
-    crop: NDArray[Any] = cv2.warpAffine(image, matrix, (FACE_CROP, FACE_CROP),
-                                        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                                        borderMode=cv2.BORDER_REPLICATE)
-    return crop
+    return square_crop(image, center, max(FACE_SPAN * side, 1.0), FACE_CROP, angle)
 
 
 def turned_crops(image: NDArray[Any], center: tuple[float, float], side: float) -> NDArray[Any]:

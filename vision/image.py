@@ -48,6 +48,20 @@ def as_bgr(image: object) -> NDArray[Any]:
     raise InvalidImage(f"not an image: expected H×W×3 pixels, got shape {image.shape}")
 
 
+def square_crop(image: NDArray[Any], center: tuple[float, float], span: float, size: int,
+                angle: float = 0.0) -> NDArray[Any]:
+    """A ``size``×``size``×3 uint8 BGR crop of an H×W×3 uint8 BGR photo: the square of ``span``
+    pixels centred on ``center`` (x, y pixels), turned ``angle`` degrees counter-clockwise and
+    scaled to fill it; the photo's edge is repeated beyond it."""
+    scale = size / span
+    matrix: NDArray[Any] = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
+    matrix[:, 2] += (size / 2 - center[0], size / 2 - center[1])
+    crop: NDArray[Any] = cv2.warpAffine(image, matrix, (size, size),
+                                        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
+    return crop
+
+
 def jpeg(image: NDArray[Any], max_side: int | None = None, *,
          draw: Callable[[NDArray[Any], float], None] | None = None, quality: int = JPEG_QUALITY) -> bytes:
     """``image`` (H×W×3 uint8 BGR) as JPEG bytes: shrunk (never enlarged) so that its long

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
 from vision.faces import read_face
-from vision.image import MIN_SIDE, as_bgr
+from vision.image import MIN_SIDE, as_bgr, square_crop
 from vision.network import Network
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
@@ -122,13 +122,7 @@ def face_symbol(kind: str, value: int | None) -> str | None:
 def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0) -> NDArray[Any]:
     """A CROP×CROP×3 uint8 BGR crop of side ``CROP_SCALE × side`` pixels centred on ``center``
     (x, y pixels), turned by ``angle`` degrees; the photo's edge is repeated beyond it."""
-    scale = CROP / (CROP_SCALE * max(side, 1.0))
-    matrix: NDArray[Any] = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, scale)
-    matrix[:, 2] += (CROP / 2 - center[0], CROP / 2 - center[1])
-    crop: NDArray[Any] = cv2.warpAffine(image, matrix, (CROP, CROP),
-                                        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                                        borderMode=cv2.BORDER_REPLICATE)
-    return crop
+    return square_crop(image, center, CROP_SCALE * max(side, 1.0), CROP, angle)
 
 
 def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
