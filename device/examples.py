@@ -342,7 +342,10 @@ class Examples:
         return bytes(row[0])
 
     def close(self) -> None:
-        self._db.close()
+        """Close the connection once no caller holds :attr:`lock`: a request still reading the
+        examples when the server stops ends first (closed under it, the process crashed)."""
+        with self.lock:
+            self._db.close()
 
     def __enter__(self) -> Examples:
         return self

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 
 import cv2
 import numpy as np
@@ -347,3 +348,21 @@ def test_a_numbered_layer_keeps_the_shipped_reader_s_dice_of_kinds_it_was_not_ta
     dice = read(np.zeros((HEIGHT, WIDTH, 3), np.uint8), None).dice
     # the layer's d10; the shipped d10 there is its own kind's, the d20 lies on it: only the d8 joins
     assert [(d.kind, d.value) for d in dice] == [("d10", 7), ("d8", 5)]
+
+
+def test_the_history_closing_waits_for_a_request_reading_the_examples(tmp_path):
+    # a browser test's server thread was still listing the examples when its fixture closed the
+    # history: the connection closed under the query and the process died (segmentation fault)
+    history = History(tmp_path)
+    examples = Examples.beside(history)
+    examples.lock.acquire()  # a request reading them
+    closing = threading.Thread(target=history.close)
+    closing.start()
+    closing.join(0.3)
+    assert closing.is_alive()
+    assert examples.count() == 0  # the request's reads still work
+    examples.lock.release()
+    closing.join(10)
+    assert not closing.is_alive()
+    with pytest.raises(sqlite3.ProgrammingError):
+        examples.count()
