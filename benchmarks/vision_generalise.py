@@ -138,10 +138,11 @@ def _outcomes(dice: list, labels: list[dict], value_p: Callable[[object], float]
 @contextmanager
 def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     """The numbered reader with the networks of ``folder`` (None: the shipped ones), every value
-    given (VALUE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES scales);
+    given (VALUE_MIN and FACE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES
+    scales; a d12's or d20's value and its probability are the face-value network's);
     yields id(die) → its value's probability given its kind."""
-    saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-             numerals._reading, numerals._withheld)
+    saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
+             numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld)
     probabilities: dict[int, float] = {}
     original = numerals._reading
 
@@ -154,13 +155,13 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     if folder is not None:
         numerals._DETECTOR = Network(folder / "numerals_detect.onnx", "numbered-dice detector")
         numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
-    numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, (), reading
+    numerals.VALUE_MIN, numerals.FACE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, 0.0, (), reading
     numerals._withheld = lambda die: die
     try:
         yield probabilities
     finally:
-        (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.NUMERALS_NOT_LEARNED,
-         numerals._reading, numerals._withheld) = saved
+        (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
+         numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld) = saved
 
 
 def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):

@@ -153,9 +153,9 @@ def report(net: FaceNet) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--examples", type=int, default=24000, help="faces drawn to learn from")
+    parser.add_argument("--threads", type=int, default=1)  # the defaults make the shipped network
+    parser.add_argument("--epochs", type=int, default=15)
+    parser.add_argument("--examples", type=int, default=30000, help="faces drawn to learn from")
     parser.add_argument("--out", type=Path, default=MODELS, help="folder to write faces_value.onnx into")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import network, numerals, tray
+from vision import faces, network, numerals, tray
 from vision.adapt_backend import LOW_HEAT, Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
 from vision.adapt_features import _look, _Looked, _sized
@@ -116,6 +116,10 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
         unreadable = None
         if cut_off and _reach(image, (x, y, side, peak)) > tray.CUT_OFF:
             unreadable = "cut off"
+        elif kind in numerals.FACE_KINDS and kind not in kinds:  # untaught: read as the reader alone does
+            value, confidence = faces.read_face(image, (x, y), side, numerals.SIDES[kind])
+            if confidence < numerals.FACE_MIN:
+                unreadable = "ambiguous numeral"
         elif confidence < value_min or (kind in numerals.NUMERALS_NOT_LEARNED and kind not in kinds):
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
         v = None if unreadable else value

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import numerals, tray
+from vision import faces, numerals, tray
 from vision.adapt_examples import TaughtPhoto
 from vision.image import MIN_SIDE, as_bgr
 from vision.reading import TrayReading
@@ -168,7 +168,7 @@ class NumberedBackend(Backend):
         return _numbered_log_probs(*self._last[1].looks(list(found)))
 
     def fingerprint(self) -> str:
-        return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path])
+        return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path, faces._NETWORK.path])
 
 
 def _pip_log_probs(p: NDArray[Any]) -> NDArray[Any]:

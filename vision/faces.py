@@ -24,8 +24,12 @@ FACE_CROP = 48  # pixels: the network's input side
 #: numerals the network learned to ignore (the whole die would give the numeral fewer pixels)
 FACE_SPAN = 0.8
 MAX_NUMERAL = 20  # the network tells apart the numerals 1..MAX_NUMERAL
-TURNS = 8  # a die's crop is read turned this many ways (every 45°): the numeral upright in one (±22.5°)
-TURNED = MAX_NUMERAL + 1  # the network's last class: no numeral upright in the crop's middle
+#: a die's crop is read turned this many ways (every 45°): in one of them the numeral stands within
+#: ±22.5° of upright, as the network learned it (drawn within ±20°, then turned ±5° more)
+TURNS = 8
+#: the network's classes are the numerals 1..MAX_NUMERAL and, last (column TURNED - 1 of its
+#: output), "turned": no numeral upright in the crop's middle
+TURNED = MAX_NUMERAL + 1
 
 _NETWORK = Network(Path(__file__).resolve().parent / "models" / "faces_value.onnx", "face-value network")
 
@@ -67,5 +71,12 @@ def numeral_odds(crops: NDArray[Any]) -> NDArray[np.float32]:
 
 def read_face(image: NDArray[Any], center: tuple[float, float], side: float, sides: int) -> tuple[int, float]:
     """The numeral on the top face of the d``sides`` (12 or 20) of ``side`` pixels at ``center``
-    (x, y pixels) of an H×W×3 uint8 BGR photo, and the network's probability of it (0–1)."""
+    (x, y pixels) of an H×W×3 uint8 BGR photo, and the network's probability of it (0–1); the
+    reader gives it as the die's value only when sure enough (:data:`vision.numerals.FACE_MIN`).
+
+    :raises ValueError: ``sides`` is not 1..MAX_NUMERAL.
+    :raises FileNotFoundError: the network's file is missing.
+    """
+    if not 1 <= sides <= MAX_NUMERAL:
+        raise ValueError(f"the face-value network reads numerals 1..{MAX_NUMERAL}, not a d{sides}")
     return best_numeral(numeral_odds(turned_crops(image, center, side)), sides)

@@ -1,6 +1,7 @@
 """Read numbered dice (d4, d6, d8, d10, percentile d10, d12, d20) and pip d6 in a photo.
 
-Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch at run time):
+Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch at run time),
+and a third for the values of d12s and d20s (:mod:`vision.faces`):
 
 1. a detector (``models/numerals_detect.onnx``): a :data:`DETECT_SIZE`-pixel square of the
    photo → a heat map of die centres and each die's size, one cell per :data:`STRIDE`
@@ -59,7 +60,8 @@ MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few doz
 KIND_MIN = 0.75  # classifier: a kind less sure than this is not reported as a die (chosen on the held-out photos)
 VALUE_MIN = 0.8  # classifier: a value less sure than this makes the die unreadable (chosen on the held-out photos)
 #: Kinds found and named, but whose value is never given: too few labelled photos to learn
-#: their numerals from (held out, none of 7 was read right, most of them sure and wrong).
+#: their numerals from (the percentile d10: burks' six; with the d12s and d20s before the face-value
+#: network, none of 7 held out was read right, most of them sure and wrong).
 NUMERALS_NOT_LEARNED = ("d10-percentile",)
 #: Kinds whose value the face-value network reads (:mod:`vision.faces`), not the classifier, which
 #: learned a d20's values from one photo of each at most: none of the 72 real ones read right
