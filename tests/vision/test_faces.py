@@ -80,6 +80,11 @@ def test_real_d12s_and_d20s_it_never_saw_are_read_right_or_not_at_all(real_photo
     assert read >= 4
 
 
+def test_a_die_of_more_numerals_than_learned_is_refused():
+    with pytest.raises(ValueError, match="d30"):
+        read_face(np.zeros((100, 100, 3), np.uint8), (50, 50), 60, 30)
+
+
 def test_a_missing_network_file_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(faces, "_NETWORK", Network(tmp_path / "faces_value.onnx", "face-value network"))
     with pytest.raises(FileNotFoundError, match="faces_value.onnx"):
