@@ -58,13 +58,23 @@ def crop_reading(photos) -> list[tuple[int, float, int]]:
     return read
 
 
+def print_crop_table() -> None:
+    """The "crop" reading of every source, right and wrong ("ok", "x") at each of THRESHOLDS."""
+    print(f"crop: each die at its label box, read turned {faces.TURNS} ways; FACE_MIN {numerals.FACE_MIN}")
+    print(f"{'source':30}{'dice':>5}" + "".join(f"{'≥' + str(t):>14}" for t in THRESHOLDS))
+    rows = [(source.split("/")[-1], crop_reading(numerals_data.load_photos((source,)))) for source in SOURCES]
+    for name, read in rows + [("all", [die for _, part in rows for die in part])]:
+        cells = [f"{sum(p >= t and n == v for n, p, v in read):5} ok {sum(p >= t and n != v for n, p, v in read):3} x"
+                 for t in THRESHOLDS]
+        print(f"{name:30}{len(read):5}" + "".join(f"{c:>14}" for c in cells), flush=True)
+
+
 def tray_reading(photos, split: bool) -> dict[str, Counter]:
     """read_dice's outcome for the d12s and d20s of ``photos``; with ``split``, by the numbered
     networks' split (held out of their training, or learned from), else all "never learned from"."""
     counts: dict[str, Counter] = {}
     for photo in photos:
-        labels = [d for d in photo.dice if d["kind"] in SIDES]
-        if not labels:
+        if not any(d["kind"] in SIDES for d in photo.dice):
             continue
         dice = read_dice(cv2.imread(str(photo.path))).dice
         c = counts.setdefault(("held out" if photo.held_out else "learned from") if split
@@ -83,13 +93,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     if args.network:
         faces._NETWORK = Network(args.network, "face-value network")
-    print(f"crop: each die at its label box, read turned {faces.TURNS} ways; FACE_MIN {numerals.FACE_MIN}")
-    print(f"{'source':30}{'dice':>5}" + "".join(f"{'≥' + str(t):>14}" for t in THRESHOLDS))
-    rows = [(source.split("/")[-1], crop_reading(numerals_data.load_photos((source,)))) for source in SOURCES]
-    for name, read in rows + [("all", [die for _, part in rows for die in part])]:
-        cells = [f"{sum(p >= t and n == v for n, p, v in read):5} ok {sum(p >= t and n != v for n, p, v in read):3} x"
-                 for t in THRESHOLDS]
-        print(f"{name:30}{len(read):5}" + "".join(f"{c:>14}" for c in cells))
+    print_crop_table()
     print("\ntray: vision.read_dice on the whole photo; the d12s and d20s only (phantoms: any kind)")
     print(f"{'source / numbered split':40}" + "".join(f"{c:>8}" for c in COLUMNS))
     for source in SOURCES:

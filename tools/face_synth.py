@@ -85,9 +85,9 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, centre: tuple[float, float], an
     canvas[:] = canvas * (1 - a) + ink * a
 
 
-def _polygon(sides: int, radius: float, centre: tuple[float, float], turn: float) -> np.ndarray:
-    """The corners of a regular polygon, one corner straight up when ``turn`` is 0 (degrees)."""
-    angles = np.radians(turn - 90 + 360 * np.arange(sides) / sides)
+def _polygon(sides: int, radius: float, centre: tuple[float, float]) -> np.ndarray:
+    """The corners of a regular polygon, one corner straight up."""
+    angles = np.radians(-90 + 360 * np.arange(sides) / sides)
     return np.stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)], 1)
 
 
@@ -142,7 +142,7 @@ def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn:
     # the top face's circumradius against the crop (FACE_SPAN of the die): a d20's triangle spans
     # about 0.55 of the die, a d12's pentagon 0.5
     radius = big * (rng.uniform(0.36, 0.46) if sides == 20 else rng.uniform(0.3, 0.38))
-    corners = _polygon(3 if sides == 20 else 5, radius, centre, 0.0)
+    corners = _polygon(3 if sides == 20 else 5, radius, centre)
     # neighbours: each beyond one edge, a shade of its own, its numeral turned to its own edge
     light = rng.uniform(0.55, 1.0, len(corners))
     marks = str(rng.choice(["underline", "dot", ""], p=[0.4, 0.3, 0.3] if turn == 0 else [0.55, 0.45, 0.0]))
@@ -157,7 +157,7 @@ def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn:
         far = [a, b, mid + out * radius * 1.6 + (b - a) * 0.8, mid + out * radius * 1.6 - (b - a) * 0.8]
         shade = canvas * light[i]
         mask = np.zeros((big, big), np.uint8)
-        cv2.fillConvexPoly(mask, np.array([far[0], far[1], far[2], far[3]], np.int32), 255)
+        cv2.fillConvexPoly(mask, np.array(far, np.int32), 255)
         canvas[mask > 0] = shade[mask > 0]
         other = int(rng.integers(1, sides + 1))
         text, mark = _symbol(other, marks)

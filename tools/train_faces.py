@@ -9,8 +9,8 @@ seed, a d20 three times in five, each numeral as often, a quarter of them turned
 the class "turned"), each epoch shifted and recoloured anew. It
 never learns from a photo: the figures it prints at the end are of every real d12 and d20 of the
 datasets (real-polyhedral/burks-tray-polyhedral, real-d20/lurig-platform-d20), each cropped at its
-label box as the reader crops a die it found, and read turned every 360 / TURNS degrees
-(:func:`vision.faces.read_face`): dice, trays and cameras the network never saw. Resumable
+label box as the reader crops a die it found and read by the network written
+(benchmarks/vision_faces.py's "crop" table): dice, trays and cameras the network never saw. Resumable
 (tools/resume.py): the state is saved in OUT/faces.resume after every epoch, the same command takes
 it up, and it is removed when OUT/faces_value.onnx is written.
 """
@@ -31,25 +31,24 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.vision_faces import print_crop_table  # noqa: E402
 from tools.face_synth import UPRIGHT, draw_face, truetype_fonts  # noqa: E402
-from tools.numerals_data import load_photos  # noqa: E402
 from tools.resume import Resume  # noqa: E402
-from tools.train_numerals import conv_block, jitter_colour  # noqa: E402
-from vision.faces import FACE_CROP, MAX_NUMERAL, TURNED, best_numeral, turned_crops  # noqa: E402
-from vision.network import to_blob  # noqa: E402
+from tools.train_numerals import _export, conv_block, jitter_colour  # noqa: E402
+from vision import faces  # noqa: E402
+from vision.faces import FACE_CROP, TURNED  # noqa: E402
+from vision.network import Network, to_blob  # noqa: E402
 from vision.numerals import MODELS  # noqa: E402
 
 SEED = 20261207
-TEST_SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")
-TEST_KINDS = {"d12": 12, "d20": 20}
 D20_SHARE = 0.6
 TURNED_SHARE = 0.25
 BATCH = 64
 
 
 class FaceNet(nn.Module):
-    """FACE_CROP² crop of a die → logits of the upright numeral on its top face, 1..MAX_NUMERAL, and
-    of TURNED (no numeral upright in the middle)."""
+    """FACE_CROP² crop of a die → TURNED logits: of the upright numeral on its top face, 1..MAX_NUMERAL,
+    and last of "turned" (no numeral upright in the middle)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -59,7 +58,7 @@ class FaceNet(nn.Module):
             conv_block(32, 64), conv_block(64, 64), nn.MaxPool2d(2),
             conv_block(64, 96), conv_block(96, 96), nn.MaxPool2d(2),
             conv_block(96, 128), nn.Flatten(), nn.Dropout(0.3))
-        self.value = nn.Linear(128 * (FACE_CROP // 16) ** 2, MAX_NUMERAL + 1)
+        self.value = nn.Linear(128 * (FACE_CROP // 16) ** 2, TURNED)
 
     def forward(self, x):
         return self.value(self.body(x))
@@ -130,27 +129,6 @@ def train(crops: np.ndarray, classes: np.ndarray, epochs: int, resume: Resume) -
     return net.eval()
 
 
-def report(net: FaceNet) -> None:
-    """Every real d12 and d20 of TEST_SOURCES cropped at its label box and read as the reader does:
-    right and wrong at a few thresholds of the numeral's probability."""
-    for source in TEST_SOURCES:
-        read = []
-        for photo in load_photos((source,)):
-            dice = [d for d in photo.dice if d["kind"] in TEST_KINDS]
-            image = cv2.imread(str(photo.path)) if dice else None
-            for die in dice:
-                x0, y0, x1, y1 = die["box"]
-                crops = turned_crops(image, ((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0))
-                with torch.no_grad():
-                    odds = F.softmax(net(torch.from_numpy(to_blob(crops))), 1).numpy()
-                read.append((*best_numeral(odds, TEST_KINDS[die["kind"]]), die["value"]))
-        cells = []
-        for sure in (0.0, 0.5, 0.7, 0.9):
-            cells.append(f"≥{sure:.1f}: {sum(p >= sure and n == v for n, p, v in read)} right "
-                         f"{sum(p >= sure and n != v for n, p, v in read)} wrong")
-        print(f"{source.split('/')[-1]:28} {len(read):3} dice  " + "; ".join(cells), flush=True)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1)  # the defaults make the shipped network
@@ -168,11 +146,10 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     resume = Resume(args.out / "faces.resume", {"epochs": args.epochs, "examples": args.examples})
     net = train(crops, classes, args.epochs, resume)
-    torch.onnx.export(net, torch.zeros(1, 3, FACE_CROP, FACE_CROP), str(args.out / "faces_value.onnx"),
-                      input_names=["image"], output_names=["value"], opset_version=13,
-                      dynamic_axes={"image": {0: "n"}, "value": {0: "n"}}, dynamo=False)
+    _export(net, (1, 3, FACE_CROP, FACE_CROP), args.out / "faces_value.onnx", ["value"], True)
     resume.remove()
-    report(net)
+    faces._NETWORK = Network(args.out / "faces_value.onnx", "face-value network")
+    print_crop_table()  # the real d12s and d20s, read by the network just written
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out / 'faces_value.onnx'}")
     return 0
 
