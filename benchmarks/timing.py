@@ -12,5 +12,8 @@ def print_times(wall: list[float], cpu: list[float]) -> None:
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} (wall-clock times are only meaningful near 0)")
     for name, values in (("time per photo (one core, wall clock)", wall), ("CPU time per photo (one thread)", cpu)):
         ms = sorted(1000 * t for t in values)
+        if not ms:
+            print(f"{name}: no photo read")
+            continue
         print(f"{name}: median {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms "
               f"over {len(ms)} photos")

@@ -9,7 +9,8 @@ the networks into DIR (default /work/tmp/loso):
 Every source of the datasets (DICELENS_DATASETS: tools/datasets.py) is read as a player's
 tray would be: by networks that learned from the other sources only, never from its
 tray, floor, camera or dice. The pip sources of real-dice/ are read by the pip reader
-(vision.tray.PipReader) with DIR/pips/<source>/ (``tools/train_pips.py --leave-out-source``);
+(vision.tray.PipReader) with DIR/pips/<source>/ (``tools/train_pips.py --leave-out-source``; its
+varied detector too when the folder holds one: tools/train_loso.sh's PIPS_VARIED);
 banachowicz, burks and lurig by the numbered reader (vision.numerals.read_numbered) with
 DIR/numerals/<source>/ (``tools/train_numerals.py --leave-out-source``, with or without
 ``--renders``: tools/train_loso.sh's RENDERS); a source the training tool does not learn from

@@ -17,6 +17,9 @@
 # PIPS_RENDERS=DIR: the pips chain also learns from DIR/<source>/, pip-d6 renders of
 # tools/render_dice.py whose floor patches come from the other sources only, with
 # tools/train_pips.py --varied (the runs of 2026-12-01 after issue 16's renders: README).
+# PIPS_VARIED=DIR: the pips chain also trains the varied detector the shipped reader probes on
+# trays its first detector is unsure of (tools/train_pips.py --varied-detector), from DIR/<source>/
+# renders (made as PIPS_RENDERS's are), for PIPS_VARIED_EPOCHS epochs (default 40).
 # PIPS_DETECTOR_EPOCHS, PIPS_CLASSIFIER_EPOCHS: the pips chain's epochs (default 40 and 25).
 # PIPS_OPTIONS: more tools/train_pips.py options for the pips chain, e.g. "--colour-jitter --pip-negatives 2".
 # The epochs are shorter than the shipped networks' (pips 200/150, numerals 150/400) so
@@ -56,6 +59,9 @@ pips)
                 --leave-out-source "$source" --out "$dir" --detector-epochs "${PIPS_DETECTOR_EPOCHS:-40}" \
                 --classifier-epochs "${PIPS_CLASSIFIER_EPOCHS:-25}" ${PIPS_OPTIONS:-} "$@"
         done
+        [ -z "${PIPS_VARIED:-}" ] || step "$dir" varied-detector "$python" "$here/train_pips.py" --threads 1 \
+            --varied-detector --leave-out-source "$source" --out "$dir" --renders "$PIPS_VARIED/$source" \
+            --varied --detector-epochs "${PIPS_VARIED_EPOCHS:-40}"
     done
     ;;
 numerals)

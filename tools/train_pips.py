@@ -41,6 +41,15 @@ crops a photo of one pip or a few inside a labelled die as background; ``--close
 shows the detector a SHARE of its windows (0.15 if none is given) with dice of 80–160 px,
 whose pips are background.
 
+The shipped reader has a second detector, ``vision/models/pips_detect_varied.onnx``, that it
+probes on trays the first is unsure of (vision/tray.py): ``--varied-detector`` trains only the
+detector and writes it under that name. The shipped one (2026-12-07):
+
+    tools/render_dice.py /tmp/renders --photos 400 --seed 16 --kinds d6-pips --cocked-share 0 \
+        --floors DATASETS/real-dice/* DATASETS/real-polyhedral/* DATASETS/real-d20/*
+    tools/train_pips.py --threads 1 --varied-detector --renders /tmp/renders --varied \
+        --detector-epochs 100 --out vision/models
+
 ``--backbone lite0`` (issue 16) makes the classifier tools/lite0.py's ImageNet-pretrained
 EfficientNet-Lite0 cut after ``--stage`` (5) and fine-tuned on the same crops, seen at
 ``--size`` (48) pixels, its backbone at :data:`BACKBONE_LR_SHARE` × the head's rate (the recipe
@@ -82,6 +91,7 @@ from vision.tray import (  # noqa: E402
     DETECT_SIZE,
     MODELS,
     STRIDE,
+    VARIED_DETECT_FILE,
     PipReader,
     crop_die,
     input_scale,
@@ -446,6 +456,9 @@ def main() -> int:
                              "(benchmarks/vision_generalise.py)")
     parser.add_argument("--out", type=Path, default=MODELS, help="folder for the two .onnx files")
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
+    parser.add_argument("--varied-detector", action="store_true",
+                        help=f"train only the detector and write it as {VARIED_DETECT_FILE}, the second detector "
+                             "the reader probes on trays its first is unsure of (with --renders and --varied)")
     parser.add_argument("--detector-epochs", type=int, default=200)
     parser.add_argument("--classifier-epochs", type=int, default=150)
     parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
@@ -475,6 +488,10 @@ def main() -> int:
                         help=f"show the detector a SHARE of windows (default {CLOSE_SHARE}) with dice of 80-160 px, "
                              "their pips as background (tools/pips_augment.py)")
     args = parser.parse_args()
+    if args.varied_detector:
+        if args.only == "classifier":
+            parser.error("--varied-detector trains the detector only: not with --only classifier")
+        args.only = "detector"
     if args.renders and not (args.renders / "labels.json").is_file():
         parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
     torch.set_num_threads(args.threads)
@@ -498,7 +515,8 @@ def main() -> int:
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         detector = train_detector(photos, images, args.detector_epochs, np.random.default_rng(SEED), args.varied,
                                   args.colour_jitter, args.close_ups, resumes["detector"])
-        _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE), args.out / DETECT_FILE, "maps",
+        _export(detector, (1, 3, DETECT_SIZE, DETECT_SIZE),
+                args.out / (VARIED_DETECT_FILE if args.varied_detector else DETECT_FILE), "maps",
                 {"image": {2: "h", 3: "w"}, "maps": {2: "h4", 3: "w4"}})
         print(f"detector trained in {time.time() - start:.0f} s", flush=True)
     if args.only != "detector":

@@ -119,7 +119,7 @@ class PipBackend(Backend):
         return _pip_log_probs(self._last[1].looks(list(found)))
 
     def fingerprint(self) -> str:
-        return _digest([self.reader.models / tray.DETECT_FILE, self.reader.models / tray.CLASSIFY_FILE])
+        return _digest(self.reader.files)
 
 
 class NumberedBackend(Backend):

@@ -37,7 +37,7 @@ from vision.network import Network
 from vision.numerals import peaks
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
-from vision.scale import SURE_SAMPLE, Pyramid, scene_scale, strength
+from vision.scale import SIZE_SAMPLE, SURE_SAMPLE, Pyramid, scene_scale, strength
 
 DETECT_SIZE = 384  # pixels: the longest side the detector sees (byler's 40 px dice → 24 px)
 STRIDE = 8  # input pixels per map cell
@@ -55,6 +55,11 @@ MAX_SCALE = 2.0  # the detector's input may enlarge a photo of small dice at mos
 #: finds few dice and sizes them 10–30 px at random; at 80 px it misses many
 STRONG = 0.85
 PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
+#: a varied detector's pass is kept only when this much surer than the first detector's passes: at
+#: 0.05 it won drawn trays and numbered trays the first read right by a hair and split a die in two
+#: or read pips as dice (held-out numbered photos: 6 phantoms, 2 at 0.15; patterson left out of
+#: training read 71.3 % right at 0.05, 68.7 % at 0.15)
+VARIED_MARGIN = 0.15
 PROBES = (2.5, 0.4)  # the first pass's scale times these: dice of 10 px → 25, of 80 px → 32
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
@@ -91,6 +96,10 @@ Candidate = tuple[float, float, float, float]  # a detector candidate: x, y, sid
 MODELS = Path(__file__).resolve().parent / "models"
 DETECT_FILE = "pips_detect.onnx"
 CLASSIFY_FILE = "pips_classify.onnx"
+#: a second detector, learned from 3D renders of varied tables beside the photos: probed when
+#: :data:`DETECT_FILE`'s passes are all unsure (a tray it never learned), it reads other tables'
+#: dice better and the trays learned worse (README, Benchmarks)
+VARIED_DETECT_FILE = "pips_detect_varied.onnx"
 
 
 def input_scale(width: int, height: int) -> float:
@@ -136,6 +145,12 @@ def _still_cut(found: list[Candidate], first: list[Candidate], width: int, heigh
     return out
 
 
+def _smaller_than_learned(found: list[Candidate], scale: float) -> bool:
+    """Whether the dice of a pass at ``scale`` measure less than :data:`LEARNED_RANGE` in the
+    detector's input (the median side of its :data:`vision.scale.SIZE_SAMPLE` strongest; no dice: True)."""
+    return not found or float(np.median([c[2] for c in found[:SIZE_SAMPLE]])) * scale < LEARNED_RANGE[0]
+
+
 def _one_each(found: list[Candidate]) -> list[Candidate]:
     """``found`` (strongest first) without the weaker of two candidates closer than
     :data:`SAME_DIE` of the larger's side: :func:`_still_cut` can give two parts of one cut
@@ -166,7 +181,7 @@ class _Looks:
         self.floor = reader.heat_min if floor is None else floor
         self.probs: dict[tuple[float, float, float], NDArray[Any]] = {}
         self.dice: dict[tuple[float, float, float], DieReading | None] = {}
-        self.passes: dict[float, list[Candidate]] = {}  # by scale, down to floor
+        self.passes: dict[tuple[Network, float], list[Candidate]] = {}  # by detector and scale, down to floor
 
     def __call__(self, found: list[Candidate]) -> NDArray[Any]:
         """N×8 probabilities (see :meth:`PipReader.classify`) of the N candidates ``found``."""
@@ -204,7 +219,9 @@ class PipFirstPass:
 class PipReader:
     """The two networks of one models folder, loaded on first use.
 
-    :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`.
+    :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`, and
+        :data:`VARIED_DETECT_FILE` when the reader is to probe it (the shipped folder does; a
+        folder of ``tools/train_pips.py``'s two networks alone reads with its detector only).
     :param value_min: :data:`VALUE_MIN`; 0 reports every die's likeliest value (for
         choosing the threshold out of fold).
     :param single_pass: detect on the photo shrunk to :data:`DETECT_SIZE` only, whatever
@@ -221,7 +238,14 @@ class PipReader:
         self.heat_min = heat_min
         self.single_pass = single_pass
         self._detector = Network(self.models / DETECT_FILE, "pip reader")
+        varied = self.models / VARIED_DETECT_FILE
+        self._varied = Network(varied, "pip reader") if varied.is_file() else None
         self._classifier = Network(self.models / CLASSIFY_FILE, "pip reader")
+
+    @property
+    def files(self) -> list[Path]:
+        """The network files it reads (:mod:`vision.adapt` fingerprints them)."""
+        return [n.path for n in (self._detector, self._classifier, self._varied) if n is not None]
 
     def detect(self, image: NDArray[Any], heat_min: float | None = None,
                first: PipFirstPass | None = None) -> list[tuple[float, float, float, float]]:
@@ -233,10 +257,15 @@ class PipReader:
         The scale is the scene's, not the frame's. The photo is shrunk to :data:`DETECT_SIZE`
         first; when the dice found there are not sure (:func:`vision.scale.strength` below :data:`STRONG`:
         dice far smaller or larger than the networks learned, or no dice) it is also read at
-        the :data:`PROBES` scales, and the surest pass is kept. When the dice of that pass
+        the :data:`PROBES` scales; when none of these passes is sure either, the varied
+        detector (:data:`VARIED_DETECT_FILE`) reads the photo at the first scale and, unsure, at
+        the probes' too. The surest pass is kept (a probe's must be :data:`PROBE_MARGIN` surer
+        than the first, the varied detector's :data:`VARIED_MARGIN`). When the dice of that pass
         measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
-        at least as sure (a single die filling a close-up is sure at its own size).
+        at least as sure (a single die filling a close-up is sure at its own size). A pass of
+        the varied detector whose dice then still measure less than :data:`LEARNED_RANGE` is
+        not kept (the next surest is): on numbered trays it read numerals and grain as pips.
         """
         heat = self.heat_min if heat_min is None else heat_min
         if first is None:
@@ -259,27 +288,48 @@ class PipReader:
         h, w = image.shape[:2]
         base = input_scale(w, h)
         pyramid = first.pyramid if first else pyramid or Pyramid(image, linear=True)
-        passes = {base: first.found if first else self._detect_at(pyramid, base, heat_min, looks)}
+        first_key = (self._detector, base)
+        passes = {first_key: first.found if first else self._detect_at(pyramid, base, heat_min, looks)}
         if self.single_pass:
-            return passes[base]
-        sure = {base: first.strength if first else self._strength(looks, passes[base])}
-        for factor in PROBES if sure[base] < STRONG else ():
-            scale = min(MAX_SCALE, base * factor)
-            if scale not in passes:
-                passes[scale] = self._detect_at(pyramid, scale, heat_min, looks)
-                sure[scale] = self._strength(looks, passes[scale])
-        scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
-        better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
-        found = passes[scale]
-        if better is not None:
-            refined = self._detect_at(pyramid, better, heat_min, looks)
-            if self._strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
-                found, scale = refined, better
+            return passes[first_key]
+        sure = {first_key: first.strength if first else self._strength(looks, passes[first_key])}
+
+        def probe(detector: Network, scale: float) -> float:
+            """The pass of ``detector`` at ``scale`` made (once), and its strength."""
+            key = (detector, min(MAX_SCALE, scale))
+            if key not in passes:
+                passes[key] = self._detect_at(pyramid, key[1], heat_min, looks, detector)
+                sure[key] = self._strength(looks, passes[key])
+            return sure[key]
+
+        detectors = [self._detector] if self._varied is None else [self._detector, self._varied]
+        for detector in detectors:
+            if max(sure.values()) >= STRONG:
+                break
+            if probe(detector, base) < STRONG:
+                for factor in PROBES:
+                    probe(detector, base * factor)
+        # the surest pass first (by rank), the first pass on a tie (a stable sort)
+        def rank(key: tuple[Network, float]) -> float:
+            return sure[key] - (VARIED_MARGIN if key[0] is self._varied else (key != first_key) * PROBE_MARGIN)
+
+        for key in sorted(sure, key=rank, reverse=True):
+            detector, scale = key
+            found = passes[key]
+            better = scene_scale([side for _, _, side, _ in found], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
+            if better is not None:
+                refined = self._detect_at(pyramid, better, heat_min, looks, detector)
+                if self._strength(looks, refined) >= sure[key]:  # else the scale was misjudged
+                    found, scale = refined, better
+            if detector is not self._varied or not _smaller_than_learned(found, scale):
+                break
+            # the varied detector's "dice" smaller than it learned even at their own scale: a
+            # numbered die's numerals or a floor's grain read as pips (burks' d10 as six 1s)
         others = [c for cands in passes.values() if cands is not found for c in cands]
         if not others:
             return found
-        if found is not passes[base]:
-            found = _one_each(_still_cut(found, passes[base], image.shape[1], image.shape[0]))
+        if found is not passes[first_key]:
+            found = _one_each(_still_cut(found, passes[first_key], image.shape[1], image.shape[0]))
         found = found + self._missed(looks, others, found)
         return self._without_pips(looks, found, others)
 
@@ -350,19 +400,21 @@ class PipReader:
         return strength(found, 1.0 - looks(found[:SURE_SAMPLE])[:, 0]) if found else 0.0
 
     def _detect_at(self, pyramid: Pyramid, scale: float, heat_min: float,
-                   looks: _Looks | None = None) -> list[Candidate]:
-        """One pass's candidates down to ``heat_min``; made once for ``looks`` (down to its floor)."""
+                   looks: _Looks | None = None, detector: Network | None = None) -> list[Candidate]:
+        """One pass's candidates down to ``heat_min`` (``detector``: None for :data:`DETECT_FILE`'s);
+        made once for ``looks`` (down to its floor)."""
+        detector = detector or self._detector
         if looks is None or heat_min < looks.floor:
-            return self._pass(pyramid, scale, heat_min)
-        if scale not in looks.passes:
-            looks.passes[scale] = self._pass(pyramid, scale, looks.floor)
-        return [c for c in looks.passes[scale] if c[3] >= heat_min]
+            return self._pass(pyramid, scale, heat_min, detector)
+        if (detector, scale) not in looks.passes:
+            looks.passes[detector, scale] = self._pass(pyramid, scale, looks.floor, detector)
+        return [c for c in looks.passes[detector, scale] if c[3] >= heat_min]
 
-    def _pass(self, pyramid: Pyramid, scale: float, heat_min: float) -> list[Candidate]:
+    def _pass(self, pyramid: Pyramid, scale: float, heat_min: float, detector: Network) -> list[Candidate]:
         canvas, scale = detector_input(pyramid.levels[0], scale, pyramid)
         if not canvas.any():  # a black frame (lens cap on), seen on the small canvas, not the 12-megapixel frame
             return []
-        maps = self._detector.run_images(canvas[None])["maps"][0]
+        maps = detector.run_images(canvas[None])["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         found: list[tuple[float, float, float, float]] = []
         for row, col, value in sorted(peaks(heat, heat_min), key=lambda p: -p[2])[:MAX_CANDIDATES]:

@@ -16,7 +16,17 @@ import numpy as np
 import pytest
 
 from vision.scoring import Score, load_labels, score_photo
-from vision.tray import CROP, DETECT_FILE, MODELS, PipReader, crop_die, detector_input, read_tray
+from vision.tray import (
+    CLASSIFY_FILE,
+    CROP,
+    DETECT_FILE,
+    MODELS,
+    VARIED_DETECT_FILE,
+    PipReader,
+    crop_die,
+    detector_input,
+    read_tray,
+)
 
 # (folder, photos taken, least share of dice read right, most phantoms per labelled die)
 SCENES = [
@@ -98,6 +108,10 @@ def test_a_grey_photo_is_read_too(real_photos):
     assert read_tray(grey).size == (entry["width"], entry["height"])
 
 
+def test_the_shipped_reader_reads_with_the_varied_detector_too():
+    assert PipReader().files == [MODELS / DETECT_FILE, MODELS / CLASSIFY_FILE, MODELS / VARIED_DETECT_FILE]
+
+
 def test_missing_networks_are_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="pips_detect.onnx"):
         PipReader(tmp_path).read(np.full((64, 64, 3), 120, np.uint8))
@@ -111,6 +125,7 @@ def test_the_detector_runs_without_the_classifier(tmp_path, real_photos):
     path, _ = _photos(real_photos, "byler-tray-d6", 1)[0]
     image = cv2.imread(str(path))
     reader = PipReader(tmp_path, single_pass=True)
+    assert reader.files == [tmp_path / DETECT_FILE, tmp_path / CLASSIFY_FILE]  # no varied detector in it
     assert len(reader.detect(image, heat_min=0.2)) >= len(reader.detect(image)) > 0
     with pytest.raises(FileNotFoundError, match="pips_classify.onnx"):
         reader.read(image)

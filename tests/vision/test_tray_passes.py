@@ -1,7 +1,8 @@
 """How the pip reader puts its detector passes together (vision.tray.PipReader._detect), with
 fakes of the two networks: each pass's candidates are given per scale, and each candidate's
 crop is classified as given. A 640×480 photo is read first at 0.6 (384 px); an unsure first
-pass is also read at 1.5 and 0.24 (PROBES)."""
+pass is also read at 1.5 and 0.24 (PROBES); when all three are unsure, the varied detector
+(VARIED_DETECT_FILE) at 0.6, then at 1.5 and 0.24."""
 
 from __future__ import annotations
 
@@ -23,15 +24,23 @@ def _value(v: int) -> np.ndarray:
 
 @pytest.fixture
 def networks(monkeypatch):
-    """``networks(passes, values)``: a reader whose detector gives ``passes`` (scale → candidates
-    (x, y, side, heat), photo pixels) and whose classifier reads the crop at (x, y, side) as
-    ``values[(x, y, side)]`` (a value 1..6; a crop not given is floor)."""
+    """``networks(passes, values, varied)``: a reader whose detector gives ``passes`` (scale →
+    candidates (x, y, side, heat), photo pixels), whose varied detector gives ``varied`` (the
+    same; it is asked for the scales it reads, ``reader.varied_scales``) and whose classifier
+    reads the crop at (x, y, side) as ``values[(x, y, side)]`` (a value 1..6; a crop not given
+    is floor)."""
 
-    def make(passes: dict[float, list[tuple[float, float, float, float]]], values: dict[tuple, int]) -> PipReader:
+    def make(passes: dict[float, list[tuple[float, float, float, float]]], values: dict[tuple, int],
+             varied: dict[float, list[tuple[float, float, float, float]]] | None = None) -> PipReader:
         places = {place: k for k, place in enumerate(values, start=1)}
         reader = PipReader()
+        assert reader._varied is not None  # the shipped folder holds it
+        reader.varied_scales = []
 
-        def detect_at(pyramid, scale, heat_min, looks=None):
+        def detect_at(pyramid, scale, heat_min, looks=None, detector=None):
+            if detector is reader._varied:
+                reader.varied_scales.append(round(scale, 3))
+                return [c for c in (varied or {}).get(round(scale, 3), []) if c[3] >= heat_min]
             return [c for c in passes.get(round(scale, 3), []) if c[3] >= heat_min]
 
         def crop(image, center, side, angle=0.0):
@@ -101,3 +110,40 @@ def test_touching_small_dice_showing_1_are_not_taken_for_pips(networks):
     reader = networks({FIRST: [(*d, 0.8) for d in dice], COARSER: [(*cluster, 0.6)]},
                       {cluster: 2, **{d: 1 for d in dice}})
     assert [value for _, value in _read(reader)] == [1, 1, 1, 1]
+
+
+def test_the_varied_detector_reads_a_tray_the_first_is_unsure_of(networks):
+    """Every pass of the first detector is unsure (a table it never learned: weak heat); the
+    varied detector's pass at the first scale is sure, and its dice are read."""
+    a, b, floor = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0), (500.0, 300.0, 45.0)
+    reader = networks({FIRST: [(*floor, 0.6)], FINER: [(*a, 0.5)]}, {a: 3, b: 4},
+                      varied={FIRST: [(*a, 0.95), (*b, 0.95)]})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4)]
+    assert reader.varied_scales == [FIRST]  # sure at the first scale: no probe of its own
+
+
+def test_the_varied_detector_is_not_run_when_the_first_is_sure(networks):
+    a, b = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0)
+    reader = networks({FIRST: [(*a, 0.95), (*b, 0.95)]}, {a: 3, b: 4}, varied={FIRST: [(*a, 0.95)]})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4)]
+    assert reader.varied_scales == []
+
+
+def test_an_unsure_varied_pass_probes_its_scales_and_loses_to_a_surer_first_pass(networks):
+    """Both detectors unsure everywhere: the varied detector reads at the probes too, and the
+    surest pass of all is kept, the first detector's here (a pass other than the first must be
+    PROBE_MARGIN surer)."""
+    a, b = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0)
+    reader = networks({FIRST: [(*a, 0.7), (*b, 0.7)]}, {a: 3, b: 4}, varied={COARSER: [(*a, 0.72)]})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4)]
+    assert sorted(reader.varied_scales) == [COARSER, FIRST, FINER]
+
+
+def test_a_varied_pass_of_dice_smaller_than_learned_is_not_kept(networks):
+    """The varied detector's surest pass sees 10-px "dice" (in the 384-px input: a numbered die's
+    numerals read as pips) and its finer pass no surer: the first detector's pass is kept."""
+    a = (300.0, 200.0, 45.0)
+    specks = [(100.0 + 40 * k, 400.0, 10.0) for k in range(4)]
+    reader = networks({FIRST: [(*a, 0.6)]}, {a: 5, **{s: 1 for s in specks}},
+                      varied={FIRST: [(*s, 0.9) for s in specks], FINER: [(*s, 0.5) for s in specks]})
+    assert _read(reader) == [((300.0, 200.0), 5)]
