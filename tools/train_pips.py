@@ -46,7 +46,7 @@ probes on trays the first is unsure of (vision/tray.py): ``--varied-detector`` t
 detector and writes it under that name. The shipped one (2026-12-07):
 
     tools/render_dice.py /tmp/renders --photos 400 --seed 16 --kinds d6-pips --cocked-share 0 \
-        --floors DATASETS/real-dice/* DATASETS/real-polyhedral/* DATASETS/real-d20/*
+        --floors DATASETS/real-dice/*/ DATASETS/real-polyhedral/*/ DATASETS/real-d20/*/
     tools/train_pips.py --threads 1 --varied-detector --renders /tmp/renders --varied \
         --detector-epochs 100 --out vision/models
 

@@ -173,6 +173,15 @@ class Looks:
         self._crops: dict[tuple[float, float, float], NDArray[Any]] = {}
         # (x, y, side), half-turned → (kind probabilities, value scores) of that look
         self._seen: dict[tuple[tuple[float, float, float], bool], tuple[NDArray[Any], NDArray[Any]]] = {}
+        self._faces: dict[tuple[float, float, float, int], tuple[int, float]] = {}  # (x, y, side, sides) → read_face
+
+    def face(self, x: float, y: float, side: float, sides: int) -> tuple[int, float]:
+        """:func:`vision.faces.read_face` of the die at (x, y) of ``side`` (photo pixels) with
+        ``sides`` faces, read once a reading (a d20 was read 2–3 times a photo, 10 ms each)."""
+        key = (x, y, side, sides)
+        if key not in self._faces:
+            self._faces[key] = read_face(self.image, (x, y), side, sides)
+        return self._faces[key]
 
     def _look(self, wanted: list[tuple[tuple[float, float, float], bool]]) -> None:
         """Classify the looks of ``wanted`` not seen yet, in one batch."""
@@ -361,7 +370,7 @@ def _softmax(logits: NDArray[Any]) -> NDArray[Any]:
     return p
 
 
-def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArray[Any],
+def _reading(looks: Looks, x: float, y: float, side: float, kind_p: NDArray[Any],
              value_logits: NDArray[Any]) -> NumberedReading | None:
     k = int(np.argmax(kind_p))
     if k == 0 or kind_p[k] < KIND_MIN:
@@ -370,7 +379,7 @@ def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArr
     sides = SIDES[kind]
     value_p = _softmax(value_logits[None, k - 1, :sides])[0]
     v = int(np.argmax(value_p))
-    h, w = image.shape[:2]
+    h, w = looks.image.shape[:2]
     half = side / 2
     box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
     beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
@@ -380,7 +389,7 @@ def _reading(image: NDArray[Any], x: float, y: float, side: float, kind_p: NDArr
         unreadable = "cut off"
     else:
         if kind in FACE_KINDS:  # the face-value network's numeral, not the classifier's
-            numeral, value_sure = read_face(image, (x, y), side, sides)
+            numeral, value_sure = looks.face(x, y, side, sides)
             v = numeral - 1
         if value_sure < (FACE_MIN if kind in FACE_KINDS else VALUE_MIN) or kind in NUMERALS_NOT_LEARNED:
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
@@ -398,9 +407,10 @@ def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float
     out. Each die is read from its candidate alone. ``looks``: the photo's :class:`Looks`, when made."""
     if not found:
         return []
-    kind_p, value_logits = (looks or Looks(image))(found)
+    looks = looks or Looks(image)
+    kind_p, value_logits = looks(found)
     return [die for (x, y, side, _), kp, vl in zip(found, kind_p, value_logits, strict=False)
-            if (die := _reading(image, x, y, side, kp, vl)) is not None]
+            if (die := _reading(looks, x, y, side, kp, vl)) is not None]
 
 
 def read_numbered(image: NDArray[Any], principal_color: str | None = None,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tools.face_synth import draw_face
-from vision import faces
+from vision import faces, numerals, read_dice
 from vision.faces import FACE_CROP, TURNED, TURNS, best_numeral, face_crop, read_face, turned_crops
 from vision.network import Network
 from vision.numerals import FACE_MIN
@@ -78,6 +78,24 @@ def test_real_d12s_and_d20s_it_never_saw_are_read_right_or_not_at_all(real_photo
     assert total == 8
     assert wrong == 0
     assert read >= 4
+
+
+@pytest.mark.slow
+def test_a_reading_reads_each_face_once(real_photos, monkeypatch):
+    """read_dice asks for a d12's or d20's value in several passes: the face-value network runs
+    once a die (numerals.Looks.face), ~10 ms each."""
+    asked: list[tuple] = []
+
+    def counted(image, center, side, sides):
+        asked.append((center, side, sides))
+        return read_face(image, center, side, sides)
+
+    monkeypatch.setattr(numerals, "read_face", counted)
+    for source in (BURKS, LURIG):
+        for name in real_photos.labels(source):
+            asked.clear()
+            read_dice(cv2.imread(str(real_photos.photo(source, name))))
+            assert len(asked) == len(set(asked))
 
 
 def test_a_die_of_more_numerals_than_learned_is_refused():
