@@ -10,6 +10,10 @@
    cocked (resting on an edge, two faces up: learned from synthetic trays only, the
    real photos have none).
 
+When every pass of the detector is unsure (a tray, floor or camera it never learned), a
+second detector (``models/pips_detect_varied.onnx``, :data:`VARIED_DETECT_FILE`), learned
+from 3D renders of varied tables too, reads the photo, and its pass is kept when surer.
+
 Trained by ``tools/train_pips.py`` (fixed seed) on the development photos of
 ``../shared/datasets/real-dice`` and synthetic trays; ``benchmarks/vision_real_dice.py
 --folds`` measures it out of fold (each photo read by networks trained without it). No
