@@ -172,6 +172,9 @@ def _reader(args: argparse.Namespace) -> Callable[..., TrayReading]:
     if not adaptation.used:
         print(f"dicelens: --data: {args.data}'s adaptation is not used ({adaptation.why or 'it reads no better'}): "
               "read without it, as the camera reads", file=sys.stderr)
+    elif adapt.stale(adaptation):
+        print(f"dicelens: --data: {args.data}'s adaptation was fitted on other networks than dicelens has now: "
+              "read without it, as the camera reads; dicelens serve --data fits it again at start", file=sys.stderr)
     return adapted(adaptation.family, tray_reader(adaptation.family),
                    lambda family: adaptation if adaptation.used else None)
 

@@ -458,7 +458,7 @@ def main() -> int:
     parser.add_argument("--only", choices=("detector", "classifier"), help="train and export only this network")
     parser.add_argument("--varied-detector", action="store_true",
                         help=f"train only the detector and write it as {VARIED_DETECT_FILE}, the second detector "
-                             "the reader probes on trays its first is unsure of (with --renders and --varied)")
+                             "the reader probes on trays its first is unsure of (needs --renders and --varied)")
     parser.add_argument("--detector-epochs", type=int, default=200)
     parser.add_argument("--classifier-epochs", type=int, default=150)
     parser.add_argument("--synthetic", type=int, default=200, help="synthetic trays learned from besides the photos")
@@ -491,6 +491,8 @@ def main() -> int:
     if args.varied_detector:
         if args.only == "classifier":
             parser.error("--varied-detector trains the detector only: not with --only classifier")
+        if not (args.renders and args.varied):
+            parser.error("--varied-detector learns from renders with varied augmentations: give --renders DIR --varied")
         args.only = "detector"
     if args.renders and not (args.renders / "labels.json").is_file():
         parser.error(f"--renders {args.renders}: no labels.json there (make it with tools/render_dice.py)")
@@ -534,8 +536,9 @@ def main() -> int:
                                       resumes["classifier"])
         _export(classifier, (1, 3, CROP, CROP), args.out / CLASSIFY_FILE, "classes",
                 {"image": {0: "n"}, "classes": {0: "n"}})
-    for resume in resumes.values():  # kept until here: a run stopped in the classifier keeps its detector
-        resume.remove()
+    for network, resume in resumes.items():  # kept until here: a run stopped in the classifier keeps its detector
+        if args.only in (None, network):  # not another run's in the same folder (train_loso.sh's steps)
+            resume.remove()
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out}")
     return 0
 

@@ -423,6 +423,12 @@ def _fit_on(looks: Sequence[_Looked], targets: Sequence[NDArray[Any]], photos: S
                     np.concatenate([targets[k][m] for k, m in zip(chosen, keep, strict=True)]), die_mask, value_mask)
 
 
+def stale(adaptation: Adaptation) -> bool:
+    """Whether ``adaptation`` was fitted on other networks than its family's reader has now (the
+    shipped networks changed since): :func:`read` reads without it until it is fitted again."""
+    return adaptation.fingerprint != backend_for(adaptation.family).fingerprint()
+
+
 def read(image: NDArray[Any], adaptation: Adaptation | None, principal_color: str | None = None,
          backend: Backend | None = None) -> TrayReading:
     """Read a photo with a table's adaptation: as :func:`vision.read_tray` (pips) or

@@ -59,11 +59,14 @@ MAX_SCALE = 2.0  # the detector's input may enlarge a photo of small dice at mos
 #: finds few dice and sizes them 10–30 px at random; at 80 px it misses many
 STRONG = 0.85
 PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
-#: a varied detector's pass is kept only when this much surer than the first detector's passes: at
+#: a varied detector's pass is kept only when this much surer than every pass of the first: at
 #: 0.05 it won drawn trays and numbered trays the first read right by a hair and split a die in two
 #: or read pips as dice (held-out numbered photos: 6 phantoms, 2 at 0.15; patterson left out of
 #: training read 71.3 % right at 0.05, 68.7 % at 0.15)
 VARIED_MARGIN = 0.15
+#: ... and only when at least this sure: where the first finds nothing (strength 0), blurred noise
+#: and busy textures gave it passes of 0.48–0.54 (phantoms); patterson's dice 0.6–0.85 mostly
+VARIED_MIN = 0.6
 PROBES = (2.5, 0.4)  # the first pass's scale times these: dice of 10 px → 25, of 80 px → 32
 
 HEAT_MIN = 0.45  # detector peak: below this no die is looked at (chosen out of fold)
@@ -221,7 +224,7 @@ class PipFirstPass:
 
 
 class PipReader:
-    """The two networks of one models folder, loaded on first use.
+    """The networks of one models folder (two, or three with the varied detector), loaded on first use.
 
     :param models: folder holding :data:`DETECT_FILE` and :data:`CLASSIFY_FILE`, and
         :data:`VARIED_DETECT_FILE` when the reader is to probe it (the shipped folder does; a
@@ -263,8 +266,9 @@ class PipReader:
         dice far smaller or larger than the networks learned, or no dice) it is also read at
         the :data:`PROBES` scales; when none of these passes is sure either, the varied
         detector (:data:`VARIED_DETECT_FILE`) reads the photo at the first scale and, unsure, at
-        the probes' too. The surest pass is kept (a probe's must be :data:`PROBE_MARGIN` surer
-        than the first, the varied detector's :data:`VARIED_MARGIN`). When the dice of that pass
+        the probes' too. The surest pass is kept: a probe's must be :data:`PROBE_MARGIN` surer
+        than the first, the varied detector's :data:`VARIED_MARGIN` surer than every pass of
+        the first detector and :data:`VARIED_MIN` sure. When the dice of that pass
         measure outside :data:`LEARNED_RANGE` the photo is read once more, from its full
         resolution (:class:`Pyramid`), at the scale of :func:`vision.scale.scene_scale`, kept when it is
         at least as sure (a single die filling a close-up is sure at its own size). A pass of
@@ -313,11 +317,12 @@ class PipReader:
             if probe(detector, base) < STRONG:
                 for factor in PROBES:
                     probe(detector, base * factor)
-        # the surest pass first (by rank), the first pass on a tie (a stable sort)
-        def rank(key: tuple[Network, float]) -> float:
-            return sure[key] - (VARIED_MARGIN if key[0] is self._varied else (key != first_key) * PROBE_MARGIN)
-
-        for key in sorted(sure, key=rank, reverse=True):
+        firsts = [key for key in sure if key[0] is self._detector]
+        best = max(firsts, key=lambda k: sure[k] - (k != first_key) * PROBE_MARGIN)  # the first pass on a tie
+        bar = max(VARIED_MIN, max(sure[k] for k in firsts) + VARIED_MARGIN)
+        varied = sorted((k for k in sure if k[0] is not self._detector and sure[k] >= bar), key=sure.__getitem__,
+                        reverse=True)
+        for key in [*varied, best]:
             detector, scale = key
             found = passes[key]
             better = scene_scale([side for _, _, side, _ in found], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
@@ -325,7 +330,7 @@ class PipReader:
                 refined = self._detect_at(pyramid, better, heat_min, looks, detector)
                 if self._strength(looks, refined) >= sure[key]:  # else the scale was misjudged
                     found, scale = refined, better
-            if detector is not self._varied or not _smaller_than_learned(found, scale):
+            if detector is self._detector or not _smaller_than_learned(found, scale):
                 break
             # the varied detector's "dice" smaller than it learned even at their own scale: a
             # numbered die's numerals or a floor's grain read as pips (burks' d10 as six 1s)
@@ -335,6 +340,10 @@ class PipReader:
         if found is not passes[first_key]:
             found = _one_each(_still_cut(found, passes[first_key], image.shape[1], image.shape[0]))
         found = found + self._missed(looks, others, found)
+        if detector is self._detector:  # a varied pass not kept finds dice (_missed) but does not
+            # make dice of the kept pass its pips (a large die's: two read twice, once as its pips)
+            others = [c for (net, _), cands in passes.items() if net is self._detector and cands is not found
+                      for c in cands]
         return self._without_pips(looks, found, others)
 
     def detect_at(self, image: NDArray[Any], scale: float, heat_min: float | None = None) -> list[Candidate]:

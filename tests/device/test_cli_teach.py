@@ -304,6 +304,21 @@ def test_read_data_with_an_adaptation_not_used_reads_as_the_camera_and_says_so(t
         [(d.value, d.to_dict()["box"]) for d in camera.dice]
 
 
+def test_read_data_with_an_adaptation_of_other_networks_reads_as_the_camera_and_says_so(tmp_path, real_photos,
+                                                                                         capsys):
+    data = tmp_path / "data"
+    assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0
+    saved = adapt.load(data)
+    assert not adapt.stale(saved)
+    adapt.Adaptation(**{**saved.__dict__, "used": True, "fingerprint": "0123456789abcdef"}).save(data)  # since replaced
+    assert adapt.stale(adapt.load(data))
+    photo = real_photos.photos(BYLER)[5]
+    done = dicelens("read", "--data", str(data), str(photo))
+    assert done.returncode == 0
+    assert done.stderr == f"dicelens: --data: {data}'s adaptation was fitted on other networks than dicelens has " \
+                          "now: read without it, as the camera reads; dicelens serve --data fits it again at start\n"
+
+
 def test_kinds_cannot_narrow_an_adaptation(tmp_path, real_photos, capsys):
     data = tmp_path / "data"
     assert _teach(_labels(tmp_path, real_photos, count=4), data, capsys)[0] == 0

@@ -37,7 +37,7 @@ def networks(monkeypatch):
         assert reader._varied is not None  # the shipped folder holds it
         reader.varied_scales = []
 
-        def detect_at(pyramid, scale, heat_min, looks=None, detector=None):
+        def one_pass(pyramid, scale, heat_min, detector):  # each pass made once a reading (_Looks.passes)
             if detector is reader._varied:
                 reader.varied_scales.append(round(scale, 3))
                 return [c for c in (varied or {}).get(round(scale, 3), []) if c[3] >= heat_min]
@@ -51,7 +51,7 @@ def networks(monkeypatch):
             by_id = {k: _value(values[place]) for place, k in places.items()}
             return np.stack([by_id.get(int(c[0, 0, 0]), floor) for c in crops])
 
-        monkeypatch.setattr(reader, "_detect_at", detect_at)
+        monkeypatch.setattr(reader, "_pass", one_pass)
         monkeypatch.setattr(reader, "classify", classify)
         monkeypatch.setattr(tray, "crop_die", crop)
         return reader
@@ -147,3 +147,45 @@ def test_a_varied_pass_of_dice_smaller_than_learned_is_not_kept(networks):
     reader = networks({FIRST: [(*a, 0.6)]}, {a: 5, **{s: 1 for s in specks}},
                       varied={FIRST: [(*s, 0.9) for s in specks], FINER: [(*s, 0.5) for s in specks]})
     assert _read(reader) == [((300.0, 200.0), 5)]
+
+
+def test_a_varied_pass_must_be_surer_than_every_pass_of_the_first(networks):
+    """The first detector's finer probe (0.7; 0.65 after the probe margin) is kept over its first
+    pass; a varied pass 0.12 surer than that probe (less than VARIED_MARGIN) is not kept: the dice
+    are where the probe put them."""
+    a, b = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0)
+    va, vb = (102.0, 100.0, 45.0), (302.0, 100.0, 45.0)
+    reader = networks({FIRST: [(*a, 0.5)], FINER: [(*a, 0.7), (*b, 0.7)]}, {a: 3, b: 4, va: 3, vb: 4},
+                      varied={FIRST: [(*va, 0.82), (*vb, 0.82)]})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4)]
+    reader = networks({FIRST: [(*a, 0.5)], FINER: [(*a, 0.7), (*b, 0.7)]}, {a: 3, b: 4, va: 3, vb: 4},
+                      varied={FIRST: [(*va, 0.86), (*vb, 0.86)]})  # 0.16 surer: kept
+    assert _read(reader) == [((102.0, 100.0), 3), ((302.0, 100.0), 4)]
+
+
+def test_a_die_only_a_varied_pass_not_kept_found_is_read(networks):
+    """As a probe's (test_a_die_only_a_pass_not_kept_found_is_read): a die of the kept dice's
+    size that only the varied detector found, read a value, is read too."""
+    a, b, c = (100.0, 100.0, 45.0), (300.0, 100.0, 45.0), (500.0, 300.0, 45.0)
+    reader = networks({FIRST: [(*a, 0.7), (*b, 0.7)]}, {a: 3, b: 4, c: 6}, varied={FIRST: [(*c, 0.6)]})
+    assert _read(reader) == [((100.0, 100.0), 3), ((300.0, 100.0), 4), ((500.0, 300.0), 6)]
+
+
+def test_a_varied_pass_must_be_sure_enough_where_the_first_finds_nothing(networks):
+    """Blurred noise: the first detector finds nothing (strength 0), the varied one "dice" below
+    VARIED_MIN: none is read."""
+    specks = [(100.0 + 60 * k, 300.0, 45.0) for k in range(3)]
+    reader = networks({}, {sp: 6 for sp in specks}, varied={FIRST: [(*sp, 0.55) for sp in specks]})
+    assert _read(reader) == []
+
+
+def test_a_varied_pass_of_dice_outside_the_learned_size_is_read_again_by_it_at_their_scale(networks):
+    """The varied pass at the first scale sees dice of 80 px (input 48 px, above LEARNED_RANGE):
+    it reads the photo again at their scale (0.35), and what it finds there is kept; the first
+    detector is not asked at that scale."""
+    a, b = (100.0, 100.0, 80.0), (300.0, 100.0, 80.0)
+    refined = round(FIRST * tray.LEARNED_SIDE / (80.0 * FIRST), 3)
+    reader = networks({FIRST: [(*a, 0.3)]}, {a: 2, b: 5},
+                      varied={FIRST: [(*a, 0.9)], refined: [(*a, 0.95), (*b, 0.95)]})
+    assert _read(reader) == [((100.0, 100.0), 2), ((300.0, 100.0), 5)]
+    assert refined in reader.varied_scales
