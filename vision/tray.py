@@ -61,8 +61,7 @@ STRONG = 0.85
 PROBE_MARGIN = 0.05  # a probe's pass is kept only when this much surer than the first
 #: a varied detector's pass is kept only when this much surer than every pass of the first: at
 #: 0.05 it won drawn trays and numbered trays the first read right by a hair and split a die in two
-#: or read pips as dice (held-out numbered photos: 6 phantoms, 2 at 0.15; patterson left out of
-#: training read 71.3 % right at 0.05, 68.7 % at 0.15)
+#: or read pips as dice (held-out numbered photos: 6 phantoms, 2 at 0.15; docs/benchmarks.md)
 VARIED_MARGIN = 0.15
 #: ... and only when at least this sure: where the first finds nothing (strength 0), blurred noise
 #: and busy textures gave it passes of 0.48–0.54 (phantoms); patterson's dice 0.6–0.85 mostly
