@@ -61,6 +61,12 @@ def strength(found: list[tuple[float, float, float, float]], die_p: NDArray[Any]
     return float(np.mean([heat for _, _, _, heat in found[:n]] * die_p[:n])) if n else 0.0
 
 
+def input_side(sides: list[float], scale: float) -> float:
+    """The dice's side in the detector's input at ``scale``: the median of the :data:`SIZE_SAMPLE`
+    strongest of ``sides`` (photo pixels, strongest first; at least one)."""
+    return float(np.median(sides[:SIZE_SAMPLE])) * scale
+
+
 def scene_scale(sides: list[float], scale: float, learned: float, learned_range: tuple[float, float],
                 max_scale: float) -> float | None:
     """The detector-input scale that puts dice at ``learned`` pixels, from the sides (photo
@@ -70,7 +76,7 @@ def scene_scale(sides: list[float], scale: float, learned: float, learned_range:
     shows no more detail)."""
     if not sides:
         return None
-    side = float(np.median(sides[:SIZE_SAMPLE])) * scale
+    side = input_side(sides, scale)
     if learned_range[0] <= side <= learned_range[1]:
         return None
     better = min(max_scale, scale * learned / side)

@@ -41,7 +41,7 @@ from vision.network import Network
 from vision.numerals import peaks
 from vision.principal import mark_principal
 from vision.reading import DieReading, TrayReading
-from vision.scale import SIZE_SAMPLE, SURE_SAMPLE, Pyramid, scene_scale, strength
+from vision.scale import SURE_SAMPLE, Pyramid, input_side, scene_scale, strength
 
 DETECT_SIZE = 384  # pixels: the longest side the detector sees (byler's 40 px dice → 24 px)
 STRIDE = 8  # input pixels per map cell
@@ -153,8 +153,8 @@ def _still_cut(found: list[Candidate], first: list[Candidate], width: int, heigh
 
 def _smaller_than_learned(found: list[Candidate], scale: float) -> bool:
     """Whether the dice of a pass at ``scale`` measure less than :data:`LEARNED_RANGE` in the
-    detector's input (the median side of its :data:`vision.scale.SIZE_SAMPLE` strongest; no dice: True)."""
-    return not found or float(np.median([c[2] for c in found[:SIZE_SAMPLE]])) * scale < LEARNED_RANGE[0]
+    detector's input (:func:`vision.scale.input_side`; no dice: True)."""
+    return not found or input_side([c[2] for c in found], scale) < LEARNED_RANGE[0]
 
 
 def _one_each(found: list[Candidate]) -> list[Candidate]:
