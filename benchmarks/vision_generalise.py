@@ -142,7 +142,7 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     given (VALUE_MIN and FACE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES
     scales; a d12's or d20's value and its probability are the face-value network's);
     yields id(die) → its value's probability given its kind."""
-    saved = (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
+    saved = (numerals._DETECTOR, numerals._VARIED, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
              numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld)
     probabilities: dict[int, float] = {}
     original = numerals._reading
@@ -154,14 +154,16 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
         return die
 
     if folder is not None:
-        numerals._DETECTOR = Network(folder / "numerals_detect.onnx", "numbered-dice detector")
+        numerals._DETECTOR = Network(folder / numerals.DETECT_FILE, "numbered-dice detector")
+        varied = folder / numerals.VARIED_DETECT_FILE  # the second detector, when that run made one
+        numerals._VARIED = Network(varied, "numbered-dice detector") if varied.is_file() else None
         numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
     numerals.VALUE_MIN, numerals.FACE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, 0.0, (), reading
     numerals._withheld = lambda die: die
     try:
         yield probabilities
     finally:
-        (numerals._DETECTOR, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
+        (numerals._DETECTOR, numerals._VARIED, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
          numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld) = saved
 
 

@@ -38,9 +38,22 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tools.augment import filling, perspective, vary_light  # noqa: E402
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
 from vision.network import to_blob  # noqa: E402
-from vision.numerals import CLASSES, CROP, DETECT_SIZE, KINDS, MAX_VALUE, MODELS, SIDES, STRIDE, crop_die  # noqa: E402
+from vision.numerals import (  # noqa: E402
+    CLASSES,
+    CROP,
+    DETECT_FILE,
+    DETECT_SIZE,
+    KINDS,
+    MAX_VALUE,
+    MODELS,
+    SIDES,
+    STRIDE,
+    VARIED_DETECT_FILE,
+    crop_die,
+)
 
 SEED = 20261130
 
@@ -136,10 +149,11 @@ def _patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def read_renders(folders: list[Path], rng) -> Renders:
+def read_renders(folders: list[Path], rng, varied: bool = False) -> Renders:
     """Every photo of ``folders`` (tools/render_dice.py's labels.json): for the detector all its
     dice (cocked ones too: they are dice), for the classifier each flat die and two negatives
-    (a random spot, one beside a die) per photo."""
+    (a random spot, one beside a die) per photo. ``varied`` (``--varied-detector``): the
+    detector's photos are kept large enough for their dice to be seen at WIDE_SIDES' largest."""
     renders = Renders([], [], [])
     size = round(_PATCH * _PATCH_DIE)
     for photo in (photo for folder in folders for photo in load_renders(folder)):
@@ -147,6 +161,8 @@ def read_renders(folders: list[Path], rng) -> Renders:
         h, w = image.shape[:2]
         dice = _centres(photo)
         scale = min(1.0, _RENDER_LONG_SIDE / max(h, w))
+        if varied:
+            scale = min(1.0, max(scale, WIDE_SIDES[1] / float(np.median([s for _, _, s in dice]))))
         small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
         renders.detector.append((small, [(x * scale, y * scale, s * scale) for x, y, s in dice]))
         for d, (x, y, s) in zip(photo.dice, dice, strict=True):
@@ -174,12 +190,41 @@ def read_renders(folders: list[Path], rng) -> Renders:
 # --- detector -------------------------------------------------------------------------
 
 _WINDOW = 256  # pixels: the part of the letterboxed photo one training step sees
+#: ``--varied-detector``: the share of samples whose dice are drawn at any size of WIDE_SIDES (pixels
+#: in the detector's input: from the PROBES' smallest to the COARSE_PROBES' largest the reader
+#: reads at), and the share cut to one die filling the window (lurig's d20s, a close-up)
+WIDE_SHARE = 0.5
+WIDE_SIDES = (12.0, 110.0)
+FILL_SHARE = 0.1
 
-def _detector_sample(image, dice, rng):
-    """A letterboxed, scaled, shifted, turned and flipped photo with its heat and size targets."""
+
+def _around(image, dice, reach: float, rng):
+    """The square of ``reach`` pixels of ``image`` around one of its ``dice`` (x, y, side; at a random
+    place in it) and the dice whose centres lie in it, moved into it."""
+    x, y, _ = dice[int(rng.integers(len(dice)))]
+    h, w = image.shape[:2]
+    x0 = int(np.clip(x - reach * rng.uniform(0.2, 0.8), 0, max(0, w - reach)))
+    y0 = int(np.clip(y - reach * rng.uniform(0.2, 0.8), 0, max(0, h - reach)))
+    x1, y1 = min(w, x0 + math.ceil(reach)), min(h, y0 + math.ceil(reach))
+    return image[y0:y1, x0:x1], [(dx - x0, dy - y0, ds) for dx, dy, ds in dice]
+
+
+def _detector_sample(image, dice, rng, varied: bool = False):
+    """A letterboxed, scaled, shifted, turned and flipped photo with its heat and size targets;
+    ``varied`` (``--varied-detector``): also its dice at any size, a window one die fills,
+    another light and a tilt (tools/augment.py)."""
+    filled = varied and bool(dice) and rng.random() < FILL_SHARE
+    if filled:
+        image, dice = filling(image, dice, rng)
     h, w = image.shape[:2]
     zoom = rng.uniform(0.7, 1.3)
     scale = DETECT_SIZE / max(h, w) * zoom
+    if dice and (filled or (varied and rng.random() < WIDE_SHARE)):
+        side = float(np.median([s for _, _, s in dice]))
+        scale = math.exp(rng.uniform(*np.log(WIDE_SIDES))) / side
+        if max(h, w) * scale > DETECT_SIZE:  # only the part that can reach the window is scaled
+            image, dice = _around(image, dice, DETECT_SIZE / scale, rng)
+            h, w = image.shape[:2]
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
     sh, sw = small.shape[:2]
@@ -203,6 +248,10 @@ def _detector_sample(image, dice, rng):
     wx, wy = (int(v) * 16 for v in rng.integers(0, (DETECT_SIZE - _WINDOW) // 16 + 1, 2))
     canvas = jitter_colour(np.ascontiguousarray(canvas[wy:wy + _WINDOW, wx:wx + _WINDOW]), rng)
     points = [(x - wx, y - wy, s) for x, y, s in points]
+    if varied:
+        canvas = vary_light(canvas, rng)
+        if rng.random() < 0.3:
+            canvas, points = perspective(canvas, points, rng)
     n = _WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     size = np.zeros((n, n), np.float32)
@@ -232,8 +281,10 @@ def focal_loss(logits, target):
     return loss.sum() / pos.sum().clamp(min=1)
 
 
-def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: Renders | None = None) -> Detector:
-    """Each epoch sees every photo once and, with ``renders``, as many rendered photos drawn at random."""
+def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: Renders | None = None,
+                   varied: bool = False) -> Detector:
+    """Each epoch sees every photo once and, with ``renders``, as many rendered photos drawn at random;
+    ``varied``: :func:`_detector_sample`'s."""
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     samples = [(image, _centres(photo)) for photo, image in zip(photos, images, strict=True)]
@@ -248,7 +299,7 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: R
         net.train()
         total = 0.0
         for i in range(0, len(order), 16):
-            batch = [_detector_sample(*pool[k], rng) for k in order[i:i + 16]]
+            batch = [_detector_sample(*pool[k], rng, varied) for k in order[i:i + 16]]
             x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
             heat = torch.from_numpy(np.stack([b[1] for b in batch]))
             size = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -413,10 +464,19 @@ def main() -> int:
     parser.add_argument("--renders", type=Path, nargs="+", default=[], metavar="DIR",
                         help="also learn from tools/render_dice.py's photos in each DIR (its labels.json): each "
                              "epoch as many rendered dice and photos as real ones, drawn at random")
+    parser.add_argument("--varied-detector", action="store_true",
+                        help=f"train only the second detector ({VARIED_DETECT_FILE}) that the reader reads trays "
+                             "its first is unsure of with: dice at any size, other lights, tilts (needs --renders)")
     parser.add_argument("--leave-out-source", metavar="NAME", choices=[s.split("/")[-1] for s in SOURCES],
                         help="learn from every photo of the other sources and none of this one "
                              "(benchmarks/vision_generalise.py); no photo is held out then")
     args = parser.parse_args()
+    if args.varied_detector:
+        if args.only == "classifier":
+            parser.error("--varied-detector trains the detector only: not with --only classifier")
+        if not args.renders:
+            parser.error("--varied-detector learns from renders too: give --renders DIR")
+        args.only = "detector"
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     photos = load_photos()
@@ -433,7 +493,7 @@ def main() -> int:
         if not (folder / "labels.json").is_file():
             parser.error(f"--renders {folder}: no labels.json there (make it with tools/render_dice.py)")
     if args.renders:
-        renders = read_renders(args.renders, np.random.default_rng(SEED))
+        renders = read_renders(args.renders, np.random.default_rng(SEED), args.varied_detector)
         print(f"renders: {len(renders.detector)} photos, {sum(it[4] > 0 for it in renders.items)} dice "
               f"to classify, from {' '.join(map(str, args.renders))}")
     start = time.time()
@@ -448,9 +508,10 @@ def main() -> int:
     if args.only != "classifier":
         torch.manual_seed(SEED)
         rng = np.random.default_rng(SEED)
+        name = VARIED_DETECT_FILE if args.varied_detector else DETECT_FILE
         def export(net):  # every few epochs, so a long run can be looked at before it ends
-            _export(net, (1, 3, DETECT_SIZE, DETECT_SIZE), models / "numerals_detect.onnx", ["maps"], False)
-        export(train_detector(train, images, args.detector_epochs, rng, export, renders))
+            _export(net, (1, 3, DETECT_SIZE, DETECT_SIZE), models / name, ["maps"], False)
+        export(train_detector(train, images, args.detector_epochs, rng, export, renders, args.varied_detector))
     print(f"trained in {time.time() - start:.0f} s; wrote {models}")
     return 0
 

@@ -35,7 +35,7 @@ as real tables (:func:`vary_light`'s colour temperature, brightness, blur, noise
 detector windows cut to one die filling them, dice of 10–80 px, a tilt; classifier crops
 of dice of 10–20 px). For a leave-one-source-out run, render with ``--floors`` of the
 training sources only (tools/train_loso.sh, PIPS_RENDERS). Two more, off by default, aim at
-the sources a network never saw (tools/pips_augment.py): ``--colour-jitter`` shows windows and
+the sources a network never saw (tools/augment.py): ``--colour-jitter`` shows windows and
 crops in other hues, channel orders, saturations and grey; ``--pip-negatives N`` teaches N
 crops a photo of one pip or a few inside a labelled die as background; ``--close-ups [SHARE]``
 shows the detector a SHARE of its windows (0.15 if none is given) with dice of 80–160 px,
@@ -77,8 +77,17 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tools.augment import (  # noqa: E402
+    CLOSE_SHARE,
+    close_up,
+    close_up_share,
+    filling,
+    perspective,
+    pip_negatives,
+    recolour,
+    vary_light,
+)
 from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
-from tools.pips_augment import CLOSE_SHARE, close_up, close_up_share, pip_negatives, recolour  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.resume import Resume  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
@@ -170,65 +179,21 @@ class Lite0Classifier(nn.Module):
 
 # --- detector -------------------------------------------------------------------------
 
-def vary_light(image: np.ndarray, rng, blur: float = 1.8) -> np.ndarray:
-    """``--varied``: another table's light and camera on an H×W×3 uint8 image: colour
-    temperature (blue against red gains) and tint, brightness ×0.5–1.4, and each with
-    probability 0.3 Gaussian blur (sigma up to ``blur`` pixels), sensor noise, JPEG at 25–90."""
-    warm = rng.uniform(-1, 1)
-    gains = np.array([1 - 0.3 * warm, rng.uniform(0.92, 1.08), 1 + 0.3 * warm]) * rng.uniform(0.5, 1.4)
-    out = image.astype(np.float32) * gains
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, blur))
-    if rng.random() < 0.3:
-        out = out + rng.normal(0, rng.uniform(2, 10), out.shape)
-    out = np.clip(out, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:
-        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 91))])[1],
-                           cv2.IMREAD_COLOR)
-    return out
-
-
-def _filling(image, dice, rng):
-    """``--varied``: the part of a photo around one of its dice that the die fills (0.05 of its
-    side cut to 0.3 of floor on each side) and the dice whose centres lie in it."""
-    x, y, s = dice[int(rng.integers(len(dice)))]
-    half = s / 2 + s * rng.uniform(-0.05, 0.3)
-    x, y = x + rng.normal(0, 0.05 * s), y + rng.normal(0, 0.05 * s)
-    h, w = image.shape[:2]
-    x0, y0 = max(0, round(x - half)), max(0, round(y - half))
-    x1, y1 = min(w, round(x + half)), min(h, round(y + half))
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return image, dice
-    inside = [(dx - x0, dy - y0, ds) for dx, dy, ds in dice if x0 <= dx < x1 and y0 <= dy < y1]
-    return image[y0:y1, x0:x1], inside
-
-
-def _perspective(canvas, points, rng):
-    """``--varied``: the window seen from a little aside (its corners moved by up to 8 %)."""
-    src = np.float32([[0, 0], [WINDOW, 0], [WINDOW, WINDOW], [0, WINDOW]])
-    matrix = cv2.getPerspectiveTransform(src, src + rng.uniform(-0.08, 0.08, (4, 2)).astype(np.float32) * WINDOW)
-    canvas = cv2.warpPerspective(canvas, matrix, (WINDOW, WINDOW))
-    if not points:
-        return canvas, points
-    moved = cv2.perspectiveTransform(np.float32([[(x, y) for x, y, _ in points]]), matrix)[0]
-    return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
-
-
 def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = False, close: float = 0.0):
     """A scaled, shifted, turned, flipped WINDOW² part of a photo and its target maps;
     ``varied`` (``--varied``): also cut to one die filling it, at any size, another light, a tilt;
     ``recoloured`` (``--colour-jitter``): also in other colours (:func:`recolour`);
     ``close`` (``--close-ups``): that share (0-1) of windows close up (:func:`close_up`)."""
-    filling = varied and bool(dice) and rng.random() < FILL_SHARE
-    if filling:
-        image, dice = _filling(image, dice, rng)
+    filled = varied and bool(dice) and rng.random() < FILL_SHARE
+    if filled:
+        image, dice = filling(image, dice, rng)
     h, w = image.shape[:2]
     scale = input_scale(w, h) * rng.uniform(0.75, 1.3)
-    if dice and (filling or (varied and rng.random() < WIDE_SHARE)):
+    if dice and (filled or (varied and rng.random() < WIDE_SHARE)):
         side = float(np.median([s for _, _, s in dice]))
-        scale = math.exp(rng.uniform(*np.log((20.0 if filling else WIDE_SIDES[0], WIDE_SIDES[1])))) / side
+        scale = math.exp(rng.uniform(*np.log((20.0 if filled else WIDE_SIDES[0], WIDE_SIDES[1])))) / side
     focus = None
-    near = None if filling else close_up([s for _, _, s in dice], close, rng)
+    near = None if filled else close_up([s for _, _, s in dice], close, rng)
     if near is not None:
         scale = near
         focus = dice[int(rng.integers(len(dice)))]  # a die in the window, not the floor around
@@ -257,7 +222,7 @@ def _detector_sample(image, dice, rng, varied: bool = False, recoloured: bool = 
     if varied:
         canvas = vary_light(canvas, rng)
         if rng.random() < 0.3:
-            canvas, points = _perspective(canvas, points, rng)
+            canvas, points = perspective(canvas, points, rng)
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     regress = np.zeros((3, n, n), np.float32)  # log side, dx, dy
@@ -479,14 +444,14 @@ def main() -> int:
                              "colour temperature, brightness, blur, noise, JPEG, perspective, low resolution")
     parser.add_argument("--colour-jitter", action="store_true",
                         help="show both networks the dice in other colours: hue turned, channels swapped, "
-                             "saturation scaled, washed to grey (tools/pips_augment.py)")
+                             "saturation scaled, washed to grey (tools/augment.py)")
     parser.add_argument("--pip-negatives", type=int, default=0, metavar="N",
                         help="N crops a photo and epoch of a pip or a few (0.1-0.45 of the die's side) "
-                             "inside a labelled die, learned by the classifier as background (tools/pips_augment.py)")
+                             "inside a labelled die, learned by the classifier as background (tools/augment.py)")
     parser.add_argument("--close-ups", type=close_up_share, nargs="?", const=CLOSE_SHARE, default=0.0,
                         metavar="SHARE",
                         help=f"show the detector a SHARE of windows (default {CLOSE_SHARE}) with dice of 80-160 px, "
-                             "their pips as background (tools/pips_augment.py)")
+                             "their pips as background (tools/augment.py)")
     args = parser.parse_args()
     if args.varied_detector:
         if args.only == "classifier":

@@ -168,7 +168,8 @@ class NumberedBackend(Backend):
         return _numbered_log_probs(*self._last[1].looks(list(found)))
 
     def fingerprint(self) -> str:
-        return _digest([numerals._DETECTOR.path, numerals._CLASSIFIER.path, faces._NETWORK.path])
+        varied = [numerals._VARIED.path] if numerals._VARIED else []
+        return _digest([numerals._DETECTOR.path, *varied, numerals._CLASSIFIER.path, faces._NETWORK.path])
 
 
 def _pip_log_probs(p: NDArray[Any]) -> NDArray[Any]:

@@ -89,8 +89,16 @@ PROBES = (2.5, 0.4)  # the letterbox's scale times these: dice of 10 px → 25, 
 #: size, and of the 20 the shipped networks read there none was of the right kind, 9 given a value
 COARSE_PROBES = (0.25, 0.16)
 TILE_OVERLAP = 64  # pixels of the scaled photo two neighbouring detector tiles share
+#: the second detector's (:data:`VARIED_DETECT_FILE`) pass is kept only when this much surer than
+#: every pass of the first, and at least VARIED_MIN sure
+VARIED_MARGIN = 0.15
+VARIED_MIN = 0.6
 
 MODELS = Path(__file__).resolve().parent / "models"
+DETECT_FILE = "numerals_detect.onnx"
+#: the second detector, learned from 3D renders of every kind at any size under other lights
+#: (``tools/train_numerals.py --varied-detector``): read only when no pass of the first is sure
+VARIED_DETECT_FILE = "numerals_detect_varied.onnx"
 
 
 @dataclass
@@ -134,7 +142,9 @@ def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, in
     return [(int(r), int(c), float(heat[r, c])) for r, c in zip(rows, cols, strict=False)]
 
 
-_DETECTOR = Network(MODELS / "numerals_detect.onnx", "numbered-dice detector")
+_DETECTOR = Network(MODELS / DETECT_FILE, "numbered-dice detector")
+_VARIED = Network(MODELS / VARIED_DETECT_FILE, "numbered-dice detector") if (MODELS / VARIED_DETECT_FILE).is_file() \
+    else None
 _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
@@ -231,17 +241,19 @@ class FirstPass:
     looks: Looks
     heat_min: float = HEAT_MIN
     floor: float = HEAT_MIN
-    passes: dict[float, list[tuple[float, float, float, float]]] = field(default_factory=dict)  # by scale
+    #: by (whether the second detector's, scale)
+    passes: dict[tuple[bool, float], list[tuple[float, float, float, float]]] = field(default_factory=dict)
 
-    def at(self, scale: float, heat_min: float) -> list[tuple[float, float, float, float]]:
-        """The detector pass at ``scale`` down to ``heat_min``, made once down to :attr:`floor`: a
-        pass asked down to a higher heat is that one's candidates as hot (the same, as the
-        strongest are kept first)."""
+    def at(self, scale: float, heat_min: float, varied: bool = False) -> list[tuple[float, float, float, float]]:
+        """The detector pass at ``scale`` down to ``heat_min`` (``varied``: the second detector's,
+        :data:`VARIED_DETECT_FILE`), made once down to :attr:`floor`: a pass asked down to a higher
+        heat is that one's candidates as hot (the same, as the strongest are kept first)."""
+        detector = _VARIED if varied else _DETECTOR
         if heat_min < self.floor:
-            return _detect_at(self.pyramid, scale, heat_min)
-        if scale not in self.passes:
-            self.passes[scale] = _detect_at(self.pyramid, scale, self.floor)
-        return [c for c in self.passes[scale] if c[3] >= heat_min]
+            return _detect_at(self.pyramid, scale, heat_min, detector)
+        if (varied, scale) not in self.passes:
+            self.passes[varied, scale] = _detect_at(self.pyramid, scale, self.floor, detector)
+        return [c for c in self.passes[varied, scale] if c[3] >= heat_min]
 
     @cached_property
     def strength(self) -> float:
@@ -275,24 +287,38 @@ def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
     base, looks = first.scale, first.looks
     coarse = {min(MAX_SCALE, base * factor) for factor in COARSE_PROBES}
     own = heat_min == first.heat_min  # the first pass's own candidates, and its strength
-    passes = {base: first.found if own else first.at(base, heat_min)}
-    sure = {base: first.strength if own else _strength(looks, passes[base])}
+    # by (whether the second detector's, scale)
+    passes = {(False, base): first.found if own else first.at(base, heat_min)}
+    sure = {(False, base): first.strength if own else _strength(looks, passes[False, base])}
+
+    def read(ladder: tuple[float, ...], varied: bool) -> None:
+        for factor in ladder:
+            key = (varied, min(MAX_SCALE, base * factor))
+            if key not in passes:
+                passes[key] = first.at(key[1], heat_min, varied)
+                sure[key] = _strength(looks, passes[key])
+
     for ladder in (PROBES, COARSE_PROBES):
         if max(sure.values()) >= STRONG:
             break
-        for factor in ladder:
-            scale = min(MAX_SCALE, base * factor)
-            if scale not in passes:
-                passes[scale] = first.at(scale, heat_min)
-                sure[scale] = _strength(looks, passes[scale])
-    scale = max(sure, key=lambda s: sure[s] - (s != base) * PROBE_MARGIN)  # the first pass on a tie
-    better = scene_scale([side for _, _, side, _ in passes[scale]], scale, LEARNED_SIDE, LEARNED_RANGE,
-                         MAX_SCALE)
+        read(ladder, False)
+    # the first pass on a tie
+    key = max(sure, key=lambda k: sure[k] - (k[1] != base) * PROBE_MARGIN)
+    if sure[key] < STRONG and _VARIED is not None:
+        bar = max(VARIED_MIN, sure[key] + VARIED_MARGIN)
+        read((1.0,), True)
+        if sure[True, base] < STRONG:
+            read(PROBES, True)
+        surest = max((k for k in sure if k[0]), key=sure.__getitem__)
+        if sure[surest] >= bar:
+            key = surest
+    varied, scale = key
+    better = scene_scale([side for _, _, side, _ in passes[key]], scale, LEARNED_SIDE, LEARNED_RANGE, MAX_SCALE)
     if better is not None:
-        refined = first.at(better, heat_min)
-        if _strength(looks, refined) >= sure[scale]:  # else the scale was misjudged
+        refined = first.at(better, heat_min, varied)
+        if _strength(looks, refined) >= sure[key]:  # else the scale was misjudged
             return refined, scale in coarse
-    return passes[scale], scale in coarse
+    return passes[key], scale in coarse
 
 
 def tiles(width: int, height: int) -> list[tuple[tuple[int, int], tuple[int, int, int, int]]]:
@@ -326,7 +352,9 @@ def detect_at(image: NDArray[Any], scale: float, heat_min: float = HEAT_MIN,
     return _detect_at(pyramid or Pyramid(image), scale, heat_min)
 
 
-def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN) -> list[tuple[float, float, float, float]]:
+def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN,
+               detector: Network | None = None) -> list[tuple[float, float, float, float]]:
+    detector = detector or _DETECTOR
     scaled = pyramid.scaled(scale)
     sh, sw = scaled.shape[:2]
     candidates = []
@@ -334,7 +362,7 @@ def _detect_at(pyramid: Pyramid, scale: float, heat_min: float = HEAT_MIN) -> li
         canvas = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
         window = scaled[ty:ty + DETECT_SIZE, tx:tx + DETECT_SIZE]
         canvas[:window.shape[0], :window.shape[1]] = window
-        out = _DETECTOR.run_images(canvas[None])["maps"][0]
+        out = detector.run_images(canvas[None])["maps"][0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         for row, col, value in peaks(heat, heat_min):
             x, y = tx + (col + 0.5) * STRIDE, ty + (row + 0.5) * STRIDE

@@ -1,4 +1,4 @@
-"""tools/pips_augment.py: what tools/train_pips.py --colour-jitter, --pip-negatives and --close-ups show the networks."""
+"""tools/augment.py: what tools/train_pips.py --colour-jitter, --pip-negatives and --close-ups show the networks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.pips_augment import (
+from tools.augment import (
     CLOSE_SIDES,
     PIP_CROP,
     PIP_REACH,

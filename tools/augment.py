@@ -1,4 +1,5 @@
-"""What tools/train_pips.py shows its networks so that they read trays they never saw (issue 16).
+"""What tools/train_pips.py and train_numerals.py show their networks so that they read trays they never saw
+(issue 16).
 
 No PyTorch here, so that tests read it in the run-time venv.
 
@@ -18,6 +19,9 @@ dice of their own (a single pip is a 1), the phantoms of its leave-one-source-ou
 dice are CLOSE_SIDES pixels across and their pips the size of the dice it learned; only the dice's
 centres are heat there, so a near die's pip is no die (the detector proposed penlington's pips).
 ``--close-ups SHARE`` sets their share of windows (:func:`close_up_share`; CLOSE_SHARE without one).
+
+``--varied`` (train_pips.py) and ``--varied-detector`` (both): another table's light and camera
+(:func:`vary_light`), a window cut to one die filling it (:func:`filling`), a tilt (:func:`perspective`).
 """
 
 from __future__ import annotations
@@ -116,3 +120,48 @@ def close_up(sides: list[float], share: float, rng: np.random.Generator) -> floa
     if share <= 0 or not sides or rng.random() >= share:
         return None
     return close_up_scale(sides, rng)
+
+
+def vary_light(image: np.ndarray, rng, blur: float = 1.8) -> np.ndarray:
+    """``--varied``: another table's light and camera on an H×W×3 uint8 image: colour
+    temperature (blue against red gains) and tint, brightness ×0.5–1.4, and each with
+    probability 0.3 Gaussian blur (sigma up to ``blur`` pixels), sensor noise, JPEG at 25–90."""
+    warm = rng.uniform(-1, 1)
+    gains = np.array([1 - 0.3 * warm, rng.uniform(0.92, 1.08), 1 + 0.3 * warm]) * rng.uniform(0.5, 1.4)
+    out = image.astype(np.float32) * gains
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, blur))
+    if rng.random() < 0.3:
+        out = out + rng.normal(0, rng.uniform(2, 10), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 91))])[1],
+                           cv2.IMREAD_COLOR)
+    return out
+
+
+def filling(image, dice, rng):
+    """``--varied``: the part of a photo around one of its dice that the die fills (0.05 of its
+    side cut to 0.3 of floor on each side) and the dice whose centres lie in it."""
+    x, y, s = dice[int(rng.integers(len(dice)))]
+    half = s / 2 + s * rng.uniform(-0.05, 0.3)
+    x, y = x + rng.normal(0, 0.05 * s), y + rng.normal(0, 0.05 * s)
+    h, w = image.shape[:2]
+    x0, y0 = max(0, round(x - half)), max(0, round(y - half))
+    x1, y1 = min(w, round(x + half)), min(h, round(y + half))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return image, dice
+    inside = [(dx - x0, dy - y0, ds) for dx, dy, ds in dice if x0 <= dx < x1 and y0 <= dy < y1]
+    return image[y0:y1, x0:x1], inside
+
+
+def perspective(canvas, points, rng):
+    """``--varied``: the square window seen from a little aside (its corners moved by up to 8 %)."""
+    side = canvas.shape[0]
+    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    matrix = cv2.getPerspectiveTransform(src, src + rng.uniform(-0.08, 0.08, (4, 2)).astype(np.float32) * side)
+    canvas = cv2.warpPerspective(canvas, matrix, (side, side))
+    if not points:
+        return canvas, points
+    moved = cv2.perspectiveTransform(np.float32([[(x, y) for x, y, _ in points]]), matrix)[0]
+    return canvas, [(float(mx), float(my), s) for (mx, my), (_, _, s) in zip(moved, points, strict=True)]
