@@ -18,7 +18,7 @@ and reads the left-out source's crops (``MARGIN`` × the die's side around its t
 centre, ``--size`` px, not turned). Training crops are drawn anew each time: any quarter turn
 plus up to ``TILT`` degrees, mirrored half the time, the die's side and centre off by
 SCALE and SHIFT, other light and colour (tools/train_numerals.py :func:`jitter_colour`,
-tools/augment.py :func:`recolour`, tools/train_pips.py :func:`vary_light`: temperature,
+tools/augment.py :func:`recolour` and :func:`vary_light`: temperature,
 brightness, blur, noise, JPEG), a fifth of them shrunk to LOW_RES pixels and back, and an
 ``--invert`` share of them in negative. ``--renders DIR``: tools/render_dice.py's labelled
 photos (render pip d6 only, on floors of no left-out source) cropped as the real dice are and
@@ -48,10 +48,9 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from benchmarks.vision_pretrained_probe import MARGIN, SEED, baseline, features, folder_crops, load_crops, probe, tasks  # noqa: E402
-from tools.augment import recolour  # noqa: E402
+from tools.augment import recolour, vary_light  # noqa: E402
 from tools.lite0 import STAGES, lite0, to_input  # noqa: E402
 from tools.train_numerals import jitter_colour  # noqa: E402
-from tools.train_pips import vary_light  # noqa: E402
 from vision.tray import VALUE_MIN  # noqa: E402
 
 LOADED_MARGIN = 2.0  # crops are loaded wider than MARGIN, so turned and shifted ones hold real floor

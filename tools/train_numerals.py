@@ -38,7 +38,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.augment import filling, perspective, vary_light  # noqa: E402
+from tools.augment import filling, perspective, recolour, vary_light  # noqa: E402
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
 from vision.network import to_blob  # noqa: E402
 from vision.numerals import (  # noqa: E402
@@ -354,7 +354,10 @@ def _negatives(photos, sizes, per_photo: int, rng) -> list[tuple[int, float, flo
     return items
 
 
-def _crop(images, item, rng, augment: bool) -> np.ndarray:
+def _crop(images, item, rng, augment: bool, varied: bool = False) -> np.ndarray:
+    """A classifier crop of ``item``; ``augment``: shifted, scaled, turned, in another light, blurred,
+    small or JPEG; ``varied`` (``--varied``): also another table's light and camera and other colours
+    (tools/augment.py), each half the time."""
     k, x, y, s, _, _ = item
     if augment:
         x += rng.normal(0, 0.06 * s)
@@ -362,6 +365,10 @@ def _crop(images, item, rng, augment: bool) -> np.ndarray:
         s *= rng.uniform(0.85, 1.2)
         crop = crop_die(images[k], (x, y), s, rng.uniform(0, 360))
         crop = jitter_colour(crop, rng)
+        if varied and rng.random() < 0.5:
+            crop = recolour(crop, rng)
+        if varied and rng.random() < 0.5:
+            crop = vary_light(crop, rng, blur=1.0)
         if rng.random() < 0.2:
             crop = cv2.GaussianBlur(crop, (3, 3), 0)
         if rng.random() < 0.25:  # a webcam's die of 17–38 px, enlarged to CROP as at run time
@@ -377,9 +384,10 @@ def _crop(images, item, rng, augment: bool) -> np.ndarray:
 _NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
 
 
-def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None) -> Classifier:
+def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None,
+                     varied: bool = False) -> Classifier:
     """Each epoch sees the photos' dice (weighted by source), negatives, and with ``renders`` as many
-    rendered crops (dice and negatives) as the photos' dice, drawn at random."""
+    rendered crops (dice and negatives) as the photos' dice, drawn at random; ``varied``: :func:`_crop`'s."""
     net = Classifier()
     # burks and lurig have one die per photo: seen more often; byler's many pip dice are easy: a third will do
     positives = _positives(photos, {"burks-tray-polyhedral": 10, "lurig-platform-d20": 5, "byler-tray-d6": 0})
@@ -405,7 +413,7 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
         total = 0.0
         for i in range(0, len(order), 64):
             batch = [items[j] for j in order[i:i + 64]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(pool, it, rng, True) for it in batch])))
+            x = torch.from_numpy(to_blob(np.stack([_crop(pool, it, rng, True, varied) for it in batch])))
             kind = torch.tensor([it[4] for it in batch])
             value = torch.tensor([max(it[5] - 1, 0) for it in batch])
             kind_logits, value_logits = net(x)
@@ -464,6 +472,8 @@ def main() -> int:
     parser.add_argument("--renders", type=Path, nargs="+", default=[], metavar="DIR",
                         help="also learn from tools/render_dice.py's photos in each DIR (its labels.json): each "
                              "epoch as many rendered dice and photos as real ones, drawn at random")
+    parser.add_argument("--varied", action="store_true",
+                        help="the classifier's crops also in other tables' lights, cameras and colours")
     parser.add_argument("--varied-detector", action="store_true",
                         help=f"train only the second detector ({VARIED_DETECT_FILE}) that the reader reads trays "
                              "its first is unsure of with: dice at any size, other lights, tilts (needs --renders)")
@@ -502,7 +512,7 @@ def main() -> int:
     if args.only != "detector":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)
-        classifier = train_classifier(train, images, args.classifier_epochs, rng, renders)
+        classifier = train_classifier(train, images, args.classifier_epochs, rng, renders, args.varied)
         _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
         _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
     if args.only != "classifier":
