@@ -21,8 +21,9 @@ SCALE and SHIFT, other light and colour (tools/train_numerals.py :func:`jitter_c
 tools/augment.py :func:`recolour` and :func:`vary_light`: temperature,
 brightness, blur, noise, JPEG), a fifth of them shrunk to LOW_RES pixels and back, and an
 ``--invert`` share of them in negative. ``--renders DIR``: tools/render_dice.py's labelled
-photos (render pip d6 only, on floors of no left-out source) cropped as the real dice are and
-added to every fold's training crops, never to its test crops; cocked and other dice are left out.
+photos (on floors of no left-out source) cropped as the real dice are, their dice of the task
+(as :func:`tasks` chooses the real ones: a pip value of a flat pip d6, every die's kind…) added
+to every fold's training crops, never to its test crops.
 
 Prints per left-out source: the share read right (likeliest class), and right / wrong /
 unreadable counts when a value less sure than ``SURE`` (and than vision/tray.py's VALUE_MIN)
@@ -178,7 +179,7 @@ def main() -> None:
     parser.add_argument("--invert", type=float, default=0.0, metavar="SHARE",
                         help="the share of training crops shown in negative (default 0)")
     parser.add_argument("--renders", type=Path, metavar="DIR",
-                        help="tools/render_dice.py's photos whose pip d6 join every fold's training crops")
+                        help="tools/render_dice.py's photos whose dice of the task join every fold's training crops")
     parser.add_argument("--left-out", nargs="+", metavar="SOURCE",
                         help="only these left-out sources (e.g. byler-tray-d6)")
     parser.add_argument("--checkpoints", type=Path, default=Path("/work/tmp/s10-f"),
@@ -197,10 +198,9 @@ def main() -> None:
     rows, y = np.array(index), np.array(labels)
     crops = np.stack([dice[i]["crop"] for i in rows])
     groups = np.array([dice[i]["source"] for i in rows])
-    rendered = [d for d in folder_crops(args.renders, "render", LOADED_SIZE, LOADED_MARGIN)
-                if d["kind"] == "d6-pips" and d["value"] is not None] if args.renders else []
-    if rendered and args.task != "pip value":
-        parser.error("--renders adds pip d6 only: use it with --task \"pip value\"")
+    rendered_dice = folder_crops(args.renders, "render", LOADED_SIZE, LOADED_MARGIN) if args.renders else []
+    rendered_rows, rendered_labels = tasks(rendered_dice).get(args.task, ([], []))
+    rendered = [rendered_dice[i] for i in rendered_rows]
     if rendered and args.compare:
         parser.error("--compare reads the real dice only: run it without --renders")
     frozen = {}
@@ -218,7 +218,7 @@ def main() -> None:
     sources = dict.fromkeys(groups)
     if rendered:  # renders train every fold (their group is no source, so never left out)
         crops = np.concatenate([crops, np.stack([d["crop"] for d in rendered])])
-        y = np.concatenate([y, [str(d["value"]) for d in rendered]])
+        y = np.concatenate([y, rendered_labels])
         groups = np.concatenate([groups, ["render"] * len(rendered)])
     for source in sources:
         if args.left_out and source not in args.left_out:

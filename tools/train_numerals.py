@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.augment import filling, perspective, recolour, vary_light  # noqa: E402
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
+from tools.resume import Resume  # noqa: E402
 from vision.network import to_blob  # noqa: E402
 from vision.numerals import (  # noqa: E402
     CLASSES,
@@ -282,9 +283,10 @@ def focal_loss(logits, target):
 
 
 def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: Renders | None = None,
-                   varied: bool = False) -> Detector:
+                   varied: bool = False, resume: Resume | None = None) -> Detector:
     """Each epoch sees every photo once and, with ``renders``, as many rendered photos drawn at random;
-    ``varied``: :func:`_detector_sample`'s."""
+    ``varied``: :func:`_detector_sample`'s; ``resume``: where the loop's state is saved after every
+    epoch and taken up from (tools/resume.py)."""
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     samples = [(image, _centres(photo)) for photo, image in zip(photos, images, strict=True)]
@@ -292,7 +294,8 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: R
     per_epoch = len(samples) + min(len(samples), len(extra))
     steps = epochs * math.ceil(per_epoch / 16)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    for epoch in range(epochs):
+    first = resume.start(net, opt, sched, rng)[0] if resume else 0
+    for epoch in range(first, epochs):
         drawn = [extra[j] for j in rng.choice(len(extra), per_epoch - len(samples), replace=False)] if extra else []
         pool = samples + drawn
         order = rng.permutation(len(pool))
@@ -313,6 +316,8 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: R
             sched.step()
             total += loss.item()
         print(f"detector epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / 16):.3f}", flush=True)
+        if resume:
+            resume.save(epoch + 1, net, opt, sched, rng)
         if checkpoint is not None and (epoch + 1) % 5 == 0:
             checkpoint(net.eval())
     return net.eval()
@@ -385,9 +390,10 @@ _NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
 
 
 def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None,
-                     varied: bool = False) -> Classifier:
+                     varied: bool = False, resume: Resume | None = None) -> Classifier:
     """Each epoch sees the photos' dice (weighted by source), negatives, and with ``renders`` as many
-    rendered crops (dice and negatives) as the photos' dice, drawn at random; ``varied``: :func:`_crop`'s."""
+    rendered crops (dice and negatives) as the photos' dice, drawn at random; ``varied``: :func:`_crop`'s;
+    ``resume``: as :func:`train_detector`'s."""
     net = Classifier()
     # burks and lurig have one die per photo: seen more often; byler's many pip dice are easy: a third will do
     positives = _positives(photos, {"burks-tray-polyhedral": 10, "lurig-platform-d20": 5, "byler-tray-d6": 0})
@@ -405,7 +411,8 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
     steps = epochs * math.ceil(per_epoch / 64)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
-    for epoch in range(epochs):
+    first = resume.start(net, opt, sched, rng)[0] if resume else 0
+    for epoch in range(first, epochs):
         items = positives + _negatives(photos, sizes, _NEGATIVES, rng)
         items += [rendered[j] for j in rng.choice(len(rendered), drawn, replace=False)] if drawn else []
         order = rng.permutation(len(items))
@@ -431,6 +438,8 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
             sched.step()
             total += loss.item()
         print(f"classifier epoch {epoch + 1}/{epochs} loss {total / math.ceil(len(order) / 64):.3f}", flush=True)
+        if resume:
+            resume.save(epoch + 1, net, opt, sched, rng)
     return net.eval()
 
 
@@ -509,10 +518,16 @@ def main() -> int:
     start = time.time()
     models = args.models
     models.mkdir(parents=True, exist_ok=True)
+    # What decides the networks: a stopped run is taken up only by a run of the same options.
+    recipe = {k: v for k, v in vars(args).items() if k not in ("threads", "only", "models")}
+    detector_file = "varied-detector" if args.varied_detector else "detector"
+    resumes = {network: Resume(models / f"numerals-{network}.resume", recipe)
+               for network in ("classifier", detector_file)}
     if args.only != "detector":
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)
-        classifier = train_classifier(train, images, args.classifier_epochs, rng, renders, args.varied)
+        classifier = train_classifier(train, images, args.classifier_epochs, rng, renders, args.varied,
+                                      resumes["classifier"])
         _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
         _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
     if args.only != "classifier":
@@ -521,7 +536,11 @@ def main() -> int:
         name = VARIED_DETECT_FILE if args.varied_detector else DETECT_FILE
         def export(net):  # every few epochs, so a long run can be looked at before it ends
             _export(net, (1, 3, DETECT_SIZE, DETECT_SIZE), models / name, ["maps"], False)
-        export(train_detector(train, images, args.detector_epochs, rng, export, renders, args.varied_detector))
+        export(train_detector(train, images, args.detector_epochs, rng, export, renders, args.varied_detector,
+                              resumes[detector_file]))
+    for network, resume in resumes.items():  # kept until here: a run stopped in the detector keeps its classifier
+        if args.only in (None, network.removeprefix("varied-")):
+            resume.remove()
     print(f"trained in {time.time() - start:.0f} s; wrote {models}")
     return 0
 
