@@ -13,6 +13,11 @@ and a third for the values of d12s and d20s (:mod:`vision.faces`):
    the value on top; a d12's or d20's value is read instead by the face-value
    network of :mod:`vision.faces` (:data:`FACE_KINDS`).
 
+When no pass of the detector is sure (a tray, floor or camera it never learned), a second
+detector (``models/numerals_detect_varied.onnx``, :data:`VARIED_DETECT_FILE`), learned from 3D
+renders of every kind at any size and in other lights too, reads the photo, and its pass is
+kept when surer (:func:`detect`).
+
 Both are trained by ``tools/train_numerals.py`` (fixed seed) from the
 development photos of ``../shared/datasets/real-polyhedral`` and
 ``real-dice/byler-tray-d6``, one photo in four held out by file name (see
@@ -161,8 +166,11 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN,
     :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
     also read at the :data:`PROBES` scales and, when none of those passes is sure either, at the
     :data:`COARSE_PROBES` scales (dice 4–7 times the size learned); the surest pass is kept. When
-    the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more, from
-    its full resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as
+    no pass is sure either, the second detector (:data:`VARIED_DETECT_FILE`) reads the photo at
+    the first scale and, unsure there too, at the :data:`PROBES` scales; its surest pass is kept
+    instead when :data:`VARIED_MARGIN` surer and at least :data:`VARIED_MIN` sure. When
+    the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more by its
+    detector, from its full resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as
     sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
