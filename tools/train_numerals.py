@@ -21,14 +21,15 @@ and numerals_classify.onnx and prints crop-level accuracy on the held-out
 photos' labelled dice (crops at the label boxes, so detection is not in it).
 
 The reader's second detector (``numerals_detect_varied.onnx``, read on trays the first is unsure
-of) learns from the same photos and as many 3D renders each epoch, at any size and in other lights
-(``--varied-detector``); the shipped one was made by (floors: the six dataset folders)
+of when it is in the models folder; none is shipped: docs/benchmarks.md) learns from the same photos
+and as many 3D renders each epoch, at any size and in other lights (``--varied-detector``); the one
+measured on 2026-12-07 was made by (floors: the six dataset folders)
 
     .venv/bin/python tools/render_dice.py /tmp/nr-all --photos 1200 --seed 41 --floors \
         DATASETS/real-dice/{byler-tray-d6,penlington-desk-d6,patterson-craps-d6-crops} \
         DATASETS/real-polyhedral/{banachowicz-mixed-d10,burks-tray-polyhedral} DATASETS/real-d20/lurig-platform-d20
     /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 --varied-detector --models OUT \
-        --detector-epochs 80 --renders /tmp/nr-all     # then copy OUT/numerals_detect_varied.onnx
+        --detector-epochs 80 --renders /tmp/nr-all     # 38 minutes of one core
 
 A run stopped at any moment goes on from its last epoch when started again with the same command
 (each network's state in MODELS/numerals-<network>.resume, tools/resume.py), and ends with the

@@ -13,10 +13,12 @@ and a third for the values of d12s and d20s (:mod:`vision.faces`):
    the value on top; a d12's or d20's value is read instead by the face-value
    network of :mod:`vision.faces` (:data:`FACE_KINDS`).
 
-When no pass of the detector is sure (a tray, floor or camera it never learned), a second
-detector (``models/numerals_detect_varied.onnx``, :data:`VARIED_DETECT_FILE`), learned from 3D
-renders of every kind at any size and in other lights too, reads the photo, and its pass is
-kept when surer (:func:`detect`).
+When no pass of the detector is sure (a tray, floor or camera it never learned) and the models
+folder holds a second detector (``numerals_detect_varied.onnx``, :data:`VARIED_DETECT_FILE`, learned
+from 3D renders of every kind at any size and in other lights too), it reads the photo, and its
+pass is kept when surer (:func:`detect`). None is shipped: on trays it never saw it finds most
+dice, but the classifier names too few of them for a reading to change (docs/benchmarks.md);
+``benchmarks/vision_generalise.py`` reads with the one of a leave-one-source-out run.
 
 Both are trained by ``tools/train_numerals.py`` (fixed seed) from the
 development photos of ``../shared/datasets/real-polyhedral`` and
@@ -102,7 +104,8 @@ VARIED_MIN = 0.6
 MODELS = Path(__file__).resolve().parent / "models"
 DETECT_FILE = "numerals_detect.onnx"
 #: the second detector, learned from 3D renders of every kind at any size under other lights
-#: (``tools/train_numerals.py --varied-detector``): read only when no pass of the first is sure
+#: (``tools/train_numerals.py --varied-detector``): read, when in the models folder, only when no
+#: pass of the first is sure
 VARIED_DETECT_FILE = "numerals_detect_varied.onnx"
 
 
@@ -166,7 +169,7 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN,
     :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
     also read at the :data:`PROBES` scales and, when none of those passes is sure either, at the
     :data:`COARSE_PROBES` scales (dice 4–7 times the size learned); the surest pass is kept. When
-    no pass is sure either, the second detector (:data:`VARIED_DETECT_FILE`) reads the photo at
+    no pass is sure either, the second detector (:data:`VARIED_DETECT_FILE`, when there) reads the photo at
     the first scale and, unsure there too, at the :data:`PROBES` scales; its surest pass is kept
     instead when :data:`VARIED_MARGIN` surer and at least :data:`VARIED_MIN` sure. When
     the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more by its

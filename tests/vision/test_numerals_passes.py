@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 import vision.numerals as numerals
+from vision.adapt_backend import NumberedBackend
+from vision.network import Network
 
 FIRST, FINER, COARSER = 0.5, 1.25, 0.2
 FIRST_SCALES = {0.5, 1.25, 0.2, 0.125, 0.08}
@@ -93,3 +95,12 @@ def test_a_kept_second_pass_is_measured_again_by_the_second_detector(passes):
     made = passes({}, {FIRST: [(*die, 0.3)], COARSER: [(*die, 0.8)], again: [(*die, 0.95)]})
     assert _detect() == [(*die, 0.95)]
     assert made[-1] == (True, again)
+
+
+def test_a_second_detector_is_in_the_adaptations_fingerprint(monkeypatch, tmp_path):
+    """An adaptation fitted while the reader had no second detector is refitted (vision.adapt)."""
+    monkeypatch.setattr(numerals, "_VARIED", None)
+    alone = NumberedBackend().fingerprint()
+    (tmp_path / numerals.VARIED_DETECT_FILE).write_bytes(b"another network")
+    monkeypatch.setattr(numerals, "_VARIED", Network(tmp_path / numerals.VARIED_DETECT_FILE, "numbered-dice detector"))
+    assert NumberedBackend().fingerprint() != alone
