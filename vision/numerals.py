@@ -151,8 +151,8 @@ def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, in
 
 
 _DETECTOR = Network(MODELS / DETECT_FILE, "numbered-dice detector")
-_VARIED = Network(MODELS / VARIED_DETECT_FILE, "numbered-dice detector") if (MODELS / VARIED_DETECT_FILE).is_file() \
-    else None
+_VARIED = (Network(MODELS / VARIED_DETECT_FILE, "numbered-dice detector")
+           if (MODELS / VARIED_DETECT_FILE).is_file() else None)
 _CLASSIFIER = Network(MODELS / "numerals_classify.onnx", "numbered-dice classifier")
 
 
@@ -169,12 +169,12 @@ def detect(image: NDArray[Any], heat_min: float = HEAT_MIN,
     :data:`STRONG`: dice far smaller or larger than the networks learned, or no dice) it is
     also read at the :data:`PROBES` scales and, when none of those passes is sure either, at the
     :data:`COARSE_PROBES` scales (dice 4–7 times the size learned); the surest pass is kept. When
-    no pass is sure either, the second detector (:data:`VARIED_DETECT_FILE`, when there) reads the photo at
-    the first scale and, unsure there too, at the :data:`PROBES` scales; its surest pass is kept
-    instead when :data:`VARIED_MARGIN` surer and at least :data:`VARIED_MIN` sure. When
-    the dice of that pass measure outside :data:`LEARNED_RANGE` the photo is read once more by its
-    detector, from its full resolution, at the scale that makes them :data:`LEARNED_SIDE` (kept when at least as
-    sure).
+    no pass is sure either, the second detector (:data:`VARIED_DETECT_FILE`, when there) reads the
+    photo at the first scale and, unsure there too, at the :data:`PROBES` scales; its surest pass
+    is kept instead when :data:`VARIED_MARGIN` surer and at least :data:`VARIED_MIN` sure. When
+    the dice of the pass kept measure outside :data:`LEARNED_RANGE` the photo is read once more by
+    its detector, from its full resolution, at the scale that makes them :data:`LEARNED_SIDE`
+    (kept when at least as sure).
     A pass at a scale larger than the letterbox's reads :func:`tiles` of the scaled photo.
     """
     return _detect(image, heat_min, first or first_pass(image, heat_min))[0]
