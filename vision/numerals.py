@@ -316,9 +316,9 @@ def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
     # the first pass on a tie
     key = max(sure, key=lambda k: sure[k] - (k[1] != base) * PROBE_MARGIN)
     if sure[key] < STRONG and _VARIED is not None:
-        bar = max(VARIED_MIN, sure[key] + VARIED_MARGIN)
+        bar = max(VARIED_MIN, max(sure.values()) + VARIED_MARGIN)  # surer than every pass of the first
         read((1.0,), True)
-        if sure[True, base] < STRONG:
+        if sure[True, min(MAX_SCALE, base)] < STRONG:
             read(PROBES, True)
         surest = max((k for k in sure if k[0]), key=sure.__getitem__)
         if sure[surest] >= bar:

@@ -44,8 +44,8 @@ def passes(monkeypatch):
     return make
 
 
-def _detect() -> list[tuple[float, float, float, float]]:
-    return numerals.detect(np.zeros((480, 640, 3), np.uint8))
+def _detect(height: int = 480, width: int = 640) -> list[tuple[float, float, float, float]]:
+    return numerals.detect(np.zeros((height, width, 3), np.uint8))
 
 
 DIE = (100.0, 100.0, 56.0)  # 28 px at the first scale: the size learned, read where found
@@ -75,6 +75,22 @@ def test_the_second_detector_probes_when_unsure_at_the_first_scale(passes):
 def test_a_second_pass_not_surer_by_the_margin_is_not_kept(passes):
     passes({FIRST: [(*DIE, 0.5)]}, {FIRST: [(*DIE, 0.5 + numerals.VARIED_MARGIN - 0.01)]})
     assert _detect() == [(*DIE, 0.5)]
+
+
+def test_the_margin_is_over_every_pass_of_the_first(passes):
+    """The finer probe (0.58) is kept over the first scale's 0.6 (PROBE_MARGIN); the second
+    detector must be VARIED_MARGIN surer than 0.6, not than 0.58."""
+    small = (100.0, 100.0, 22.4)  # 28 px at 1.25
+    passes({FIRST: [(*DIE, 0.58)], FINER: [(*small, 0.6)]}, {FIRST: [(*DIE, 0.74)]})
+    assert _detect() == [(*DIE, 0.58)]
+
+
+def test_a_small_photo_is_read_by_the_second_detector_at_the_largest_scale(passes):
+    """A 140 px photo's letterbox (2.29) is past MAX_SCALE: both detectors read it at 2.0."""
+    die = (50.0, 50.0, 14.0)  # 28 px at 2.0
+    made = passes({}, {2.0: [(*die, 0.9)]})
+    assert _detect(100, 140) == [(*die, 0.9)]
+    assert (True, 2.0) in made
 
 
 def test_a_second_pass_below_its_floor_is_not_kept(passes):
