@@ -302,12 +302,14 @@ def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
     passes = {(False, base): first.found if own else first.at(base, heat_min)}
     sure = {(False, base): first.strength if own else _strength(looks, passes[False, base])}
 
-    def read(ladder: tuple[float, ...], varied: bool) -> None:
-        for factor in ladder:
-            key = (varied, min(MAX_SCALE, base * factor))
+    def read(ladder: tuple[float, ...], varied: bool) -> float:
+        """Make the passes of ``ladder`` (factors of the first scale) not made yet: their surest's strength."""
+        keys = [(varied, min(MAX_SCALE, base * factor)) for factor in ladder]
+        for key in keys:
             if key not in passes:
                 passes[key] = first.at(key[1], heat_min, varied)
                 sure[key] = _strength(looks, passes[key])
+        return max(sure[key] for key in keys)
 
     for ladder in (PROBES, COARSE_PROBES):
         if max(sure.values()) >= STRONG:
@@ -317,8 +319,7 @@ def _detect(image: NDArray[Any], heat_min: float, first: FirstPass
     key = max(sure, key=lambda k: sure[k] - (k[1] != base) * PROBE_MARGIN)
     if sure[key] < STRONG and _VARIED is not None:
         bar = max(VARIED_MIN, max(sure.values()) + VARIED_MARGIN)  # surer than every pass of the first
-        read((1.0,), True)
-        if sure[True, min(MAX_SCALE, base)] < STRONG:
+        if read((1.0,), True) < STRONG:
             read(PROBES, True)
         surest = max((k for k in sure if k[0]), key=sure.__getitem__)
         if sure[surest] >= bar:
