@@ -43,7 +43,7 @@ def _symbol(value: int, marks: str) -> tuple[str, str]:
     return str(value), (marks if value in (6, 9) else "")
 
 
-def _numeral_mask(text: str, mark: str, height: float, font: object, bold: int) -> np.ndarray:
+def numeral_mask(text: str, mark: str, height: float, font: object, bold: int) -> np.ndarray:
     """A uint8 mask of ``text`` whose digits are ``height`` pixels high, tightly cropped, upright."""
     if isinstance(font, Path):
         face = ImageFont.truetype(str(font), max(4, round(height * 1.35)))
@@ -163,12 +163,12 @@ def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn:
         text, mark = _symbol(other, marks)
         edge_angle = math.degrees(math.atan2(-(b - a)[1], (b - a)[0]))
         at = mid + out * radius * rng.uniform(0.55, 0.8)
-        _stamp(canvas, _numeral_mask(text, mark, height * rng.uniform(0.8, 1.1), font, bold), (at[0], at[1]),
+        _stamp(canvas, numeral_mask(text, mark, height * rng.uniform(0.8, 1.1), font, bold), (at[0], at[1]),
                edge_angle + 180, rng.uniform(0.5, 1.0), ink * light[i])
     cv2.polylines(canvas, [np.round(corners).astype(np.int32)], True, (body * 0.5).tolist(),
                   max(1, round(big / 90)), cv2.LINE_AA)
     text, mark = _symbol(value, marks)
-    _stamp(canvas, _numeral_mask(text, mark, height, font, bold),
+    _stamp(canvas, numeral_mask(text, mark, height, font, bold),
            (centre[0], centre[1] + (radius * 0.12 if sides == 20 else 0.0)), rng.uniform(-UPRIGHT, UPRIGHT),
            1.0, ink)
     if turn:

@@ -66,6 +66,7 @@ from vision.network import to_blob  # noqa: E402
 from vision.numerals import (  # noqa: E402
     CLASSES,
     CROP,
+    CROP_SCALE,
     DETECT_FILE,
     DETECT_SIZE,
     KINDS,
@@ -400,16 +401,18 @@ def _negatives(photos, sizes, per_photo: int, rng) -> list[tuple[int, float, flo
     return items
 
 
-def _crop(images, item, rng, augment: bool, varied: bool = False) -> np.ndarray:
-    """A classifier crop of ``item``; ``augment``: shifted, scaled, turned, in another light, blurred,
-    small or JPEG; ``varied`` (``--varied``): also another table's light and camera and other colours
-    (tools/augment.py), each half the time."""
+def _crop(images, item, rng, augment: bool, varied: bool = False, scale: float = CROP_SCALE,
+          invert: float = 0.0) -> np.ndarray:
+    """A classifier crop of ``item``, ``scale`` × the die's side; ``augment``: shifted, scaled, turned,
+    in another light, blurred, small or JPEG; ``varied`` (``--varied``): also another table's light
+    and camera and other colours (tools/augment.py), each half the time; an ``invert`` share of them
+    in negative (light numerals on a dark body become dark on light)."""
     k, x, y, s, _, _ = item
     if augment:
         x += rng.normal(0, 0.06 * s)
         y += rng.normal(0, 0.06 * s)
         s *= rng.uniform(0.85, 1.2)
-        crop = crop_die(images[k], (x, y), s, rng.uniform(0, 360))
+        crop = crop_die(images[k], (x, y), s, rng.uniform(0, 360), scale)
         crop = jitter_colour(crop, rng)
         if varied and rng.random() < 0.5:
             crop = recolour(crop, rng)
@@ -423,21 +426,28 @@ def _crop(images, item, rng, augment: bool, varied: bool = False) -> np.ndarray:
         if rng.random() < 0.25:
             _, jpeg = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 80))])
             crop = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        if invert and rng.random() < invert:
+            crop = 255 - crop
         return crop
-    return crop_die(images[k], (x, y), s)
+    return crop_die(images[k], (x, y), s, scale=scale)
 
 
 _NEGATIVES = 5  # crops without a die in the middle, per photo and epoch
-#: ``--backbone lite0``: the backbone's learning rate over the heads' (vision_finetune_probe.py's recipe B)
+#: ``--backbone lite0``: the backbone's learning rate over the heads' and the share of crops in negative
+#: (vision_finetune_probe.py's recipe B, which named the kinds of trays it never saw)
 BACKBONE_LR_SHARE = 0.3
+LITE_INVERT = 0.25
 
 
 def train_classifier(photos, images, epochs: int, rng, renders: Renders | None = None,
-                     varied: bool = False, resume: Resume | None = None, lite: bool = False) -> nn.Module:
+                     varied: bool = False, resume: Resume | None = None, lite: bool = False,
+                     scale: float = CROP_SCALE) -> nn.Module:
     """Each epoch sees the photos' dice (weighted by source), negatives, and with ``renders`` as many
-    rendered crops (dice and negatives) as the photos' dice, drawn at random; ``varied``: :func:`_crop`'s;
-    ``resume``: as :func:`train_detector`'s; ``lite``: :class:`Lite0Classifier` fine-tuned, its
-    backbone at BACKBONE_LR_SHARE × the heads' rate, not :class:`Classifier` from scratch."""
+    rendered crops (dice and negatives) as the photos' dice, drawn at random, each cropped at ``scale``
+    × the die's side; ``varied``: :func:`_crop`'s; ``resume``: as :func:`train_detector`'s; ``lite``:
+    :class:`Lite0Classifier` fine-tuned, its backbone at BACKBONE_LR_SHARE × the heads' rate, its
+    kinds weighed so that each class counts alike in an epoch, LITE_INVERT of its crops in negative,
+    not :class:`Classifier` from scratch."""
     net = Lite0Classifier() if lite else Classifier()
     # burks and lurig have one die per photo: seen more often; byler's many pip dice are easy: a third will do
     positives = _positives(photos, {"burks-tray-polyhedral": 10, "lurig-platform-d20": 5, "byler-tray-d6": 0})
@@ -466,11 +476,14 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
         items = positives + _negatives(photos, sizes, _NEGATIVES, rng)
         items += [rendered[j] for j in rng.choice(len(rendered), drawn, replace=False)] if drawn else []
         order = rng.permutation(len(items))
+        counts = torch.bincount(torch.tensor([it[4] for it in items]), minlength=len(CLASSES)).float()
+        weight = counts.sum() / (len(CLASSES) * counts.clamp(min=1)) if lite else None
         net.train()
         total = 0.0
         for i in range(0, len(order), 64):
             batch = [items[j] for j in order[i:i + 64]]
-            x = torch.from_numpy(to_blob(np.stack([_crop(pool, it, rng, True, varied) for it in batch])))
+            crops = [_crop(pool, it, rng, True, varied, scale, LITE_INVERT if lite else 0.0) for it in batch]
+            x = torch.from_numpy(to_blob(np.stack(crops)))
             kind = torch.tensor([it[4] for it in batch])
             value = torch.tensor([max(it[5] - 1, 0) for it in batch])
             kind_logits, value_logits = net(x)
@@ -479,7 +492,7 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
             allowed = torch.arange(MAX_VALUE)[None, :] < sides[kind][:, None]
             value_logits = value_logits.masked_fill(~allowed, -1e4)
             positive = kind > 0
-            loss = F.cross_entropy(kind_logits, kind, label_smoothing=0.05)
+            loss = F.cross_entropy(kind_logits, kind, weight=weight, label_smoothing=0.05)
             if positive.any():
                 loss = loss + F.cross_entropy(value_logits[positive], value[positive])
             opt.zero_grad()
@@ -493,13 +506,13 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
     return net.eval()
 
 
-def _crop_accuracy(net, photos, images) -> None:
-    """Kind and value accuracy on the labelled dice of ``photos`` (crops at the label boxes)."""
+def _crop_accuracy(net, photos, images, scale: float) -> None:
+    """Kind and value accuracy on the labelled dice of ``photos`` (crops at the label boxes, ``scale`` × their side)."""
     items = _positives(photos, {})
     if not items:
         return
     with torch.no_grad():
-        x = torch.from_numpy(to_blob(np.stack([_crop(images, it, None, False) for it in items])))
+        x = torch.from_numpy(to_blob(np.stack([_crop(images, it, None, False, scale=scale) for it in items])))
         kind_logits, value_logits = net(x)
     by_kind: dict[str, list[int]] = {}
     for it, kl, vl in zip(items, kind_logits, value_logits, strict=True):
@@ -515,10 +528,17 @@ def _crop_accuracy(net, photos, images) -> None:
               f"kind+value {100 * both_ok / n:5.1f} %")
 
 
-def _export(net, shape, path: Path, names, batch: bool) -> None:
+def _export(net, shape, path: Path, names, batch: bool, metadata: dict[str, str] | None = None) -> None:
+    """``net`` as ONNX at ``path``; ``metadata``: what the reader reads of it (vision.network.Network.metadata)."""
     axes = {name: {0: "n"} for name in ["image", *names]} if batch else None
     torch.onnx.export(net, torch.zeros(shape), str(path), input_names=["image"], output_names=names,
                       opset_version=13, dynamic_axes=axes, dynamo=False)
+    if metadata:
+        import onnx  # the training venv's; only when there is metadata to write
+
+        model = onnx.load(str(path))
+        onnx.helper.set_model_props(model, metadata)
+        onnx.save(model, str(path))
 
 
 def main() -> int:
@@ -534,6 +554,9 @@ def main() -> int:
     parser.add_argument("--backbone", choices=("scratch", "lite0"), default="scratch",
                         help="the classifier: learned from scratch (shipped), or the ImageNet-pretrained "
                              "EfficientNet-Lite0 fine-tuned (tools/lite0.py)")
+    parser.add_argument("--crop-scale", type=float, default=CROP_SCALE, metavar="S",
+                        help=f"the classifier's crops: S × the die's side (default {CROP_SCALE}; written into the "
+                             "network, so that the reader crops alike)")
     parser.add_argument("--varied", action="store_true",
                         help="the classifier's crops also in other tables' lights, cameras and colours")
     parser.add_argument("--varied-detector", action="store_true",
@@ -580,9 +603,10 @@ def main() -> int:
         torch.manual_seed(SEED)  # each network from the same seed, so --only repeats it exactly
         rng = np.random.default_rng(SEED)
         classifier = train_classifier(train, images, args.classifier_epochs, rng, renders, args.varied,
-                                      resumes["classifier"], args.backbone == "lite0")
-        _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test])
-        _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True)
+                                      resumes["classifier"], args.backbone == "lite0", args.crop_scale)
+        _crop_accuracy(classifier, test, [cv2.imread(str(p.path)) for p in test], args.crop_scale)
+        metadata = {"crop_scale": repr(args.crop_scale)} if args.crop_scale != CROP_SCALE else None
+        _export(classifier, (1, 3, CROP, CROP), models / "numerals_classify.onnx", ["kind", "value"], True, metadata)
     if args.only != "classifier":
         torch.manual_seed(SEED)
         rng = np.random.default_rng(SEED)

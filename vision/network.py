@@ -75,6 +75,14 @@ class Network:
         """
         return self._run(images, to_blob)
 
+    def metadata(self) -> dict[str, str]:
+        """The network's own metadata (ONNX metadata_props: what it was trained with that its reader
+        must match, such as the numbered classifier's ``crop_scale``).
+
+        :raises FileNotFoundError: the network's file is missing.
+        """
+        return dict(self._loaded().get_modelmeta().custom_metadata_map)
+
     def _loaded(self) -> onnxruntime.InferenceSession:
         with self._lock:
             if self._session is None:

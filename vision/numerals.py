@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,7 @@ MAX_VALUE = 20
 DETECT_SIZE = 320  # pixels: the photo's long side in the detector's input
 STRIDE = 4  # input pixels per heat-map cell
 CROP = 48  # pixels: the classifier's input side
-CROP_SCALE = 1.0  # the crop's side as a multiple of the die's side (a little floor around it)
+CROP_SCALE = 1.0  # the crop's side over the die's, unless the classifier says otherwise (classifier_crop)
 
 HEAT_MIN = 0.2  # detector peak: below this no die is looked at
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
@@ -137,10 +137,25 @@ def face_symbol(kind: str, value: int | None) -> str | None:
     return None
 
 
-def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0) -> NDArray[Any]:
-    """A CROP×CROP×3 uint8 BGR crop of side ``CROP_SCALE × side`` pixels centred on ``center``
+def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0,
+             scale: float = CROP_SCALE) -> NDArray[Any]:
+    """A CROP×CROP×3 uint8 BGR crop of side ``scale × side`` pixels centred on ``center``
     (x, y pixels), turned by ``angle`` degrees; the photo's edge is repeated beyond it."""
-    return square_crop(image, center, CROP_SCALE * max(side, 1.0), CROP, angle)
+    return square_crop(image, center, scale * max(side, 1.0), CROP, angle)
+
+
+def classifier_crop(image: NDArray[Any], center: tuple[float, float], side: float) -> NDArray[Any]:
+    """:func:`crop_die` at the scale the classifier learned its crops at (its ``crop_scale``
+    metadata, :data:`CROP_SCALE` when it has none): the crop :func:`classify` reads.
+
+    :raises FileNotFoundError: the classifier's file is missing.
+    """
+    return crop_die(image, center, side, scale=_crop_scale(_CLASSIFIER))
+
+
+@cache
+def _crop_scale(network: Network) -> float:
+    return float(network.metadata().get("crop_scale", CROP_SCALE))
 
 
 def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
@@ -211,7 +226,7 @@ class Looks:
             return
         for key, _ in new:
             if key not in self._crops:
-                self._crops[key] = crop_die(self.image, key[:2], key[2])
+                self._crops[key] = classifier_crop(self.image, key[:2], key[2])
         batch = np.stack([self._crops[key][::-1, ::-1] if turned else self._crops[key] for key, turned in new])
         outputs = _CLASSIFIER.run_images(batch)  # while remembering: known by its bytes, converted when new
         values = outputs["value"].reshape(len(new), len(KINDS), MAX_VALUE)

@@ -7,16 +7,25 @@ A face's texture is a :data:`TEXTURE`-pixel square, BGR float32, mapped onto the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
+
+from tools.face_synth import numeral_mask, truetype_fonts
 
 TEXTURE = 64  # pixels: the side of one face's texture before it is mapped onto the face
 #: Body colours by the palette name the labels give (vision.colors.PALETTE), BGR.
 BODIES = {"white": (235, 235, 235), "black": (30, 30, 30), "red": (40, 40, 200), "green": (60, 160, 40),
           "blue": (190, 90, 30), "purple": (140, 40, 110), "yellow": (40, 215, 240), "gold": (40, 150, 200)}
-FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
-         cv2.FONT_HERSHEY_PLAIN)
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+           cv2.FONT_HERSHEY_PLAIN)
+#: a dark body's inks (BGR): white, yellow, red, gold; those within INK_CONTRAST of its colour in every
+#: channel are not drawn (a red die's numerals were red: no pip to see)
+INKS = ((240, 240, 240), (60, 215, 235), (40, 40, 210), (80, 190, 220))
+INK_CONTRAST = 80
+#: the share of dice whose numerals are in a TrueType font (tools/face_synth.py's), not OpenCV's
+TRUETYPE_SHARE = 0.8
 
 
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -38,8 +47,8 @@ class Look:
     body: np.ndarray  # BGR
     colour: str
     ink: tuple[float, float, float]
-    font: int
-    thickness: float  # of the numerals, fraction of the texture
+    font: Path | int  # a TrueType font's file or an OpenCV font
+    thickness: float  # of an OpenCV font's strokes, fraction of the texture; the pips' size
     alpha: float  # 1 opaque; less: translucent
     marbled: float
     speckled: float
@@ -51,9 +60,11 @@ def random_look(rng: np.random.Generator) -> Look:
     colour = str(rng.choice(list(BODIES)))
     body = np.clip(np.array(BODIES[colour], float) + rng.normal(0, 12, 3), 0, 255)
     light_body = body.mean() > 120
-    ink = (20.0, 20.0, 20.0) if light_body else tuple(float(c) for c in rng.choice(
-        [(240, 240, 240), (60, 215, 235), (40, 40, 210), (80, 190, 220)]))
-    return Look(body, colour, ink, int(rng.choice(FONTS)), float(rng.uniform(0.05, 0.11)),
+    inks = [ink for ink in INKS if np.abs(np.array(ink) - body).max() > INK_CONTRAST]  # no red on red
+    ink = (20.0, 20.0, 20.0) if light_body else tuple(float(c) for c in inks[int(rng.integers(len(inks)))])
+    fonts = truetype_fonts()
+    font = fonts[int(rng.integers(len(fonts)))] if fonts and rng.random() < TRUETYPE_SHARE else int(rng.choice(HERSHEY))
+    return Look(body, colour, ink, font, float(rng.uniform(0.05, 0.11)),
                 1.0 if rng.random() < 0.7 else float(rng.uniform(0.55, 0.85)),
                 float(rng.uniform(0.2, 0.5)) if rng.random() < 0.3 else 0.0,
                 float(rng.uniform(0.2, 0.6)) if rng.random() < 0.2 else 0.0,
@@ -74,22 +85,16 @@ def _body_texture(look: Look, rng: np.random.Generator) -> np.ndarray:
 
 def symbol_texture(symbol: str, look: Look, body: np.ndarray, at: tuple[float, float] = (0.5, 0.5),
                    scale: float = 1.0, angle: float = 0.0) -> np.ndarray:
-    """``body`` with ``symbol`` written in the die's ink and font, centred at ``at`` (fractions of
-    the texture), turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
-    mask = np.zeros((TEXTURE, TEXTURE), np.uint8)  # 8-bit: OpenCV 5 writes text on nothing else
+    """``body`` with ``symbol`` written in the die's ink and font (tools/face_synth.py's
+    :func:`numeral_mask`: strokes as thin as printed numerals'), centred at ``at`` (fractions of the
+    texture), turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
     height = 0.42 * TEXTURE * scale / max(1, 0.6 * len(symbol))
-    thickness = max(1, round(look.thickness * TEXTURE * scale))
-    font_scale = height / 22
-    (w, h), _ = cv2.getTextSize(symbol, look.font, font_scale, thickness)
-    x, y = round(at[0] * TEXTURE - w / 2), round(at[1] * TEXTURE + h / 2)
-    cv2.putText(mask, symbol, (x, y), look.font, font_scale, 255, thickness, cv2.LINE_AA)
-    if symbol in ("6", "9") and look.mark == "underline":
-        cv2.line(mask, (x, y + thickness + 2), (x + w, y + thickness + 2), 255, thickness, cv2.LINE_AA)
-    elif symbol in ("6", "9") and look.mark == "dot":
-        cv2.circle(mask, (x + w + thickness + 1, y), thickness, 255, -1, cv2.LINE_AA)
-    if angle:
-        turn = cv2.getRotationMatrix2D((at[0] * TEXTURE, at[1] * TEXTURE), -angle, 1.0)
-        mask = cv2.warpAffine(mask, turn, (TEXTURE, TEXTURE))
+    bold = 1 + round(look.thickness > 0.08)  # an OpenCV font's strokes: 1 or 2 × its thinnest
+    glyph = numeral_mask(symbol, look.mark if symbol in ("6", "9") else "", height, look.font, bold)
+    h, w = glyph.shape
+    place = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+    place[:, 2] += (at[0] * TEXTURE - w / 2, at[1] * TEXTURE - h / 2)
+    mask = cv2.warpAffine(glyph, place, (TEXTURE, TEXTURE), flags=cv2.INTER_LINEAR)
     return body + (np.array(look.ink, np.float32) - body) * (mask[..., None] / np.float32(255))
 
 
