@@ -43,7 +43,8 @@ whose pips are background.
 
 The shipped reader has a second detector, ``vision/models/pips_detect_varied.onnx``, that it
 probes on trays the first is unsure of (vision/tray.py): ``--varied-detector`` trains only the
-detector and writes it under that name. The shipped one (2026-12-07):
+detector and writes it under that name. The shipped one (2026-12-07; its renders by the renderer
+of commit a5e6416: the renderer's random draws changed later that day, with its TrueType numerals):
 
     tools/render_dice.py /tmp/renders --photos 400 --seed 16 --kinds d6-pips --cocked-share 0 \
         --floors DATASETS/real-dice/*/ DATASETS/real-polyhedral/*/ DATASETS/real-d20/*/
