@@ -44,7 +44,10 @@ def _symbol(value: int, marks: str) -> tuple[str, str]:
 
 
 def numeral_mask(text: str, mark: str, height: float, font: object, bold: int) -> np.ndarray:
-    """A uint8 mask of ``text`` whose digits are ``height`` pixels high, tightly cropped, upright."""
+    """A uint8 mask of ``text`` whose digits are ``height`` pixels high, tightly cropped, upright
+    (1×1 and empty when ``text`` draws nothing); ``font``: a TrueType font's file (a Path) or an
+    OpenCV font, ``bold`` the OpenCV font's strokes in multiples of its thinnest; ``mark``: "",
+    "underline" or "dot" (a 6 or 9 told apart)."""
     if isinstance(font, Path):
         face = ImageFont.truetype(str(font), max(4, round(height * 1.35)))
         left, top, right, bottom = face.getbbox(text)
@@ -58,6 +61,8 @@ def numeral_mask(text: str, mark: str, height: float, font: object, bold: int) -
         mask = np.zeros((h + base + 4, w + 4), np.uint8)
         cv2.putText(mask, text, (2, h + 2), int(font), scale, 255, thick, cv2.LINE_AA)  # type: ignore[call-overload]
     rows, cols = np.nonzero(mask > 40)
+    if not len(rows):
+        return np.zeros((1, 1), np.uint8)
     mask = mask[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
     h, w = mask.shape
     if mark == "underline":

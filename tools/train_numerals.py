@@ -476,8 +476,10 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
         items = positives + _negatives(photos, sizes, _NEGATIVES, rng)
         items += [rendered[j] for j in rng.choice(len(rendered), drawn, replace=False)] if drawn else []
         order = rng.permutation(len(items))
-        counts = torch.bincount(torch.tensor([it[4] for it in items]), minlength=len(CLASSES)).float()
-        weight = counts.sum() / (len(CLASSES) * counts.clamp(min=1)) if lite else None
+        weight = None
+        if lite:  # each class alike: a sample's loss weighed by its class's rarity in the epoch
+            counts = torch.bincount(torch.tensor([it[4] for it in items]), minlength=len(CLASSES)).float()
+            weight = counts.sum() / (len(CLASSES) * counts.clamp(min=1))
         net.train()
         total = 0.0
         for i in range(0, len(order), 64):
@@ -492,7 +494,13 @@ def train_classifier(photos, images, epochs: int, rng, renders: Renders | None =
             allowed = torch.arange(MAX_VALUE)[None, :] < sides[kind][:, None]
             value_logits = value_logits.masked_fill(~allowed, -1e4)
             positive = kind > 0
-            loss = F.cross_entropy(kind_logits, kind, weight=weight, label_smoothing=0.05)
+            # weighed per sample, not by cross_entropy's weight=, which weighs the smoothing's share
+            # of every class too and so caps a common class's probability (floor's at about 0.6)
+            if weight is None:
+                loss = F.cross_entropy(kind_logits, kind, label_smoothing=0.05)
+            else:
+                kind_loss = F.cross_entropy(kind_logits, kind, label_smoothing=0.05, reduction="none")
+                loss = (kind_loss * weight[kind]).sum() / weight[kind].sum()
             if positive.any():
                 loss = loss + F.cross_entropy(value_logits[positive], value[positive])
             opt.zero_grad()

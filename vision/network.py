@@ -58,6 +58,7 @@ class Network:
         self._session: onnxruntime.InferenceSession | None = None
         self._input = ""  # the input's name, and the outputs' names, read once at loading
         self._outputs: list[str] = []
+        self._metadata: dict[str, str] = {}
 
     def run(self, blob: NDArray[Any]) -> dict[str, NDArray[Any]]:
         """N×3×H×W float32 input (see :func:`to_blob`) → each output by name.
@@ -81,7 +82,8 @@ class Network:
 
         :raises FileNotFoundError: the network's file is missing.
         """
-        return dict(self._loaded().get_modelmeta().custom_metadata_map)
+        self._loaded()
+        return dict(self._metadata)
 
     def _loaded(self) -> onnxruntime.InferenceSession:
         with self._lock:
@@ -95,6 +97,7 @@ class Network:
                                                              providers=["CPUExecutionProvider"])
                 self._input = self._session.get_inputs()[0].name
                 self._outputs = [output.name for output in self._session.get_outputs()]
+                self._metadata = dict(self._session.get_modelmeta().custom_metadata_map)
             return self._session
 
     def _run(self, rows: NDArray[Any], blob: Callable[[NDArray[Any]], NDArray[Any]]) -> dict[str, NDArray[Any]]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -149,13 +149,12 @@ def classifier_crop(image: NDArray[Any], center: tuple[float, float], side: floa
     metadata, :data:`CROP_SCALE` when it has none): the crop :func:`classify` reads.
 
     :raises FileNotFoundError: the classifier's file is missing.
+    :raises ValueError: its ``crop_scale`` is not a number between 0 and 10.
     """
-    return crop_die(image, center, side, scale=_crop_scale(_CLASSIFIER))
-
-
-@cache
-def _crop_scale(network: Network) -> float:
-    return float(network.metadata().get("crop_scale", CROP_SCALE))
+    scale = float(_CLASSIFIER.metadata().get("crop_scale", CROP_SCALE))
+    if not 0 < scale < 10:  # NaN too
+        raise ValueError(f"{_CLASSIFIER.path}: crop_scale {scale} is not a crop's side over a die's")
+    return crop_die(image, center, side, scale=scale)
 
 
 def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:

@@ -14,14 +14,18 @@ from vision.network import Network
 SHIPPED = numerals.MODELS / "numerals_classify.onnx"
 
 
-@pytest.fixture
-def wider(tmp_path) -> Network:
-    """The shipped classifier with ``crop_scale`` 1.25 written into its metadata."""
+def _with_crop_scale(folder, value: str) -> Network:
+    """The shipped classifier with ``crop_scale`` ``value`` written into its metadata."""
     model = onnx.load(str(SHIPPED))
-    onnx.helper.set_model_props(model, {"crop_scale": "1.25"})
-    path = tmp_path / "numerals_classify.onnx"
+    onnx.helper.set_model_props(model, {"crop_scale": value})
+    path = folder / "numerals_classify.onnx"
     onnx.save(model, str(path))
     return Network(path, "numbered-dice classifier")
+
+
+@pytest.fixture
+def wider(tmp_path) -> Network:
+    return _with_crop_scale(tmp_path, "1.25")
 
 
 @pytest.fixture
@@ -53,3 +57,10 @@ def test_the_reader_and_the_adaptation_classify_those_crops(monkeypatch, wider, 
     assert np.allclose(kinds, expected, atol=1e-5)
     crops = NumberedBackend().crops(photo, found)
     assert np.array_equal(crops[0], numerals.crop_die(photo, (160.0, 120.0), 40.0, scale=1.25))
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "wide"])
+def test_a_crop_scale_that_is_no_scale_is_a_clear_error(monkeypatch, tmp_path, photo, value):
+    monkeypatch.setattr(numerals, "_CLASSIFIER", _with_crop_scale(tmp_path, value))
+    with pytest.raises(ValueError, match="crop_scale|could not convert"):
+        numerals.classifier_crop(photo, (160.0, 120.0), 40.0)

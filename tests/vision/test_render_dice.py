@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tools import render_dice
+from tools import face_synth, render_dice
 from tools.render import floors, scene, solids, textures
 from tools.render.camera import Camera
 
@@ -102,6 +102,31 @@ def _look(look, mark):
     return textures.Look(**{**look.__dict__, "mark": mark})
 
 
+def test_a_dark_body_s_ink_stands_out_of_it():
+    """A red die's numerals and pips were drawn red now and then: labelled with a value none could see."""
+    rng = np.random.default_rng(4)
+    for _ in range(400):
+        look = textures.random_look(rng)
+        assert np.abs(np.array(look.ink) - look.body).max() > textures.INK_CONTRAST
+
+
+@pytest.mark.parametrize("font", [*face_synth.truetype_fonts()[:3], *textures.HERSHEY])
+def test_numerals_are_drawn_in_every_font_with_printed_strokes(font):
+    """Each numeral is drawn and centred, its strokes no blob (bold fonts too)."""
+    look = textures.Look(np.full(3, 230.0), "white", (20.0, 20.0, 20.0), font, 0.06, 1.0, 0.0, 0.0, 0.0, "none")
+    body = np.full((textures.TEXTURE, textures.TEXTURE, 3), 230, np.float32)
+    for symbol in ("1", "8", "10"):
+        ink = np.abs(textures.symbol_texture(symbol, look, body) - body).max(axis=2) > 100
+        rows, cols = np.nonzero(ink)
+        assert abs(rows.mean() - textures.TEXTURE / 2) < 6 and abs(cols.mean() - textures.TEXTURE / 2) < 8
+        box = (rows.max() - rows.min() + 1) * (cols.max() - cols.min() + 1)
+        assert 0.1 * box < ink.sum() < 0.75 * box, (symbol, ink.sum(), box)
+
+
+def test_a_symbol_that_draws_nothing_leaves_the_face_bare():
+    assert face_synth.numeral_mask(" ", "", 20, textures.HERSHEY[0], 1).max() == 0
+
+
 def test_a_photo_s_labels_come_from_its_dice():
     rng = np.random.default_rng(11)
     seen_cocked = seen_flat = 0
@@ -190,7 +215,7 @@ def test_the_share_of_cocked_dice_is_the_one_asked(share):
     came out about twice the one asked (19 % of 1640 dice for 8 %)."""
     rng = np.random.default_rng(4)
     cocked = total = 0
-    for _ in range(100):  # cameras as render_photo's: dice of 25 to 150 px, touching or not
+    for _ in range(200):  # cameras as render_photo's: dice of 25 to 150 px, touching or not
         w, h = scene.RESOLUTIONS[int(rng.integers(len(scene.RESOLUTIONS)))]
         focal, die_px = w * rng.uniform(0.55, 1.3), rng.uniform(25, min(150, min(w, h) / 3))
         camera = Camera.looking_down(math.radians(rng.uniform(0, 35)), 2.6 * focal / die_px, focal, (w, h), 0.0)

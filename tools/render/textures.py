@@ -48,7 +48,7 @@ class Look:
     colour: str
     ink: tuple[float, float, float]
     font: Path | int  # a TrueType font's file or an OpenCV font
-    thickness: float  # of an OpenCV font's strokes, fraction of the texture; the pips' size
+    thickness: float  # 0.05–0.11: the numerals' size, an OpenCV font's strokes (bold above 0.08), the pips' size
     alpha: float  # 1 opaque; less: translucent
     marbled: float
     speckled: float
@@ -62,8 +62,9 @@ def random_look(rng: np.random.Generator) -> Look:
     light_body = body.mean() > 120
     inks = [ink for ink in INKS if np.abs(np.array(ink) - body).max() > INK_CONTRAST]  # no red on red
     ink = (20.0, 20.0, 20.0) if light_body else tuple(float(c) for c in inks[int(rng.integers(len(inks)))])
-    fonts = truetype_fonts()
-    font = fonts[int(rng.integers(len(fonts)))] if fonts and rng.random() < TRUETYPE_SHARE else int(rng.choice(HERSHEY))
+    fonts = truetype_fonts()  # the same draws whether or not the machine has them
+    truetype, pick = rng.random() < TRUETYPE_SHARE, rng.random()
+    font = fonts[int(pick * len(fonts))] if fonts and truetype else HERSHEY[int(pick * len(HERSHEY))]
     return Look(body, colour, ink, font, float(rng.uniform(0.05, 0.11)),
                 1.0 if rng.random() < 0.7 else float(rng.uniform(0.55, 0.85)),
                 float(rng.uniform(0.2, 0.5)) if rng.random() < 0.3 else 0.0,
@@ -89,7 +90,7 @@ def symbol_texture(symbol: str, look: Look, body: np.ndarray, at: tuple[float, f
     :func:`numeral_mask`: strokes as thin as printed numerals'), centred at ``at`` (fractions of the
     texture), turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
     height = 0.42 * TEXTURE * scale / max(1, 0.6 * len(symbol))
-    bold = 1 + round(look.thickness > 0.08)  # an OpenCV font's strokes: 1 or 2 × its thinnest
+    bold = 1 + int(look.thickness > 0.08)  # an OpenCV font's strokes: 1 or 2 × its thinnest
     glyph = numeral_mask(symbol, look.mark if symbol in ("6", "9") else "", height, look.font, bold)
     h, w = glyph.shape
     place = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
