@@ -87,8 +87,8 @@ def _body_texture(look: Look, rng: np.random.Generator) -> np.ndarray:
 def symbol_texture(symbol: str, look: Look, body: np.ndarray, at: tuple[float, float] = (0.5, 0.5),
                    scale: float = 1.0, angle: float = 0.0) -> np.ndarray:
     """``body`` with ``symbol`` written in the die's ink and font (tools/face_synth.py's
-    :func:`numeral_mask`: strokes as thin as printed numerals'), centred at ``at`` (fractions of the
-    texture), turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
+    :func:`numeral_mask`, as its drawn faces are), centred at ``at`` (fractions of the texture),
+    turned ``angle`` degrees clockwise, 6 and 9 marked as the die's maker marks them."""
     height = 0.42 * TEXTURE * scale / max(1, 0.6 * len(symbol))
     bold = 1 + int(look.thickness > 0.08)  # an OpenCV font's strokes: 1 or 2 × its thinnest
     glyph = numeral_mask(symbol, look.mark if symbol in ("6", "9") else "", height, look.font, bold)
