@@ -52,8 +52,7 @@ def main() -> int:
     dice = 0
     for photo in numerals_data.load_photos((args.source,)):
         image = cv2.imread(str(photo.path))
-        labels = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
-                   max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]), d["kind"]) for d in photo.dice]
+        labels = [(x, y, side, d["kind"]) for (x, y, side), d in zip(photo.centres(), photo.dice, strict=True)]
         dice += len(labels)
         pyramid = Pyramid(image)
         side = float(np.median([s for _, _, s, _ in labels]))

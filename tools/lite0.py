@@ -95,6 +95,12 @@ def lite0(stages: int) -> Backbone:
     return model.eval()
 
 
+def from_blob(x: torch.Tensor) -> torch.Tensor:
+    """The readers' N×3×H×W BGR input in [-1, 1] (:func:`vision.network.to_blob`) → the backbone's
+    (RGB, :data:`MEAN`, :data:`STD`): inside a network, so its exported ONNX keeps the readers' contract."""
+    return ((x[:, [2, 1, 0]] + 1.0) * 127.5 - MEAN) / STD
+
+
 def to_input(crops: np.ndarray) -> torch.Tensor:
     """N×H×W×3 uint8 BGR → N×3×H×W float32 normalised RGB tensor."""
     rgb = crops[..., ::-1].astype(np.float32)

@@ -51,6 +51,11 @@ class Photo:
     def held_out(self) -> bool:
         return held_out(self.path.name)
 
+    def centres(self) -> list[tuple[float, float, float]]:
+        """(x, y, side) of each labelled die, pixels; side = the longer side of its box."""
+        return [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
+                 float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in self.dice]
+
 
 def load_photos(sources: tuple[str, ...] = SOURCES) -> list[Photo]:
     """Every labelled photo of ``sources``, with the reader's kind on each die."""

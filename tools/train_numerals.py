@@ -62,7 +62,7 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.augment import filling, perspective, recolour, vary_light  # noqa: E402
-from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
+from tools.lite0 import STAGES, from_blob, lite0  # noqa: E402
 from tools.numerals_data import SOURCES, load_photos, load_renders  # noqa: E402
 from tools.resume import Resume  # noqa: E402
 from vision.network import to_blob  # noqa: E402
@@ -145,7 +145,7 @@ class Lite0Classifier(nn.Module):
         self.value = nn.Linear(STAGES[self.STAGE - 1][4], len(KINDS) * MAX_VALUE)
 
     def forward(self, x):
-        f = self.drop(self.backbone(((x[:, [2, 1, 0]] + 1.0) * 127.5 - MEAN) / STD)[-1])
+        f = self.drop(self.backbone(from_blob(x))[-1])
         return self.kind(f), self.value(f)
 
 
@@ -159,12 +159,6 @@ def jitter_colour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     mean = out.mean()
     out = (out - mean) * rng.uniform(0.8, 1.2) + mean
     return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def _centres(photo) -> list[tuple[float, float, float]]:
-    """(x, y, side) of each labelled die; side = the longer side of its box."""
-    return [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
-             float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in photo.dice]
 
 
 # --- renders (tools/render_dice.py) ---------------------------------------------------
@@ -205,7 +199,7 @@ def read_renders(folders: list[Path], rng, varied: bool = False) -> Renders:
     for photo in (photo for folder in folders for photo in load_renders(folder)):
         image = cv2.imread(str(photo.path))
         h, w = image.shape[:2]
-        dice = _centres(photo)
+        dice = photo.centres()
         scale = min(1.0, _RENDER_LONG_SIDE / max(h, w))
         if varied:
             scale = min(1.0, max(scale, WIDE_SIDES[1] / float(np.median([s for _, _, s in dice]))))
@@ -334,7 +328,7 @@ def train_detector(photos, images, epochs: int, rng, checkpoint=None, renders: R
     epoch and taken up from (tools/resume.py)."""
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    samples = [(image, _centres(photo)) for photo, image in zip(photos, images, strict=True)]
+    samples = [(image, photo.centres()) for photo, image in zip(photos, images, strict=True)]
     extra = renders.detector if renders else []
     per_epoch = len(samples) + min(len(samples), len(extra))
     steps = epochs * math.ceil(per_epoch / 16)
@@ -374,7 +368,7 @@ def _positives(photos, weight_of_source) -> list[tuple[int, float, float, float,
     """(photo index, x, y, side, class, value) of every labelled die, repeated per its source's weight."""
     items = []
     for k, photo in enumerate(photos):
-        for d, (x, y, s) in zip(photo.dice, _centres(photo), strict=True):
+        for d, (x, y, s) in zip(photo.dice, photo.centres(), strict=True):
             if d["value"] is not None:  # a cocked die has no value to learn
                 items += [(k, x, y, s, CLASSES.index(d["kind"]), d["value"])] * weight_of_source.get(photo.source, 1)
     return items
@@ -384,7 +378,7 @@ def _negatives(photos, sizes, per_photo: int, rng) -> list[tuple[int, float, flo
     """Crops with no die in the middle: random places and places beside a die."""
     items = []
     for k, photo in enumerate(photos):
-        dice = _centres(photo)
+        dice = photo.centres()
         typical = float(np.median([s for _, _, s in dice]))
         found = 0
         for attempt in range(per_photo * 6):

@@ -88,7 +88,7 @@ from tools.augment import (  # noqa: E402
     recolour,
     vary_light,
 )
-from tools.lite0 import MEAN, STAGES, STD, lite0  # noqa: E402
+from tools.lite0 import STAGES, from_blob, lite0  # noqa: E402
 from tools.pips_data import SOURCES, load_photos, rendered_photos, synthetic_photos  # noqa: E402
 from tools.resume import Resume  # noqa: E402
 from tools.train_numerals import conv_block, focal_loss, jitter_colour  # noqa: E402
@@ -173,8 +173,7 @@ class Lite0Classifier(nn.Module):
         self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(STAGES[stage - 1][4], COCKED + 1))
 
     def forward(self, x):
-        x = ((x[:, [2, 1, 0]] + 1.0) * 127.5 - MEAN) / STD
-        x = F.interpolate(x, size=(self.size, self.size), mode="bilinear", align_corners=False)
+        x = F.interpolate(from_blob(x), size=(self.size, self.size), mode="bilinear", align_corners=False)
         return self.head(self.backbone(x)[-1])
 
 

@@ -157,7 +157,7 @@ class NumberedBackend(Backend):
         return self._last[1]
 
     def crops(self, image: NDArray[Any], found: Sequence[Candidate]) -> NDArray[Any]:
-        return np.stack([numerals.classifier_crop(image, (x, y), side) for x, y, side, _ in found])
+        return np.stack(numerals.classifier_crops(image, [c[:3] for c in found]))
 
     def log_probs(self, crops: NDArray[Any]) -> NDArray[Any]:
         return _numbered_log_probs(*numerals.classify(crops))

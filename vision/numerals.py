@@ -31,7 +31,7 @@ classifier is not sure of its value; a kind it is not sure of is not a die.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -60,7 +60,7 @@ MAX_VALUE = 20
 DETECT_SIZE = 320  # pixels: the photo's long side in the detector's input
 STRIDE = 4  # input pixels per heat-map cell
 CROP = 48  # pixels: the classifier's input side
-CROP_SCALE = 1.0  # the crop's side over the die's, unless the classifier says otherwise (classifier_crop)
+CROP_SCALE = 1.0  # the crop's side over the die's, unless the classifier says otherwise (classifier_crops)
 
 HEAT_MIN = 0.2  # detector peak: below this no die is looked at
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
@@ -144,9 +144,10 @@ def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angl
     return square_crop(image, center, scale * max(side, 1.0), CROP, angle)
 
 
-def classifier_crop(image: NDArray[Any], center: tuple[float, float], side: float) -> NDArray[Any]:
-    """:func:`crop_die` at the scale the classifier learned its crops at (its ``crop_scale``
-    metadata, :data:`CROP_SCALE` when it has none): the crop :func:`classify` reads.
+def classifier_crops(image: NDArray[Any], places: Sequence[tuple[float, float, float]]) -> list[NDArray[Any]]:
+    """:func:`crop_die` of each (x, y, side; photo pixels) of ``places`` at the scale the classifier
+    learned its crops at (its ``crop_scale`` metadata, :data:`CROP_SCALE` when it has none): the
+    crops :func:`classify` reads.
 
     :raises FileNotFoundError: the classifier's file is missing.
     :raises ValueError: its ``crop_scale`` is not a number between 0 and 10.
@@ -154,7 +155,7 @@ def classifier_crop(image: NDArray[Any], center: tuple[float, float], side: floa
     scale = float(_CLASSIFIER.metadata().get("crop_scale", CROP_SCALE))
     if not 0 < scale < 10:  # NaN too
         raise ValueError(f"{_CLASSIFIER.path}: crop_scale {scale} is not a crop's side over a die's")
-    return crop_die(image, center, side, scale=scale)
+    return [crop_die(image, (x, y), side, scale=scale) for x, y, side in places]
 
 
 def peaks(heat: NDArray[Any], threshold: float = HEAT_MIN) -> list[tuple[int, int, float]]:
@@ -223,9 +224,8 @@ class Looks:
         new = [look for look in dict.fromkeys(wanted) if look not in self._seen]
         if not new:
             return
-        for key, _ in new:
-            if key not in self._crops:
-                self._crops[key] = classifier_crop(self.image, key[:2], key[2])
+        missing = list(dict.fromkeys(key for key, _ in new if key not in self._crops))
+        self._crops.update(zip(missing, classifier_crops(self.image, missing), strict=True))
         batch = np.stack([self._crops[key][::-1, ::-1] if turned else self._crops[key] for key, turned in new])
         outputs = _CLASSIFIER.run_images(batch)  # while remembering: known by its bytes, converted when new
         values = outputs["value"].reshape(len(new), len(KINDS), MAX_VALUE)

@@ -40,10 +40,10 @@ def test_a_network_gives_its_metadata(wider):
 
 
 def test_the_crop_is_cut_at_the_classifiers_scale(monkeypatch, wider, photo):
-    plain = numerals.classifier_crop(photo, (160.0, 120.0), 40.0)
+    plain = numerals.classifier_crops(photo, [(160.0, 120.0, 40.0)])[0]
     assert np.array_equal(plain, numerals.crop_die(photo, (160.0, 120.0), 40.0))
     monkeypatch.setattr(numerals, "_CLASSIFIER", wider)
-    crop = numerals.classifier_crop(photo, (160.0, 120.0), 40.0)
+    crop = numerals.classifier_crops(photo, [(160.0, 120.0, 40.0)])[0]
     assert np.array_equal(crop, numerals.crop_die(photo, (160.0, 120.0), 40.0, scale=1.25))
     assert not np.array_equal(crop, plain)
 
@@ -63,4 +63,4 @@ def test_the_reader_and_the_adaptation_classify_those_crops(monkeypatch, wider, 
 def test_a_crop_scale_that_is_no_scale_is_a_clear_error(monkeypatch, tmp_path, photo, value):
     monkeypatch.setattr(numerals, "_CLASSIFIER", _with_crop_scale(tmp_path, value))
     with pytest.raises(ValueError, match="crop_scale|could not convert"):
-        numerals.classifier_crop(photo, (160.0, 120.0), 40.0)
+        numerals.classifier_crops(photo, [(160.0, 120.0, 40.0)])[0]
