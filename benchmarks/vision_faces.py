@@ -1,18 +1,26 @@
-"""Benchmark the face-value network (vision/faces.py) on every real d12 and d20 of the datasets.
+"""Benchmark the face-value network (vision/faces.py) on every real numbered die of the datasets.
 
 Run by hand from the repository root (one core):
 
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/vision_faces.py [--network FILE]
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/vision_faces.py [--network FILE] [--classifier FILE]
 
-The network learned from drawn faces only (tools/train_faces.py), so every real d12 and d20 here
-(real-polyhedral/burks-tray-polyhedral: 7 d12, 12 d20; real-d20/lurig-platform-d20: 53 d20;
-DICELENS_DATASETS, tools/datasets.py) is a die, tray and camera it never saw. Two readings:
+The network learned from drawn faces only (tools/train_faces.py), so every real numbered die here
+(real-polyhedral/burks-tray-polyhedral: d6, d8, d10, percentile d10, d12, d20;
+real-polyhedral/banachowicz-mixed-d10: d10, and d6 and d8 with ornate numerals and an emblem on
+some faces; real-d20/lurig-platform-d20: d20; DICELENS_DATASETS, tools/datasets.py) is a die, tray
+and camera it never saw. Three readings:
 
 - "crop": each die cropped at its label box (as if the detector had found it exactly) and read
-  by :func:`vision.faces.read_face`: right and wrong per source at each sureness threshold,
-  and the threshold ``FACE_MIN`` (vision/numerals.py) marked;
+  by :func:`vision.faces.read_face`: right and wrong per source and kind at each sureness
+  threshold, and the threshold ``FACE_MIN`` (vision/numerals.py) marked;
+- "values": the d6, d8 and d10 values at the same crops, told by the numbered classifier (given
+  the die's true kind, at ``VALUE_MIN``), by the face network alone (at ``FACE_MIN``) and by the
+  reader's rule for them (:func:`vision.numerals.value_of`): right / wrong, the rest unreadable;
+  ``--classifier`` reads with a leave-one-source-out run's classifier (tools/train_loso.sh), so
+  that the source it left out is a tray neither network saw;
 - "tray": :func:`vision.read_dice` on the whole photo, every kind: right, wrong value, wrong
-  kind, unreadable, missed, phantom, per source; burks' split by the numbered networks' split
+  kind, unreadable, missed, phantom, per source, of the kinds whose value only the face network
+  reads (d12, d20, percentile d10); burks' split by the numbered networks' split
   (tools/numerals_data.held_out: they learned from its other photos), lurig's never seen by them.
 
 ``--network FILE`` reads with another faces_value.onnx (a run of tools/train_faces.py --out).
@@ -29,6 +37,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.vision_read_dice import count_outcomes  # noqa: E402
@@ -37,64 +46,131 @@ from vision import faces, numerals  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.network import Network  # noqa: E402
 
-SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-d20/lurig-platform-d20")
-SIDES = {"d12": 12, "d20": 20}
+SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-polyhedral/banachowicz-mixed-d10",
+           "real-d20/lurig-platform-d20")
+#: the kinds the network reads (the reader's names: "d6" and "d8" are numbered and ornate ones alike)
+KINDS = ("d6", "d8", "d10", "d10-percentile", "d12", "d20")
+#: the kinds the classifier also gives a value of (its other kinds' values: the face network's only)
+CLASSIFIER_KINDS = ("d6", "d8", "d10")
 #: the sources the shipped numbered networks learned from, three photos in four (README, Development)
-LEARNED_BY_NUMBERED = ("real-polyhedral/burks-tray-polyhedral",)
+LEARNED_BY_NUMBERED = ("real-polyhedral/burks-tray-polyhedral", "real-polyhedral/banachowicz-mixed-d10")
 THRESHOLDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
 
 
-def crop_reading(photos) -> list[tuple[int, float, int]]:
-    """(numeral read, its probability, the label's value) of each d12 and d20 cropped at its box."""
+def crop_reading(photos) -> list[dict]:
+    """Each numbered die of ``photos`` cropped at its label box: its source, whether held out of
+    the shipped numbered networks' training, kind and value, the face network's probability of
+    each value, its likeliest and how sure, and for CLASSIFIER_KINDS the classifier's value scores
+    for the die's true kind (None for the others)."""
     read = []
     for photo in photos:
-        dice = [d for d in photo.dice if d["kind"] in SIDES]
-        image = cv2.imread(str(photo.path)) if dice else None
-        for die in dice:
-            x0, y0, x1, y1 = die["box"]
-            read.append((*faces.read_face(image, ((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0),
-                                          SIDES[die["kind"]]), die["value"]))
+        dice = [d for d in photo.dice if d["kind"] in KINDS]
+        if not dice:
+            continue
+        image = cv2.imread(str(photo.path))
+        places = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
+                   float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in dice]
+        _, value_scores = numerals.classify(np.stack(numerals.classifier_crops(image, places)))
+        for die, (x, y, side), scores in zip(dice, places, value_scores, strict=True):
+            kind = die["kind"]
+            odds = faces.face_odds(image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile")
+            read.append({"source": photo.source, "held_out": photo.held_out, "kind": kind, "value": die["value"],
+                         "odds": odds, "face": int(np.argmax(odds)) + 1, "sure": float(odds.max()),
+                         "scores": scores[numerals.KINDS.index(kind)] if kind in CLASSIFIER_KINDS else None})
     return read
 
 
-def print_crop_table() -> None:
-    """The "crop" reading of every source, right and wrong ("ok", "x") at each of THRESHOLDS."""
+def print_crop_table(read: list[dict] | None = None) -> None:
+    """The "crop" reading (:func:`crop_reading` of every source, made when not given), right and
+    wrong ("ok", "x") per source and kind at each of THRESHOLDS."""
+    read = read if read is not None else crop_reading(numerals_data.load_photos(SOURCES))
     print(f"crop: each die at its label box, read turned {faces.TURNS} ways; FACE_MIN {numerals.FACE_MIN}")
-    print(f"{'source':30}{'dice':>5}" + "".join(f"{'≥' + str(t):>14}" for t in THRESHOLDS))
-    rows = [(source.split("/")[-1], crop_reading(numerals_data.load_photos((source,)))) for source in SOURCES]
-    for name, read in rows + [("all", [die for _, part in rows for die in part])]:
-        cells = [f"{sum(p >= t and n == v for n, p, v in read):5} ok {sum(p >= t and n != v for n, p, v in read):3} x"
-                 for t in THRESHOLDS]
-        print(f"{name:30}{len(read):5}" + "".join(f"{c:>14}" for c in cells), flush=True)
+    print(f"{'source, kind':36}{'dice':>5}" + "".join(f"{'≥' + str(t):>14}" for t in THRESHOLDS))
+    groups = defaultdict(list)
+    for die in read:
+        groups[die["source"], die["kind"]].append(die)
+        groups["all", die["kind"]].append(die)
+    for (source, kind), dice in sorted(groups.items(), key=lambda g: (g[0][0] == "all", g[0])):
+        cells = [f"{sum(d['sure'] >= t and d['face'] == d['value'] for d in dice):5} ok "
+                 f"{sum(d['sure'] >= t and d['face'] != d['value'] for d in dice):3} x" for t in THRESHOLDS]
+        print(f"{source + ' ' + kind:36}{len(dice):5}" + "".join(f"{c:>14}" for c in cells), flush=True)
+
+
+def print_value_table(read: list[dict], left_out: str | None = None) -> None:
+    """The "values" reading of CLASSIFIER_KINDS: right / wrong by the classifier alone, the face
+    network alone and the reader's rule (:func:`vision.numerals.value_of`), per source and by what
+    the classifier learned of it: the shipped one three photos in four of LEARNED_BY_NUMBERED
+    ("held out": the fourth), a leave-one-source-out one every photo but ``left_out``'s."""
+    print(f"\nvalues: the d6, d8 and d10 at their label boxes, right / wrong (the rest unreadable): the "
+          f"classifier at VALUE_MIN {numerals.VALUE_MIN}, the face network at FACE_MIN {numerals.FACE_MIN}, "
+          f"the reader's rule (VALUE_SURE {numerals.VALUE_SURE}, BOTH_MIN {numerals.BOTH_MIN})")
+    print(f"{'source, classifier saw it, kind':52}{'dice':>5}{'classifier':>14}{'face':>14}{'reader':>14}")
+    groups = defaultdict(list)
+    for die in read:
+        if left_out:
+            seen = "never seen" if die["source"] == left_out.split("/")[-1] else "learned"
+        elif any(die["source"] == learned.split("/")[-1] for learned in LEARNED_BY_NUMBERED):
+            seen = "held out" if die["held_out"] else "learned"
+        else:
+            seen = "never seen"
+        if die["kind"] in CLASSIFIER_KINDS:
+            groups[f"{die['source']} {seen}", die["kind"]].append(die)
+    for (source, kind), dice in sorted(groups.items()):
+        counts = Counter()
+        for die in dice:
+            sides = numerals.SIDES[kind]
+            odds = np.exp(die["scores"][:sides] - die["scores"][:sides].max())
+            odds /= odds.sum()
+            told = {"classifier": (int(np.argmax(odds)) + 1, float(odds.max()), numerals.VALUE_MIN),
+                    "face": (die["face"], die["sure"], numerals.FACE_MIN),
+                    "reader": (*numerals.value_of(kind, odds, lambda d=die: d["odds"]), 0.0)}
+            for who, (value, sure, bar) in told.items():
+                if sure >= bar and value is not None:
+                    counts[who, value == die["value"]] += 1
+        print(f"{source + ' ' + kind:52}{len(dice):5}" + "".join(
+            f"{f'{counts[who, True]} / {counts[who, False]}':>14}" for who in ("classifier", "face", "reader")))
 
 
 def tray_reading(photos, split: bool) -> dict[str, Counter]:
-    """read_dice's outcome for the d12s and d20s of ``photos``; with ``split``, by the numbered
-    networks' split (held out of their training, or learned from), else all "never learned from"."""
+    """read_dice's outcome for the dice of numerals.FACE_KINDS of ``photos``; with ``split``, by the
+    numbered networks' split (held out of their training, or learned from), else all "never
+    learned from"."""
     counts: dict[str, Counter] = {}
     for photo in photos:
-        if not any(d["kind"] in SIDES for d in photo.dice):
+        if not any(d["kind"] in numerals.FACE_KINDS for d in photo.dice):
             continue
         dice = read_dice(cv2.imread(str(photo.path))).dice
         c = counts.setdefault(("held out" if photo.held_out else "learned from") if split
                               else "never learned from", Counter())
         by_kind: dict[str, Counter] = defaultdict(Counter)
         count_outcomes(by_kind, dice, photo.dice)
-        for kind, outcomes in by_kind.items():  # the d12s and d20s, and phantoms of every kind
-            c.update({what: n for what, n in outcomes.items() if kind in SIDES or what == "phantom"})
+        for kind, outcomes in by_kind.items():  # the face kinds' dice, and phantoms of every kind
+            c.update({what: n for what, n in outcomes.items() if kind in numerals.FACE_KINDS or what == "phantom"})
     return counts
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--network", type=Path, help="another faces_value.onnx to read with")
+    parser.add_argument("--classifier", type=Path,
+                        help="a leave-one-source-out run's numerals_classify.onnx (with --left-out; no tray reading)")
+    parser.add_argument("--left-out", choices=SOURCES, help="the source that classifier never learned from")
     args = parser.parse_args()
+    if bool(args.classifier) != bool(args.left_out):
+        parser.error("--classifier and --left-out go together")
     cv2.setNumThreads(1)
     if args.network:
         faces._NETWORK = Network(args.network, "face-value network")
-    print_crop_table()
-    print("\ntray: vision.read_dice on the whole photo; the d12s and d20s only (phantoms: any kind)")
+    if args.classifier:
+        numerals._CLASSIFIER = Network(args.classifier, "numbered-dice classifier")
+    read = crop_reading(numerals_data.load_photos(SOURCES))
+    print_crop_table(read)
+    print_value_table(read, args.left_out)
+    if args.classifier:
+        return 0
+    print(f"\ntray: vision.read_dice on the whole photo; the {', '.join(numerals.FACE_KINDS)} only "
+          "(phantoms: any kind)")
     print(f"{'source / numbered split':40}" + "".join(f"{c:>8}" for c in COLUMNS))
     for source in SOURCES:
         photos = numerals_data.load_photos((source,))

@@ -31,8 +31,7 @@ value threshold: the highest of :data:`AGREE_MINS` below it with the most gain o
 sources (read with ``agree_min`` 0: a die given a value below the threshold is the count's);
 the rows are then read again at both. ``--heats`` reads the pip sources at each detector
 threshold given (the reader's HEAT_MIN by default) and chooses a source's the same way, on
-the other pip sources' gain at their chosen value threshold. Kinds of ``NUMERALS_NOT_LEARNED`` are reported
-unreadable, as the reader does; the value its network would have given them is counted apart.
+the other pip sources' gain at their chosen value threshold.
 
 ``--read-dice`` reads the numbered sources with ``vision.read_dice`` (every kind, as the
 product does: the pip tray's choice and recheck included) rather than ``read_numbered``: the
@@ -139,11 +138,11 @@ def _outcomes(dice: list, labels: list[dict], value_p: Callable[[object], float]
 @contextmanager
 def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
     """The numbered reader with the networks of ``folder`` (None: the shipped ones), every value
-    given (VALUE_MIN and FACE_MIN 0, no kind withheld, nor the values of dice read at COARSE_PROBES
-    scales; a d12's or d20's value and its probability are the face-value network's);
+    given (VALUE_MIN and FACE_MIN 0, nor the values of dice read at COARSE_PROBES scales withheld; a
+    value and its probability are :func:`vision.numerals.value_of`'s);
     yields id(die) → its value's probability given its kind."""
     saved = (numerals._DETECTOR, numerals._VARIED, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
-             numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld)
+             numerals._reading, numerals._withheld)
     probabilities: dict[int, float] = {}
     original = numerals._reading
 
@@ -158,13 +157,13 @@ def _numbered_networks(folder: Path | None) -> Iterator[dict[int, float]]:
         varied = folder / numerals.VARIED_DETECT_FILE  # the second detector, when that run made one
         numerals._VARIED = Network(varied, "numbered-dice detector") if varied.is_file() else None
         numerals._CLASSIFIER = Network(folder / "numerals_classify.onnx", "numbered-dice classifier")
-    numerals.VALUE_MIN, numerals.FACE_MIN, numerals.NUMERALS_NOT_LEARNED, numerals._reading = 0.0, 0.0, (), reading
+    numerals.VALUE_MIN, numerals.FACE_MIN, numerals._reading = 0.0, 0.0, reading
     numerals._withheld = lambda die: die
     try:
         yield probabilities
     finally:
         (numerals._DETECTOR, numerals._VARIED, numerals._CLASSIFIER, numerals.VALUE_MIN, numerals.FACE_MIN,
-         numerals.NUMERALS_NOT_LEARNED, numerals._reading, numerals._withheld) = saved
+         numerals._reading, numerals._withheld) = saved
 
 
 def _timed(read: Callable, image: np.ndarray, run: SourceRun, threshold: float):
@@ -237,8 +236,7 @@ def verdict(o: Outcome, threshold: float, agree_min: float = NO_COUNT) -> str:
         return "missed"
     if o.read_kind != o.kind:
         return "kind"
-    if o.reason or o.value is None or o.kind in numerals.NUMERALS_NOT_LEARNED \
-            or o.value_p < (agree_min if o.counted else threshold):
+    if o.reason or o.value is None or o.value_p < (agree_min if o.counted else threshold):
         return "unread"
     return "right" if o.value == o.label else "wrong"
 
@@ -447,7 +445,6 @@ def main() -> int:
     print(f"{'source / kind':44}" + "".join(f"{c:>8}" for c in COLUMNS) + f"{'acc %':>7}{'ph/100':>7}"
           "  ms wall/CPU")
     totals: dict[str, Counter] = defaultdict(Counter)
-    withheld: Counter = Counter()
     chosen: dict[str, float] = {}
     reported: dict[str, SourceRun] = {}  # the runs the rows give (a pip source read again at its agree_min)
     for source, run in runs.items():
@@ -472,9 +469,6 @@ def main() -> int:
                 confusions[o.kind][o.read_kind] += 1
             elif v == "wrong":
                 confusions[o.kind][(o.label, o.value)] += 1
-            if v == "unread" and o.kind in numerals.NUMERALS_NOT_LEARNED and not o.reason:
-                withheld[(source, o.kind, "read")] += 1
-                withheld[(source, o.kind, "right")] += o.value == o.label
         source_total: Counter = sum(by_kind.values(), Counter())
         counting = f", agree_min {agree_min}" if agree_min != NO_COUNT else ""
         counting += f", heat {heat_of[source]}" if source in heat_of and len(args.heats) > 1 else ""
@@ -489,10 +483,6 @@ def main() -> int:
     for kind in sorted(totals, key=numerals.KINDS.index):
         _row(f"  {kind}", totals[kind])
     _row("overall", sum(totals.values(), Counter()))
-    for (source, kind, what), n in sorted(withheld.items()):
-        if what == "read":
-            print(f"{source} {kind}: values withheld (NUMERALS_NOT_LEARNED); the network's likeliest "
-                  f"value is right for {withheld[(source, kind, 'right')]} of {n}")
     print_times([t for s, r in reported.items() for t in r.wall[chosen[s]]],
                 [t for s, r in reported.items() for t in r.cpu[chosen[s]]])
     return 0

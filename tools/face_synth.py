@@ -1,17 +1,19 @@
-"""Draw the top face of a d12 or d20 in 2D, its numeral upright: training crops for tools/train_faces.py.
+"""Draw the top face of a numbered die in 2D, its numeral upright: training crops for tools/train_faces.py.
 
 A training-time module (never imported by dicelens at run time). tools/render_dice.py's 3D dice
 show their numerals as blurred blobs at the sizes it draws most dice (a network learned nothing
 from them: docs/benchmarks.md), so the face network learns from faces drawn here instead, sharp
 and at the size :func:`vision.faces.face_crop` shows a die: the crop's middle is the top face (a
-triangle, or a pentagon), its numeral in one of the machine's TrueType fonts (DejaVu and
-Liberation: Debian's fonts-dejavu-core and fonts-liberation) or OpenCV's Hershey fonts, with the
-6 and 9 underlined, dotted or bare; around it the neighbouring faces, shaded otherwise, and their
-numerals turned to their own edges. Randomised: body and ink colours, speckle, marbling,
-translucency, a lamp's glare, the face's size and place (the detector's centre a little off),
-a tilt of up to 30° (an oblique camera), blur, noise, few pixels and JPEG. The numeral is upright
-within ±:data:`UPRIGHT` degrees, or the whole face turned further (the network's class "turned"):
-the network reads a crop turned several ways (:func:`vision.faces.read_face`) and keeps the surest.
+d6's square, a d8's or d20's triangle, a d10's kite, a d12's pentagon), its numeral in one of the
+machine's TrueType fonts (DejaVu and Liberation: Debian's fonts-dejavu-core and fonts-liberation)
+or OpenCV's Hershey fonts, with the 6 and 9 underlined, dotted or bare, a d10's 10 printed "0";
+around it the neighbouring faces, shaded otherwise, and their numerals turned to their own edges.
+Randomised: body and ink colours, speckle, marbling, translucency, a lamp's glare, the face's
+size and place (the detector's centre a little off), a tilt of up to 30° (an oblique camera),
+blur, noise, few pixels and JPEG. The numeral is upright within ±:data:`UPRIGHT` degrees, or the
+whole face turned further, or an emblem printed in its place (as on some makers' 1s and highest
+faces): the network's class "turned"; it reads a crop turned several ways
+(:func:`vision.faces.read_face`) and keeps the surest.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from vision.faces import die_glyphs
 
 FONT_FOLDERS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)
@@ -38,9 +42,11 @@ def truetype_fonts() -> tuple[Path, ...]:
                  if "Math" not in path.name and "ExtraLight" not in path.name)
 
 
-def _symbol(value: int, marks: str) -> tuple[str, str]:
-    """The numeral's text and its mark ("", "underline" or "dot") as the die's maker prints it."""
-    return str(value), (marks if value in (6, 9) else "")
+def _symbol(value: int, sides: int, marks: str, percentile: bool) -> tuple[str, str]:
+    """The numeral's text and its mark ("", "underline" or "dot") as the die's maker prints it
+    (:func:`vision.faces.die_glyphs`: a d10's 10 is "0", a percentile d10's faces "10"…"90", "00")."""
+    text = die_glyphs(sides, percentile)[value - 1]
+    return text, (marks if text in ("6", "9") else "")
 
 
 def numeral_mask(text: str, mark: str, height: float, font: object, bold: int) -> np.ndarray:
@@ -90,10 +96,33 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, centre: tuple[float, float], an
     canvas[:] = canvas * (1 - a) + ink * a
 
 
-def _polygon(sides: int, radius: float, centre: tuple[float, float]) -> np.ndarray:
-    """The corners of a regular polygon, one corner straight up."""
-    angles = np.radians(-90 + 360 * np.arange(sides) / sides)
+def _polygon(sides: int, radius: float, centre: tuple[float, float], turn: float = 0.0) -> np.ndarray:
+    """The corners of a regular polygon, one corner straight up, then turned ``turn`` degrees
+    (a square at 45° stands on an edge)."""
+    angles = np.radians(-90 + turn + 360 * np.arange(sides) / sides)
     return np.stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)], 1)
+
+
+def _top_face(sides: int, big: int, centre: tuple[float, float],
+              rng: np.random.Generator) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """The top face's corners, its numeral's height and the numeral's centre, in a crop of ``big``
+    pixels (FACE_SPAN of the die's side) around ``centre``, as a die of ``sides`` lying flat shows
+    them from above: a d20's triangle spans about 0.55 of the die, a d12's pentagon 0.5, a d8's
+    triangle the whole die (its outline is a hexagon through the triangle's corners), a d6's square
+    nearly all of it, and a d10's kite runs from the pole it points to past the die's middle."""
+    if sides == 10:
+        length = big * rng.uniform(0.75, 1.0)  # pole to the far corner
+        width = length * rng.uniform(0.55, 0.7)
+        shape = np.array([[0, -0.62], [0.5 * width / length, 0.05], [0, 0.38], [-0.5 * width / length, 0.05]])
+        corners = np.array(centre) + shape * length
+        return corners, length * rng.uniform(0.35, 0.5), (centre[0], centre[1] + 0.05 * length)
+    span, corners_of, tall = {20: ((0.36, 0.46), 3, (0.5, 0.75)), 12: ((0.3, 0.38), 5, (0.55, 0.8)),
+                              8: ((0.48, 0.62), 3, (0.45, 0.65)), 6: ((0.55, 0.9), 4, (0.4, 0.6))}[sides]
+    radius = big * rng.uniform(*span)  # the corners' distance from the face's middle
+    corners = _polygon(corners_of, radius, centre, 45.0 if sides == 6 else 0.0)
+    height = radius * rng.uniform(*tall)
+    drop = radius * 0.12 if sides in (20, 8) else 0.0  # a triangle's numeral sits a little below its middle
+    return corners, height, (centre[0], centre[1] + drop)
 
 
 def _colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -133,28 +162,55 @@ def _texture(size: int, body: np.ndarray, rng: np.random.Generator) -> np.ndarra
     return canvas
 
 
-def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn: float = 0.0) -> np.ndarray:
-    """A ``size``×``size``×3 uint8 BGR crop of a d``sides`` (12 or 20) showing ``value`` on top, as
-    :func:`vision.faces.face_crop` crops a found die, its numeral upright within ±UPRIGHT degrees,
-    then turned ``turn`` degrees counter-clockwise (a 6 or 9 turned is always marked, as makers do:
-    a bare one turned half round is the other)."""
+def _emblem(height: float, rng: np.random.Generator) -> np.ndarray:
+    """A uint8 mask of a maker's emblem ``height`` pixels high in place of a numeral: a star, a
+    ring, a shield or a few strokes (never a numeral)."""
+    side = max(4, round(height))
+    mask = np.zeros((side, side), np.uint8)
+    c, r = side / 2, side / 2 - 1
+    kind = rng.integers(4)
+    if kind == 0:
+        points = [(c + (r if i % 2 == 0 else r * 0.45) * math.sin(math.pi * i / 5),
+                   c - (r if i % 2 == 0 else r * 0.45) * math.cos(math.pi * i / 5)) for i in range(10)]
+        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 255, cv2.LINE_AA)
+    elif kind == 1:
+        cv2.circle(mask, (round(c), round(c)), round(r), 255, max(1, side // 8), cv2.LINE_AA)
+        cv2.circle(mask, (round(c), round(c)), max(1, round(r / 3)), 255, -1, cv2.LINE_AA)
+    elif kind == 2:
+        shield = [(0.1, 0.05), (0.9, 0.05), (0.9, 0.5), (0.5, 0.95), (0.1, 0.5)]
+        cv2.polylines(mask, [np.round(np.array(shield) * side).astype(np.int32)], True, 255,
+                      max(1, side // 8), cv2.LINE_AA)
+    else:
+        for _ in range(int(rng.integers(3, 7))):
+            a, b = rng.uniform(0, side, 2), rng.uniform(0, side, 2)
+            cv2.line(mask, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), 255,
+                     max(1, side // 10), cv2.LINE_AA)
+    return mask
+
+
+def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn: float = 0.0,
+              emblem: bool = False, percentile: bool = False) -> np.ndarray:
+    """A ``size``×``size``×3 uint8 BGR crop of a d``sides`` (6, 8, 10, 12 or 20; a percentile d10
+    with ``percentile``) showing ``value`` on top, as :func:`vision.faces.face_crop` crops a found
+    die, its numeral upright within ±UPRIGHT degrees, then turned ``turn`` degrees
+    counter-clockwise (a 6 or 9 turned is always marked, as makers do: a bare one turned half round
+    is the other); with ``emblem``, an emblem in the numeral's place."""
     big = size * SCALE
     body, ink = _colours(rng)
     canvas = _texture(big, body, rng)
     # the detector's centre is the die's, not always its top face's (a slanted view, a shadow): a
     # wider spread (0.08) read lurig's d20s worse (docs/benchmarks.md)
     centre = (big / 2 + rng.normal(0, 0.05 * big), big / 2 + rng.normal(0, 0.05 * big))
-    # the top face's circumradius against the crop (FACE_SPAN of the die): a d20's triangle spans
-    # about 0.55 of the die, a d12's pentagon 0.5
-    radius = big * (rng.uniform(0.36, 0.46) if sides == 20 else rng.uniform(0.3, 0.38))
-    corners = _polygon(3 if sides == 20 else 5, radius, centre)
+    corners, height, middle = _top_face(sides, big, centre, rng)
+    height *= 0.7 if percentile else 1.0  # two digits in a kite
+    radius = float(np.linalg.norm(corners - np.array(centre), axis=1).mean())
     # neighbours: each beyond one edge, a shade of its own, its numeral turned to its own edge
     light = rng.uniform(0.55, 1.0, len(corners))
-    marks = str(rng.choice(["underline", "dot", ""], p=[0.4, 0.3, 0.3] if turn == 0 else [0.55, 0.45, 0.0]))
+    # a 6 and a 9 are marked on nearly every die: a bare one is drawn upright only, and seldom
+    marks = str(rng.choice(["underline", "dot", ""], p=[0.5, 0.4, 0.1] if turn == 0 else [0.55, 0.45, 0.0]))
     fonts = truetype_fonts()
     font: object = fonts[int(rng.integers(len(fonts)))] if fonts and rng.random() < 0.8 else int(rng.choice(HERSHEY))
     bold = int(rng.integers(1, 3))
-    height = radius * (rng.uniform(0.5, 0.75) if sides == 20 else rng.uniform(0.55, 0.8))
     for i, (a, b) in enumerate(zip(corners, np.roll(corners, -1, 0), strict=True)):
         mid = (a + b) / 2
         out = mid - np.array(centre)
@@ -164,18 +220,16 @@ def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn:
         mask = np.zeros((big, big), np.uint8)
         cv2.fillConvexPoly(mask, np.array(far, np.int32), 255)
         canvas[mask > 0] = shade[mask > 0]
-        other = int(rng.integers(1, sides + 1))
-        text, mark = _symbol(other, marks)
+        text, mark = _symbol(int(rng.integers(1, sides + 1)), sides, marks, percentile)
         edge_angle = math.degrees(math.atan2(-(b - a)[1], (b - a)[0]))
         at = mid + out * radius * rng.uniform(0.55, 0.8)
         _stamp(canvas, numeral_mask(text, mark, height * rng.uniform(0.8, 1.1), font, bold), (at[0], at[1]),
                edge_angle + 180, rng.uniform(0.5, 1.0), ink * light[i])
     cv2.polylines(canvas, [np.round(corners).astype(np.int32)], True, (body * 0.5).tolist(),
                   max(1, round(big / 90)), cv2.LINE_AA)
-    text, mark = _symbol(value, marks)
-    _stamp(canvas, numeral_mask(text, mark, height, font, bold),
-           (centre[0], centre[1] + (radius * 0.12 if sides == 20 else 0.0)), rng.uniform(-UPRIGHT, UPRIGHT),
-           1.0, ink)
+    text, mark = _symbol(value, sides, marks, percentile)
+    symbol = _emblem(height * 1.2, rng) if emblem else numeral_mask(text, mark, height, font, bold)
+    _stamp(canvas, symbol, middle, rng.uniform(-UPRIGHT, UPRIGHT), 1.0, ink)
     if turn:
         whole = cv2.getRotationMatrix2D((big / 2, big / 2), turn, 1.0)
         canvas = cv2.warpAffine(canvas, whole, (big, big), borderMode=cv2.BORDER_REFLECT)

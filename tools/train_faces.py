@@ -1,15 +1,15 @@
-"""Train the face-value network of vision/faces.py (the numeral on a d12's or d20's top face), export ONNX.
+"""Train the face-value network of vision/faces.py (the numeral on a numbered die's top face), export ONNX.
 
 Run from the repository root, in the training venv (tools/train_numerals.py says how to make it):
 
     /tmp/trainvenv/bin/python tools/train_faces.py --threads 1 [--examples N] [--epochs N] [--out DIR]
 
 Learns only from faces drawn by tools/face_synth.py (``--examples`` of them, drawn once from a fixed
-seed, a d20 three times in five, each numeral as often, a quarter of them turned away from upright:
-the class "turned"), each epoch shifted and recoloured anew. It
-never learns from a photo: the figures it prints at the end are of every real d12 and d20 of the
-datasets (real-polyhedral/burks-tray-polyhedral, real-d20/lurig-platform-d20), each cropped at its
-label box as the reader crops a die it found and read by the network written
+seed: d6, d8, d10, percentile d10, d12 and d20 faces in the shares of DIE_SHARE, each numeral of a die as often, a
+quarter of them turned away from upright and a few with an emblem for a numeral: the class
+"turned"), each epoch shifted and recoloured anew. It never learns from a photo: the figures it
+prints at the end are of every real numbered die of the datasets (real-polyhedral, real-d20),
+each cropped at its label box as the reader crops a die it found and read by the network written
 (benchmarks/vision_faces.py's "crop" table): dice, trays and cameras the network never saw. Resumable
 (tools/resume.py): the state is saved in OUT/faces.resume after every epoch, the same command takes
 it up, and it is removed when OUT/faces_value.onnx is written.
@@ -36,13 +36,17 @@ from tools.face_synth import UPRIGHT, draw_face, truetype_fonts  # noqa: E402
 from tools.resume import Resume  # noqa: E402
 from tools.train_numerals import _export, conv_block, jitter_colour  # noqa: E402
 from vision import faces  # noqa: E402
-from vision.faces import FACE_CROP, TURNED  # noqa: E402
+from vision.faces import FACE_CROP, GLYPHS, TURNED, die_glyphs  # noqa: E402
 from vision.network import Network, to_blob  # noqa: E402
 from vision.numerals import MODELS  # noqa: E402
 
 SEED = 20261207
-D20_SHARE = 0.6
+#: the share of each die among the drawn faces, (sides, percentile): share (a d20's many
+#: numerals, a d10's often misread ones)
+DIE_SHARE = {(20, False): 0.28, (12, False): 0.14, (10, False): 0.22, (10, True): 0.08, (8, False): 0.14,
+             (6, False): 0.14}
 TURNED_SHARE = 0.25
+EMBLEM_SHARE = 0.04  # faces with an emblem in the numeral's place, of the class "turned" too
 BATCH = 64
 
 
@@ -64,26 +68,34 @@ class FaceNet(nn.Module):
         return self.value(self.body(x))
 
 
-def _turn(numeral: int, rng: np.random.Generator) -> float:
+def _turn(glyph: str, rng: np.random.Generator) -> float:
     """A turn far from upright (degrees): sideways, or half round too for a numeral that does not
-    look the same so (1, 8 and 11 do)."""
-    if numeral in (1, 8, 11):
+    look the same so (1, 8, 11, 0 and 00 do); a 6 or 9 half round in one turn of two, as the other
+    (its mark, always drawn then, is what tells them apart: lurig's dotted 9s were read as 6s sure
+    when it was turned no more often than any numeral)."""
+    if glyph in ("1", "8", "11", "0", "00"):
         return float(rng.uniform(UPRIGHT + 25, 180 - UPRIGHT - 25) + 180 * rng.integers(2))
+    if glyph in ("6", "9") and rng.random() < 0.5:
+        return float(rng.uniform(180 - UPRIGHT, 180 + UPRIGHT))
     return float(rng.uniform(UPRIGHT + 25, 360 - UPRIGHT - 25))
 
 
 def draw_examples(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` drawn faces (count×FACE_CROP×FACE_CROP×3 uint8) and their classes (numeral 1..20,
-    or TURNED for a face turned away from upright: TURNED_SHARE of them), from SEED."""
+    """``count`` drawn faces (count×FACE_CROP×FACE_CROP×3 uint8) and their classes (1 + the index
+    of the numeral in GLYPHS, or TURNED for a face turned away from upright, TURNED_SHARE of them,
+    or with an emblem, EMBLEM_SHARE), from SEED."""
     rng = np.random.default_rng(SEED)
     crops = np.empty((count, FACE_CROP, FACE_CROP, 3), np.uint8)
     classes = np.empty(count, np.int64)
+    dice = list(DIE_SHARE)
     for i in range(count):
-        sides = 20 if rng.random() < D20_SHARE else 12
-        numeral = int(rng.integers(1, sides + 1))
+        sides, percentile = dice[int(rng.choice(len(dice), p=list(DIE_SHARE.values())))]
+        value = int(rng.integers(1, sides + 1))
+        glyph = die_glyphs(sides, percentile)[value - 1]
         turned = rng.random() < TURNED_SHARE
-        crops[i] = draw_face(numeral, sides, FACE_CROP, rng, _turn(numeral, rng) if turned else 0.0)
-        classes[i] = TURNED if turned else numeral
+        emblem = not turned and rng.random() < EMBLEM_SHARE
+        crops[i] = draw_face(value, sides, FACE_CROP, rng, _turn(glyph, rng) if turned else 0.0, emblem, percentile)
+        classes[i] = TURNED if turned or emblem else GLYPHS.index(glyph) + 1
     return crops, classes
 
 

@@ -117,10 +117,10 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
         if cut_off and _reach(image, (x, y, side, peak)) > tray.CUT_OFF:
             unreadable = "cut off"
         elif kind in numerals.FACE_KINDS and kind not in kinds:  # untaught: read as the reader alone does
-            value, confidence = faces.read_face(image, (x, y), side, numerals.SIDES[kind])
+            value, confidence = faces.read_face(image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile")
             if confidence < numerals.FACE_MIN:
                 unreadable = "ambiguous numeral"
-        elif confidence < value_min or (kind in numerals.NUMERALS_NOT_LEARNED and kind not in kinds):
+        elif confidence < value_min:
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
         v = None if unreadable else value
         if backend.family == "pips":

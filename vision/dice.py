@@ -148,8 +148,8 @@ def recheck_pips(pips: list[NumberedReading], image: NDArray[Any], looks: Looks 
     """The pip reader's dice ``pips`` (:func:`as_pips`) of a pip tray, each the numbered classifier
     names a die of another kind than pip d6 at least :data:`NUMBERED_DIE` sure, looking at its
     place (centre and side), replaced by the numbered reader's reading there
-    (:func:`vision.numerals.read_found`: that kind, its value or unreadable with the reason,
-    ``"ambiguous numeral"`` for the kinds of NUMERALS_NOT_LEARNED), with the pip die's box and
+    (:func:`vision.numerals.read_found`: that kind, its value or unreadable with the reason),
+    with the pip die's box and
     colour. A die the pip reader is :data:`PIPS_SURE` sure of is not looked at; only the places
     whose upright look may reach the bar are looked at half-turned
     (:meth:`vision.numerals.Looks.may_read`). ``looks``: the photo's, when made. No die is added

@@ -1,7 +1,7 @@
 """Read numbered dice (d4, d6, d8, d10, percentile d10, d12, d20) and pip d6 in a photo.
 
 Two small learned networks run by onnxruntime (:mod:`vision.network`; no PyTorch at run time),
-and a third for the values of d12s and d20s (:mod:`vision.faces`):
+and a third, the face-value network of :mod:`vision.faces`, for the numerals' values:
 
 1. a detector (``models/numerals_detect.onnx``): a :data:`DETECT_SIZE`-pixel square of the
    photo → a heat map of die centres and each die's size, one cell per :data:`STRIDE`
@@ -10,8 +10,9 @@ and a third for the values of d12s and d20s (:mod:`vision.faces`):
    tiles (:func:`detect`);
 2. a classifier (``models/numerals_classify.onnx``): a :data:`CROP`-pixel crop
    around each centre → the die's kind (or "background": no die there) and
-   the value on top; a d12's or d20's value is read instead by the face-value
-   network of :mod:`vision.faces` (:data:`FACE_KINDS`).
+   the value on top; a d12's, d20's or percentile d10's value is read instead by the
+   face-value network (:data:`FACE_KINDS`), which learned from drawn faces only, and a d6's,
+   d8's or d10's by both together unless the classifier is all but certain (:func:`value_of`).
 
 When no pass of the detector is sure (a tray, floor or camera it never learned) and the models
 folder holds a second detector (``numerals_detect_varied.onnx``, :data:`VARIED_DETECT_FILE`, learned
@@ -25,13 +26,13 @@ development photos of ``../shared/datasets/real-polyhedral`` and
 ``real-dice/byler-tray-d6``, one photo in four held out by file name (see
 ``tools/numerals_data.py``); ``benchmarks/vision_polyhedral.py`` measures on
 the held-out photos. A die is reported unreadable, with the reason, when the
-classifier is not sure of its value; a kind it is not sure of is not a die.
+networks are not sure of its value; a kind the classifier is not sure of is not a die.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -42,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
-from vision.faces import read_face
+from vision.faces import face_odds
 from vision.image import MIN_SIDE, as_bgr, square_crop
 from vision.network import Network
 from vision.principal import mark_principal
@@ -66,13 +67,18 @@ HEAT_MIN = 0.2  # detector peak: below this no die is looked at
 MAX_CANDIDATES = 60  # strongest peaks looked at (a tray holds at most a few dozen dice)
 KIND_MIN = 0.75  # classifier: a kind less sure than this is not reported as a die (chosen on the held-out photos)
 VALUE_MIN = 0.8  # classifier: a value less sure than this makes the die unreadable (chosen on the held-out photos)
-#: Kinds found and named, but whose value is never given: too few labelled photos to learn
-#: their numerals from (the percentile d10: burks' six; with the d12s and d20s before the face-value
-#: network, none of 7 held out was read right, most of them sure and wrong).
-NUMERALS_NOT_LEARNED = ("d10-percentile",)
 #: Kinds whose value the face-value network reads (:mod:`vision.faces`), not the classifier, which
-#: learned a d20's values from one photo of each at most: none of the 72 real ones read right
-FACE_KINDS = ("d12", "d20")
+#: learned their values from too few photos (a d20's from one of each at most: none of the 72 real
+#: ones read right; burks' six percentile d10s)
+FACE_KINDS = ("d10-percentile", "d12", "d20")
+#: Kinds whose value the classifier and the face-value network read together (:func:`value_of`)
+CHECKED_KINDS = ("d6", "d8", "d10")
+#: the classifier: a value of CHECKED_KINDS this sure is the die's without the face-value network
+#: (a tray it learned; on one it never saw it was never this sure: benchmarks/vision_faces.py)
+VALUE_SURE = 0.99
+#: the classifier's and the face-value network's probabilities multiplied: a value of
+#: CHECKED_KINDS this sure of both is the die's (else the face-value network's at FACE_MIN)
+BOTH_MIN = 0.9
 #: the face-value network: a numeral less sure than this makes the die unreadable (chosen on
 #: benchmarks/vision_faces.py's crops of the real d12s and d20s, which it never learned from)
 FACE_MIN = 0.9
@@ -209,14 +215,14 @@ class Looks:
         self._crops: dict[tuple[float, float, float], NDArray[Any]] = {}
         # (x, y, side), half-turned → (kind probabilities, value scores) of that look
         self._seen: dict[tuple[tuple[float, float, float], bool], tuple[NDArray[Any], NDArray[Any]]] = {}
-        self._faces: dict[tuple[float, float, float, int], tuple[int, float]] = {}  # (x, y, side, sides) → read_face
+        self._faces: dict[tuple[float, float, float, str], NDArray[Any]] = {}  # (x, y, side, kind) → face_odds
 
-    def face(self, x: float, y: float, side: float, sides: int) -> tuple[int, float]:
-        """:func:`vision.faces.read_face` of the die at (x, y) of ``side`` (photo pixels) with
-        ``sides`` faces, read once a reading (a d20 was read 2–3 times a photo, 10 ms each)."""
-        key = (x, y, side, sides)
+    def face(self, x: float, y: float, side: float, kind: str) -> NDArray[Any]:
+        """:func:`vision.faces.face_odds` of the die of ``kind`` (of :data:`KINDS`) at (x, y) of
+        ``side`` (photo pixels), read once a reading (a d20 was read 2–3 times a photo, 10 ms each)."""
+        key = (x, y, side, kind)
         if key not in self._faces:
-            self._faces[key] = read_face(self.image, (x, y), side, sides)
+            self._faces[key] = face_odds(self.image, (x, y), side, SIDES[kind], kind == "d10-percentile")
         return self._faces[key]
 
     def _look(self, wanted: list[tuple[tuple[float, float, float], bool]]) -> None:
@@ -432,26 +438,45 @@ def _reading(looks: Looks, x: float, y: float, side: float, kind_p: NDArray[Any]
     kind = CLASSES[k]
     sides = SIDES[kind]
     value_p = _softmax(value_logits[None, k - 1, :sides])[0]
-    v = int(np.argmax(value_p))
     h, w = looks.image.shape[:2]
     half = side / 2
     box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
     beyond = max(-(x - half), -(y - half), x + half - w, y + half - h)
-    value_sure = float(value_p[v])
     unreadable = None
     if beyond > CUT_OFF * side:
-        unreadable = "cut off"
+        unreadable, value, value_sure = "cut off", None, float(value_p.max())
     else:
-        if kind in FACE_KINDS:  # the face-value network's numeral, not the classifier's
-            numeral, value_sure = looks.face(x, y, side, sides)
-            v = numeral - 1
-        if value_sure < (FACE_MIN if kind in FACE_KINDS else VALUE_MIN) or kind in NUMERALS_NOT_LEARNED:
+        value, value_sure = value_of(kind, value_p, lambda: looks.face(x, y, side, kind))
+        if value is None:
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
-    value = None if unreadable else v + 1
     return NumberedReading(value=value, sides=sides, box=box, center=(float(x), float(y)),
                            color="white",  # named by read_numbered, against one floor estimate for all dice
                            confidence=float(kind_p[k] * value_sure),
                            unreadable=unreadable, kind=kind, face=face_symbol(kind, value))
+
+
+def value_of(kind: str, value_p: NDArray[Any], face: Callable[[], NDArray[Any]]) -> tuple[int | None, float]:
+    """A die's value (None: unreadable) and how sure of it (0–1), for a die of ``kind``, from
+    ``value_p``, the classifier's probabilities of its values 1..sides, and ``face()``, the
+    face-value network's (:meth:`Looks.face`; called only when needed):
+
+    - :data:`FACE_KINDS`: the network's likeliest value, when at least FACE_MIN sure;
+    - :data:`CHECKED_KINDS`: the classifier's when at least VALUE_SURE sure; else the likeliest
+      of both probabilities multiplied (two opinions of one face), when at least BOTH_MIN sure;
+      else the network's when at least FACE_MIN sure (on a tray it never saw the classifier
+      can be sure and wrong: benchmarks/vision_faces.py, "values");
+    - the rest: the classifier's, when at least VALUE_MIN sure.
+    """
+    if kind in FACE_KINDS:
+        odds = face()
+        return (int(np.argmax(odds)) + 1 if odds.max() >= FACE_MIN else None), float(odds.max())
+    if kind in CHECKED_KINDS and value_p.max() < VALUE_SURE:
+        odds = face()
+        both = value_p * odds / max(float((value_p * odds).sum()), 1e-12)
+        if both.max() >= BOTH_MIN:
+            return int(np.argmax(both)) + 1, float(both.max())
+        return (int(np.argmax(odds)) + 1 if odds.max() >= FACE_MIN else None), float(odds.max())
+    return (int(np.argmax(value_p)) + 1 if value_p.max() >= VALUE_MIN else None), float(value_p.max())
 
 
 def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float]],

@@ -101,19 +101,19 @@ def test_the_candidates_matched_once_are_handed_out_anew():
     assert adapt._targets(backend, looked, other).tolist() == [0, 2]
 
 
-def test_an_untaught_d20_is_read_by_the_face_network_never_by_the_layer_s_value_head(real_photos):
-    # the layer's value head learned no d20 (only d6s taught): its "13" on burks' d20 showing 6 is
+def test_an_untaught_d12_is_read_by_the_face_network_never_by_the_layer_s_value_head(real_photos):
+    # the layer's value head learned no d12 (only d6s taught): its "3" on burks' d12 showing 11 is
     # not given; the face-value network reads the die, as the reader alone does
-    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", "burks_021.jpg")))
+    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", "burks_012.jpg")))
     (die,) = numerals.read_numbered(image).dice
-    assert (die.kind, die.value) == ("d20", 6)
+    assert (die.kind, die.value) == ("d12", 11)
     backend = adapt.NumberedBackend()
     (x, y), side = die.center, die.box[2] - die.box[0]
     looked = _Looked([(x, y, float(side), 0.9)], np.zeros((1, 7)), np.zeros((1, 1)))
     values = np.full((1, len(backend.classes) - 1), 0.001)
-    values[0, backend.classes.index(("d20", 13)) - 1] = 0.95
+    values[0, backend.classes.index(("d12", 3)) - 1] = 0.95
     (_, read), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d6"])
-    assert (read.kind, read.value, read.unreadable) == ("d20", 6, None)
-    # taught d20s: the layer's head decides
-    (_, taught), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d20"])
-    assert (taught.kind, taught.value) == ("d20", 13)
+    assert (read.kind, read.value, read.unreadable) == ("d12", 11, None)
+    # taught d12s: the layer's head decides
+    (_, taught), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d12"])
+    assert (taught.kind, taught.value) == ("d12", 3)

@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from vision import InvalidImage, NumberedReading, TrayReading, read_numbered
-from vision.numerals import FACE_KINDS, KINDS, LEARNED_SIDE, NUMERALS_NOT_LEARNED, detect, face_symbol
+from vision.numerals import (
+    BOTH_MIN,
+    FACE_KINDS,
+    FACE_MIN,
+    KINDS,
+    LEARNED_SIDE,
+    VALUE_MIN,
+    VALUE_SURE,
+    detect,
+    face_symbol,
+    value_of,
+)
 from vision.scoring import score_photo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,11 +99,13 @@ def test_tells_the_kind_of_a_single_die(real_photos):
 
 
 @pytest.mark.slow
-def test_a_percentile_die_is_named_and_its_value_never_given(real_photos):
+def test_a_percentile_die_is_named_and_read_by_the_face_network(real_photos):
+    # its value, "30", is the face-value network's, which never saw a photo (burks' percentile
+    # dice are 6; the classifier learned none of their values well enough)
     (label,) = _labels(real_photos, BURKS)["burks_054.jpg"]
     (die,) = read_numbered(cv2.imread(str(real_photos.photo(BURKS, "burks_054.jpg")))).dice
-    assert die.kind == _reader_kind(label) == "d10-percentile" and "d10-percentile" in NUMERALS_NOT_LEARNED
-    assert die.value is None and die.unreadable == "ambiguous numeral"
+    assert die.kind == _reader_kind(label) == "d10-percentile" and die.kind in FACE_KINDS
+    assert (die.value, die.face, die.unreadable) == (label["value"], "30", None)
 
 
 @pytest.mark.slow
@@ -153,6 +166,38 @@ def test_a_die_cut_by_the_photo_edge_is_never_given_a_value(real_photos):
     cut = np.ascontiguousarray(image[:, : (box[0] + box[2]) // 2])  # the right half of the die is gone
     for die in read_numbered(cut).dice:
         assert die.value is None and die.unreadable == "cut off"
+
+
+def test_a_value_comes_from_the_classifier_or_the_face_network_as_its_kind_says():
+    asked = []
+
+    def face(*odds):
+        return lambda: asked.append(odds) or np.array(odds)
+
+    def classifier(*odds):
+        return np.array(odds)
+
+    # a d20's (and d12's, percentile d10's) value: the face network's, the classifier's never
+    d20 = classifier(*[0.05] * 20)
+    assert value_of("d20", d20, face(*[0.0] * 12, FACE_MIN, *[0.0] * 7)) == (13, FACE_MIN)
+    assert value_of("d10-percentile", classifier(*[0.1] * 10), face(*[0.5] * 10))[0] is None
+    # a d6's, d8's or d10's: the classifier's when VALUE_SURE sure, without asking the face network
+    asked.clear()
+    assert value_of("d6", classifier(VALUE_SURE, 0, 0, 0, 0, 1 - VALUE_SURE), face(0, 0, 0, 0, 0, 1)) \
+        == (1, VALUE_SURE)
+    assert not asked
+    # else the likeliest of both multiplied when BOTH_MIN sure: 0.6 × 0.9 against 0.4 × 0.05
+    value, sure = value_of("d6", classifier(0.6, 0.4, 0, 0, 0, 0), face(0.9, 0.05, 0.05, 0, 0, 0))
+    assert value == 1 and sure == pytest.approx(0.54 / (0.54 + 0.02)) and sure >= BOTH_MIN
+    # else the face network's when FACE_MIN sure (the classifier sure of another value), else none
+    assert value_of("d8", classifier(0, 0.95, 0, 0, 0, 0, 0, 0.05), face(0, 0.05, 0, 0, 0, 0, 0, 0.95)) == \
+        (8, pytest.approx(0.95))
+    assert value_of("d10", classifier(*[0.1] * 10), face(*[0.1] * 9, 0.8)) == (None, pytest.approx(0.8))
+    # pip d6 and d4: the classifier's alone, at VALUE_MIN
+    asked.clear()
+    assert value_of("d6-pips", classifier(0.5, 0.5, 0, 0, 0, 0), face(1, 0, 0, 0, 0, 0)) == (None, 0.5)
+    assert value_of("d4", classifier(0.1, VALUE_MIN, 0.1, 0), face(1, 0, 0, 0)) == (2, VALUE_MIN)
+    assert not asked
 
 
 def test_reading_to_dict_names_kind_and_face():
