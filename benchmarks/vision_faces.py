@@ -11,7 +11,7 @@ some faces; real-d20/lurig-platform-d20: d20; DICELENS_DATASETS, tools/datasets.
 and camera it never saw. Three readings:
 
 - "crop": each die cropped at its label box (as if the detector had found it exactly) and read
-  by :func:`vision.faces.read_face`: right and wrong per source and kind at each sureness
+  by :func:`vision.faces.face_odds` (its likeliest value): right and wrong per source and kind at each sureness
   threshold, and the threshold ``FACE_MIN`` (vision/numerals.py) marked;
 - "values": the d6, d8 and d10 values at the same crops, told by the numbered classifier (given
   the die's true kind, at ``VALUE_MIN``), by the face network alone (at ``FACE_MIN``) and by the
@@ -49,9 +49,7 @@ from vision.network import Network  # noqa: E402
 SOURCES = ("real-polyhedral/burks-tray-polyhedral", "real-polyhedral/banachowicz-mixed-d10",
            "real-d20/lurig-platform-d20")
 #: the kinds the network reads (the reader's names: "d6" and "d8" are numbered and ornate ones alike)
-KINDS = ("d6", "d8", "d10", "d10-percentile", "d12", "d20")
-#: the kinds the classifier also gives a value of (its other kinds' values: the face network's only)
-CLASSIFIER_KINDS = ("d6", "d8", "d10")
+KINDS = numerals.CHECKED_KINDS + numerals.FACE_KINDS
 #: the sources the shipped numbered networks learned from, three photos in four (README, Development)
 LEARNED_BY_NUMBERED = ("real-polyhedral/burks-tray-polyhedral", "real-polyhedral/banachowicz-mixed-d10")
 THRESHOLDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
@@ -61,7 +59,7 @@ COLUMNS = ("dice", "right", "wrong", "kind", "unread", "missed", "phantom")
 def crop_reading(photos) -> list[dict]:
     """Each numbered die of ``photos`` cropped at its label box: its source, whether held out of
     the shipped numbered networks' training, kind and value, the face network's probability of
-    each value, its likeliest and how sure, and for CLASSIFIER_KINDS the classifier's value scores
+    each value, its likeliest and how sure, and for numerals.CHECKED_KINDS the classifier's value scores
     for the die's true kind (None for the others)."""
     read = []
     for photo in photos:
@@ -69,15 +67,14 @@ def crop_reading(photos) -> list[dict]:
         if not dice:
             continue
         image = cv2.imread(str(photo.path))
-        places = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
-                   float(max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]))) for d in dice]
+        places = [place for place, d in zip(photo.centres(), photo.dice, strict=True) if d["kind"] in KINDS]
         _, value_scores = numerals.classify(np.stack(numerals.classifier_crops(image, places)))
         for die, (x, y, side), scores in zip(dice, places, value_scores, strict=True):
             kind = die["kind"]
             odds = faces.face_odds(image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile")
             read.append({"source": photo.source, "held_out": photo.held_out, "kind": kind, "value": die["value"],
                          "odds": odds, "face": int(np.argmax(odds)) + 1, "sure": float(odds.max()),
-                         "scores": scores[numerals.KINDS.index(kind)] if kind in CLASSIFIER_KINDS else None})
+                         "scores": scores[numerals.KINDS.index(kind)] if kind in numerals.CHECKED_KINDS else None})
     return read
 
 
@@ -98,7 +95,7 @@ def print_crop_table(read: list[dict] | None = None) -> None:
 
 
 def print_value_table(read: list[dict], left_out: str | None = None) -> None:
-    """The "values" reading of CLASSIFIER_KINDS: right / wrong by the classifier alone, the face
+    """The "values" reading of numerals.CHECKED_KINDS: right / wrong by the classifier alone, the face
     network alone and the reader's rule (:func:`vision.numerals.value_of`), per source and by what
     the classifier learned of it: the shipped one three photos in four of LEARNED_BY_NUMBERED
     ("held out": the fourth), a leave-one-source-out one every photo but ``left_out``'s."""
@@ -114,14 +111,12 @@ def print_value_table(read: list[dict], left_out: str | None = None) -> None:
             seen = "held out" if die["held_out"] else "learned"
         else:
             seen = "never seen"
-        if die["kind"] in CLASSIFIER_KINDS:
+        if die["kind"] in numerals.CHECKED_KINDS:
             groups[f"{die['source']} {seen}", die["kind"]].append(die)
     for (source, kind), dice in sorted(groups.items()):
         counts = Counter()
         for die in dice:
-            sides = numerals.SIDES[kind]
-            odds = np.exp(die["scores"][:sides] - die["scores"][:sides].max())
-            odds /= odds.sum()
+            odds = numerals._softmax(die["scores"][None, :numerals.SIDES[kind]])[0]
             told = {"classifier": (int(np.argmax(odds)) + 1, float(odds.max()), numerals.VALUE_MIN),
                     "face": (die["face"], die["sure"], numerals.FACE_MIN),
                     "reader": (*numerals.value_of(kind, odds, lambda d=die: d["odds"]), 0.0)}

@@ -5,7 +5,8 @@ show their numerals as blurred blobs at the sizes it draws most dice (a network 
 from them: docs/benchmarks.md), so the face network learns from faces drawn here instead, sharp
 and at the size :func:`vision.faces.face_crop` shows a die: the crop's middle is the top face (a
 d6's square, a d8's or d20's triangle, a d10's kite, a d12's pentagon), its numeral in one of the
-machine's TrueType fonts (DejaVu and Liberation: Debian's fonts-dejavu-core and fonts-liberation)
+machine's TrueType fonts (DejaVu and Liberation: Debian's fonts-dejavu-core, fonts-dejavu-extra and
+fonts-liberation)
 or OpenCV's Hershey fonts, with the 6 and 9 underlined, dotted or bare, a d10's 10 printed "0";
 around it the neighbouring faces, shaded otherwise, and their numerals turned to their own edges.
 Randomised: body and ink colours, speckle, marbling, translucency, a lamp's glare, the face's

@@ -51,8 +51,8 @@ BATCH = 64
 
 
 class FaceNet(nn.Module):
-    """FACE_CROP² crop of a die → TURNED logits: of the upright numeral on its top face, 1..MAX_NUMERAL,
-    and last of "turned" (no numeral upright in the middle)."""
+    """FACE_CROP² crop of a die → TURNED logits: of the upright numeral on its top face, each of
+    GLYPHS, and last of "turned" (no numeral upright in the middle)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -145,7 +145,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1)  # the defaults make the shipped network
     parser.add_argument("--epochs", type=int, default=15)
-    parser.add_argument("--examples", type=int, default=30000, help="faces drawn to learn from")
+    parser.add_argument("--examples", type=int, default=40000, help="faces drawn to learn from")
     parser.add_argument("--out", type=Path, default=MODELS, help="folder to write faces_value.onnx into")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -154,14 +154,15 @@ def main() -> int:
     start = time.time()
     crops, classes = draw_examples(args.examples)
     print(f"{len(crops)} faces drawn in {time.time() - start:.0f} s, in {len(truetype_fonts())} TrueType fonts "
-          f"(the shipped network: 36, Debian's fonts-dejavu-core and fonts-liberation) and OpenCV's", flush=True)
+          f"(the shipped network: 36, Debian's fonts-dejavu-core, fonts-dejavu-extra and fonts-liberation) and "
+          "OpenCV's", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     resume = Resume(args.out / "faces.resume", {"epochs": args.epochs, "examples": args.examples})
     net = train(crops, classes, args.epochs, resume)
     _export(net, (1, 3, FACE_CROP, FACE_CROP), args.out / "faces_value.onnx", ["value"], True)
     resume.remove()
     faces._NETWORK = Network(args.out / "faces_value.onnx", "face-value network")
-    print_crop_table()  # the real d12s and d20s, read by the network just written
+    print_crop_table()  # the real numbered dice, read by the network just written
     print(f"trained in {time.time() - start:.0f} s; wrote {args.out / 'faces_value.onnx'}")
     return 0
 

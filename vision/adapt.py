@@ -41,6 +41,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -116,10 +117,15 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
         unreadable = None
         if cut_off and _reach(image, (x, y, side, peak)) > tray.CUT_OFF:
             unreadable = "cut off"
-        elif kind in numerals.FACE_KINDS and kind not in kinds:  # untaught: read as the reader alone does
-            value, confidence = faces.read_face(image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile")
-            if confidence < numerals.FACE_MIN:
+        elif kind not in kinds and (kind in numerals.FACE_KINDS or kind in numerals.CHECKED_KINDS):
+            # untaught: read as the reader alone does, the head's values of that kind for the classifier's
+            of_kind = [i for i, (k, _) in enumerate(backend.classes[1:]) if k == kind]
+            told, confidence = numerals.value_of(kind, probs[of_kind] / probs[of_kind].sum(), partial(
+                faces.face_odds, image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile"))
+            if told is None:
                 unreadable = "ambiguous numeral"
+            else:
+                value = told
         elif confidence < value_min:
             unreadable = "ambiguous pips" if kind == "d6-pips" else "ambiguous numeral"
         v = None if unreadable else value

@@ -1,11 +1,12 @@
-"""Read the numeral on a d12's or d20's top face: a third small network, run by onnxruntime.
+"""Read the numeral on a numbered die's top face: a third small network, run by onnxruntime.
 
-The numbered classifier (:mod:`vision.numerals`) names these dice but learned their values from
-too few photos (one of each d20 value at most) to be trusted with them. This network
-(``models/faces_value.onnx``, made by ``tools/train_faces.py``) learned the numerals 1..20 from
+The numbered classifier (:mod:`vision.numerals`) names the dice but learned their values from
+the datasets' few trays (one photo of each d20 value at most): on a die it never saw it reads
+few numerals right. This network (``models/faces_value.onnx``, made by ``tools/train_faces.py``)
+learned the numerals of d6s, d8s, d10s, percentile d10s, d12s and d20s (:data:`GLYPHS`) from
 faces drawn by ``tools/face_synth.py`` only (every colour, marbling, font, light and slant), and
 a class "turned" (no numeral upright in the middle): it never saw a photo, so its figures on the
-datasets' real d12s and d20s (``benchmarks/vision_faces.py``) are those of dice it never saw.
+datasets' real numbered dice (``benchmarks/vision_faces.py``) are those of dice it never saw.
 """
 
 from __future__ import annotations

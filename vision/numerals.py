@@ -77,10 +77,14 @@ CHECKED_KINDS = ("d6", "d8", "d10")
 #: (a tray it learned; on one it never saw it was never this sure: benchmarks/vision_faces.py)
 VALUE_SURE = 0.99
 #: the classifier's and the face-value network's probabilities multiplied: a value of
-#: CHECKED_KINDS this sure of both is the die's (else the face-value network's at FACE_MIN)
+#: CHECKED_KINDS this sure of both is the die's, when the face-value network gives it at least
+#: SEEN_MIN (else the face-value network's at FACE_MIN; both chosen on benchmarks/vision_faces.py's
+#: crops of banachowicz and burks, read by the shipped classifier and by classifiers that never saw them)
 BOTH_MIN = 0.9
-#: the face-value network: a numeral less sure than this makes the die unreadable (chosen on
-#: benchmarks/vision_faces.py's crops of the real d12s and d20s, which it never learned from)
+SEEN_MIN = 0.3
+#: the face-value network: a numeral less sure than this is not the die's value (chosen on
+#: benchmarks/vision_faces.py's crops of lurig's d20s with the network's first version, which read
+#: only d12s and d20s: the lowest bar with at most one die in fifty read wrong)
 FACE_MIN = 0.9
 SAME_DIE = 0.7  # of the die's side: a second peak this close to a die found is that die
 CUT_OFF = 0.2  # of the die's side: a die reaching this far past the photo's edge is cut off
@@ -462,21 +466,29 @@ def value_of(kind: str, value_p: NDArray[Any], face: Callable[[], NDArray[Any]])
 
     - :data:`FACE_KINDS`: the network's likeliest value, when at least FACE_MIN sure;
     - :data:`CHECKED_KINDS`: the classifier's when at least VALUE_SURE sure; else the likeliest
-      of both probabilities multiplied (two opinions of one face), when at least BOTH_MIN sure;
-      else the network's when at least FACE_MIN sure (on a tray it never saw the classifier
-      can be sure and wrong: benchmarks/vision_faces.py, "values");
+      of both probabilities multiplied and scaled to sum to 1 (two opinions of one face), when
+      that is at least BOTH_MIN and the network gives it at least SEEN_MIN (it sees that
+      numeral); else the network's when at least FACE_MIN sure (on a tray it never saw the
+      classifier can be sure and wrong: benchmarks/vision_faces.py, "values");
     - the rest: the classifier's, when at least VALUE_MIN sure.
+
+    An unreadable die's sureness is the surer of the two networks' likeliest values (neither
+    enough): the photo is still taken for a tray of that kind (:func:`vision.dice.numbered_tray`).
     """
-    if kind in FACE_KINDS:
-        odds = face()
-        return (int(np.argmax(odds)) + 1 if odds.max() >= FACE_MIN else None), float(odds.max())
-    if kind in CHECKED_KINDS and value_p.max() < VALUE_SURE:
-        odds = face()
+    classifier = int(np.argmax(value_p)) + 1, float(value_p.max())
+    if kind not in FACE_KINDS and kind not in CHECKED_KINDS:
+        return (classifier if classifier[1] >= VALUE_MIN else (None, classifier[1]))
+    if kind in CHECKED_KINDS and classifier[1] >= VALUE_SURE:
+        return classifier
+    odds = face()
+    if kind in CHECKED_KINDS:
         both = value_p * odds / max(float((value_p * odds).sum()), 1e-12)
-        if both.max() >= BOTH_MIN:
-            return int(np.argmax(both)) + 1, float(both.max())
-        return (int(np.argmax(odds)) + 1 if odds.max() >= FACE_MIN else None), float(odds.max())
-    return (int(np.argmax(value_p)) + 1 if value_p.max() >= VALUE_MIN else None), float(value_p.max())
+        v = int(np.argmax(both))
+        if both[v] >= BOTH_MIN and odds[v] >= SEEN_MIN:
+            return v + 1, float(both[v])
+    if odds.max() >= FACE_MIN:
+        return int(np.argmax(odds)) + 1, float(odds.max())
+    return None, max(float(odds.max()), classifier[1])
 
 
 def read_found(image: NDArray[Any], found: list[tuple[float, float, float, float]],

@@ -117,3 +117,16 @@ def test_an_untaught_d12_is_read_by_the_face_network_never_by_the_layer_s_value_
     # taught d12s: the layer's head decides
     (_, taught), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d12"])
     assert (taught.kind, taught.value) == ("d12", 3)
+
+
+def test_an_untaught_percentile_die_is_read_as_one_by_the_face_network(real_photos):
+    # its "30" is a percentile die's 3: read as the reader alone reads it, not as a d10's numeral
+    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", "burks_054.jpg")))
+    (die,) = numerals.read_numbered(image).dice
+    backend = adapt.NumberedBackend()
+    (x, y), side = die.center, die.box[2] - die.box[0]
+    looked = _Looked([(x, y, float(side), 0.9)], np.zeros((1, 7)), np.zeros((1, 1)))
+    values = np.full((1, len(backend.classes) - 1), 0.001)
+    values[0, backend.classes.index(("d10-percentile", 7)) - 1] = 0.95
+    (_, read), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d6"])
+    assert (read.kind, read.value, read.face, read.unreadable) == ("d10-percentile", 3, "30", None)

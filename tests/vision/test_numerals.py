@@ -17,6 +17,7 @@ from vision.numerals import (
     FACE_MIN,
     KINDS,
     LEARNED_SIDE,
+    SEEN_MIN,
     VALUE_MIN,
     VALUE_SURE,
     detect,
@@ -180,7 +181,9 @@ def test_a_value_comes_from_the_classifier_or_the_face_network_as_its_kind_says(
     # a d20's (and d12's, percentile d10's) value: the face network's, the classifier's never
     d20 = classifier(*[0.05] * 20)
     assert value_of("d20", d20, face(*[0.0] * 12, FACE_MIN, *[0.0] * 7)) == (13, FACE_MIN)
-    assert value_of("d10-percentile", classifier(*[0.1] * 10), face(*[0.5] * 10))[0] is None
+    # unreadable: the surer of both networks (the die is still of its kind)
+    assert value_of("d10-percentile", classifier(0.95, *[0.005] * 9), face(*[0.05] * 10)) == \
+        (None, pytest.approx(0.95))
     # a d6's, d8's or d10's: the classifier's when VALUE_SURE sure, without asking the face network
     asked.clear()
     assert value_of("d6", classifier(VALUE_SURE, 0, 0, 0, 0, 1 - VALUE_SURE), face(0, 0, 0, 0, 0, 1)) \
@@ -189,8 +192,10 @@ def test_a_value_comes_from_the_classifier_or_the_face_network_as_its_kind_says(
     # else the likeliest of both multiplied when BOTH_MIN sure: 0.6 × 0.9 against 0.4 × 0.05
     value, sure = value_of("d6", classifier(0.6, 0.4, 0, 0, 0, 0), face(0.9, 0.05, 0.05, 0, 0, 0))
     assert value == 1 and sure == pytest.approx(0.54 / (0.54 + 0.02)) and sure >= BOTH_MIN
+    # ... not when the face network does not see that numeral (SEEN_MIN): nor would either alone
+    assert value_of("d10", classifier(0.7, *[0.3 / 9] * 9), face(SEEN_MIN - 0.01, *[0.001] * 9))[0] is None
     # else the face network's when FACE_MIN sure (the classifier sure of another value), else none
-    assert value_of("d8", classifier(0, 0.95, 0, 0, 0, 0, 0, 0.05), face(0, 0.05, 0, 0, 0, 0, 0, 0.95)) == \
+    assert value_of("d8", classifier(0, 0.98, 0, 0, 0, 0, 0, 0.02), face(0, 0.01, 0, 0, 0, 0, 0, 0.95)) == \
         (8, pytest.approx(0.95))
     assert value_of("d10", classifier(*[0.1] * 10), face(*[0.1] * 9, 0.8)) == (None, pytest.approx(0.8))
     # pip d6 and d4: the classifier's alone, at VALUE_MIN
