@@ -104,12 +104,12 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
     die_p, value_p = probs
     h, w = image.shape[:2]
     out: list[tuple[float, DieReading]] = []
-    for (x, y, side, peak), p_die, probs in zip(looked.found, die_p, value_p, strict=True):
+    for (x, y, side, peak), p_die, of_classes in zip(looked.found, die_p, value_p, strict=True):
         if p_die < 0.5:
             continue
-        c = int(np.argmax(probs))
+        c = int(np.argmax(of_classes))
         kind, value = backend.classes[c + 1]
-        confidence = float(probs[c])
+        confidence = float(of_classes[c])
         half = side / 2
         box = (max(0, round(x - half)), max(0, round(y - half)), min(w, round(x + half)), min(h, round(y + half)))
         if box[2] <= box[0] or box[3] <= box[1]:
@@ -120,7 +120,7 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
         elif kind not in kinds and (kind in numerals.FACE_KINDS or kind in numerals.CHECKED_KINDS):
             # untaught: read as the reader alone does, the head's values of that kind for the classifier's
             of_kind = [i for i, (k, _) in enumerate(backend.classes[1:]) if k == kind]
-            told, confidence = numerals.value_of(kind, probs[of_kind] / probs[of_kind].sum(), partial(
+            told, confidence = numerals.value_of(kind, of_classes[of_kind] / of_classes[of_kind].sum(), partial(
                 faces.face_odds, image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile"))
             if told is None:
                 unreadable = "ambiguous numeral"

@@ -86,8 +86,8 @@ def read_dice(image: NDArray[Any], kinds: Iterable[str] | None = None,
         numbered dice after all, read as one (the numbered reader places the dice, the pip
         reader's classifier re-reads its pip d6), and a die so named that the numbered reader
         did not place is reported as that kind, its value read as the numbered reader reads it
-        (:func:`vision.numerals.value_of`) or unreadable with the reason (a d20's or d10's faces are never read as pip d6 values:
-        RULES T-1).
+        (:func:`vision.numerals.value_of`) or unreadable with the reason (a d20's or d10's faces
+        are never read as pip d6 values: RULES T-1).
         Measured by benchmarks/vision_read_dice.py (docs/benchmarks.md, 2026-12-01): letting
         the pip reader add dice beside numbered ones made phantoms (a d20's facets read as pip
         1s) and dropped the numbered reader's pip d6 it missed; the numbered reader alone

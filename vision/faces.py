@@ -76,7 +76,8 @@ def value_odds(odds: NDArray[Any], sides: int, percentile: bool = False) -> NDAr
     :raises ValueError: as :func:`die_glyphs`."""
     columns = [GLYPHS.index(glyph) for glyph in die_glyphs(sides, percentile)] + [TURNED - 1]
     kept = odds[:, columns]
-    return (kept[:, :sides] / kept.sum(axis=1, keepdims=True)).max(axis=0).astype(np.float32)
+    best: NDArray[np.float32] = (kept[:, :sides] / kept.sum(axis=1, keepdims=True)).max(axis=0).astype(np.float32)
+    return best
 
 
 def numeral_odds(crops: NDArray[Any]) -> NDArray[np.float32]:
