@@ -207,8 +207,7 @@ def draw_face(value: int, sides: int, size: int, rng: np.random.Generator, turn:
     radius = float(np.linalg.norm(corners - np.array(centre), axis=1).mean())
     # neighbours: each beyond one edge, a shade of its own, its numeral turned to its own edge
     light = rng.uniform(0.55, 1.0, len(corners))
-    # a 6 and a 9 are marked on nearly every die: a bare one is drawn upright only, and seldom
-    marks = str(rng.choice(["underline", "dot", ""], p=[0.5, 0.4, 0.1] if turn == 0 else [0.55, 0.45, 0.0]))
+    marks = str(rng.choice(["underline", "dot", ""], p=[0.4, 0.3, 0.3] if turn == 0 else [0.55, 0.45, 0.0]))
     fonts = truetype_fonts()
     font: object = fonts[int(rng.integers(len(fonts)))] if fonts and rng.random() < 0.8 else int(rng.choice(HERSHEY))
     bold = int(rng.integers(1, 3))

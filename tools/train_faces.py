@@ -70,13 +70,9 @@ class FaceNet(nn.Module):
 
 def _turn(glyph: str, rng: np.random.Generator) -> float:
     """A turn far from upright (degrees): sideways, or half round too for a numeral that does not
-    look the same so (1, 8, 11, 0 and 00 do); a 6 or 9 half round in one turn of two, as the other
-    (its mark, always drawn then, is what tells them apart: lurig's dotted 9s were read as 6s sure
-    when it was turned no more often than any numeral)."""
+    look the same so (1, 8, 11, 0 and 00 do)."""
     if glyph in ("1", "8", "11", "0", "00"):
         return float(rng.uniform(UPRIGHT + 25, 180 - UPRIGHT - 25) + 180 * rng.integers(2))
-    if glyph in ("6", "9") and rng.random() < 0.5:
-        return float(rng.uniform(180 - UPRIGHT, 180 + UPRIGHT))
     return float(rng.uniform(UPRIGHT + 25, 360 - UPRIGHT - 25))
 
 
