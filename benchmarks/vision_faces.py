@@ -101,7 +101,8 @@ def print_value_table(read: list[dict], left_out: str | None = None) -> None:
     ("held out": the fourth), a leave-one-source-out one every photo but ``left_out``'s."""
     print(f"\nvalues: the d6, d8 and d10 at their label boxes, right / wrong (the rest unreadable): the "
           f"classifier at VALUE_MIN {numerals.VALUE_MIN}, the face network at FACE_MIN {numerals.FACE_MIN}, "
-          f"the reader's rule (VALUE_SURE {numerals.VALUE_SURE}, BOTH_MIN {numerals.BOTH_MIN})")
+          f"the reader's rule (VALUE_SURE {numerals.VALUE_SURE}, BOTH_MIN {numerals.BOTH_MIN}, "
+          f"SEEN_MIN {numerals.SEEN_MIN})")
     print(f"{'source, classifier saw it, kind':52}{'dice':>5}{'classifier':>14}{'face':>14}{'reader':>14}")
     groups = defaultdict(list)
     for die in read:
