@@ -149,9 +149,8 @@ def recheck_pips(pips: list[NumberedReading], image: NDArray[Any], looks: Looks 
     names a die of another kind than pip d6 at least :data:`NUMBERED_DIE` sure, looking at its
     place (centre and side), replaced by the numbered reader's reading there
     (:func:`vision.numerals.read_found`: that kind, its value or unreadable with the reason),
-    with the pip die's box and
-    colour. A die the pip reader is :data:`PIPS_SURE` sure of is not looked at; only the places
-    whose upright look may reach the bar are looked at half-turned
+    with the pip die's box and colour. A die the pip reader is :data:`PIPS_SURE` sure of is not
+    looked at; only the places whose upright look may reach the bar are looked at half-turned
     (:meth:`vision.numerals.Looks.may_read`). ``looks``: the photo's, when made. No die is added
     or dropped. RULES T-1: a value made from the pips of several faces (a d20's facets) is never read."""
     if not pips:

@@ -477,7 +477,7 @@ def value_of(kind: str, value_p: NDArray[Any], face: Callable[[], NDArray[Any]])
     """
     classifier = int(np.argmax(value_p)) + 1, float(value_p.max())
     if kind not in FACE_KINDS and kind not in CHECKED_KINDS:
-        return (classifier if classifier[1] >= VALUE_MIN else (None, classifier[1]))
+        return classifier if classifier[1] >= VALUE_MIN else (None, classifier[1])
     if kind in CHECKED_KINDS and classifier[1] >= VALUE_SURE:
         return classifier
     odds = face()
