@@ -6,15 +6,14 @@ from them: docs/benchmarks.md), so the face network learns from faces drawn here
 and at the size :func:`vision.faces.face_crop` shows a die: the crop's middle is the top face (a
 d6's square, a d8's or d20's triangle, a d10's kite, a d12's pentagon), its numeral in one of the
 machine's TrueType fonts (DejaVu and Liberation: Debian's fonts-dejavu-core, fonts-dejavu-extra and
-fonts-liberation)
-or OpenCV's Hershey fonts, with the 6 and 9 underlined, dotted or bare, a d10's 10 printed "0";
-around it the neighbouring faces, shaded otherwise, and their numerals turned to their own edges.
-Randomised: body and ink colours, speckle, marbling, translucency, a lamp's glare, the face's
-size and place (the detector's centre a little off), a tilt of up to 30° (an oblique camera),
-blur, noise, few pixels and JPEG. The numeral is upright within ±:data:`UPRIGHT` degrees, or the
-whole face turned further, or an emblem printed in its place (as on some makers' 1s and highest
-faces): the network's class "turned"; it reads a crop turned several ways
-(:func:`vision.faces.read_face`) and keeps the surest.
+fonts-liberation) or OpenCV's Hershey fonts, with the 6 and 9 underlined, dotted or bare, a d10's
+10 printed "0"; around it the neighbouring faces, shaded otherwise, and their numerals turned to
+their own edges. Randomised: body and ink colours, speckle, marbling, translucency, a lamp's
+glare, the face's size and place (the detector's centre a little off), a tilt of up to 30° (an
+oblique camera), blur, noise, few pixels and JPEG. The numeral is upright within
+±:data:`UPRIGHT` degrees, or the whole face turned further, or an emblem printed in its place (as
+on some makers' 1s and highest faces): the network's class "turned"; it reads a crop turned
+several ways (:func:`vision.faces.face_odds`) and keeps the surest.
 """
 
 from __future__ import annotations
