@@ -101,32 +101,32 @@ def test_the_candidates_matched_once_are_handed_out_anew():
     assert adapt._targets(backend, looked, other).tolist() == [0, 2]
 
 
-def test_an_untaught_d12_is_read_by_the_face_network_never_by_the_layer_s_value_head(real_photos):
-    # the layer's value head learned no d12 (only d6s taught): its "3" on burks' d12 showing 11 is
-    # not given; the face-value network reads the die, as the reader alone does
-    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", "burks_012.jpg")))
+def _head_read(real_photos, name: str, head: tuple[str, int], taught: list[str]):
+    """The shipped reader's one die of burks' photo ``name``, and the layer's reading of it when its
+    head is 0.95 sure of ``head`` (kind, value), ``taught`` the kinds taught."""
+    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", name)))
     (die,) = numerals.read_numbered(image).dice
-    assert (die.kind, die.value) == ("d12", 11)
     backend = adapt.NumberedBackend()
     (x, y), side = die.center, die.box[2] - die.box[0]
     looked = _Looked([(x, y, float(side), 0.9)], np.zeros((1, 7)), np.zeros((1, 1)))
     values = np.full((1, len(backend.classes) - 1), 0.001)
-    values[0, backend.classes.index(("d12", 3)) - 1] = 0.95
-    (_, read), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d6"])
+    values[0, backend.classes.index(head) - 1] = 0.95
+    (_, read), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, taught)
+    return die, read
+
+
+def test_an_untaught_d12_is_read_by_the_face_network_never_by_the_layer_s_value_head(real_photos):
+    # the layer's value head learned no d12 (only d6s taught): its "3" on burks' d12 showing 11 is
+    # not given; the face-value network reads the die, as the reader alone does
+    die, read = _head_read(real_photos, "burks_012.jpg", ("d12", 3), ["d6"])
+    assert (die.kind, die.value) == ("d12", 11)
     assert (read.kind, read.value, read.unreadable) == ("d12", 11, None)
     # taught d12s: the layer's head decides
-    (_, taught), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d12"])
+    _, taught = _head_read(real_photos, "burks_012.jpg", ("d12", 3), ["d12"])
     assert (taught.kind, taught.value) == ("d12", 3)
 
 
 def test_an_untaught_percentile_die_is_read_as_one_by_the_face_network(real_photos):
     # its "30" is a percentile die's 3: read as the reader alone reads it, not as a d10's numeral
-    image = cv2.imread(str(real_photos.photo("real-polyhedral/burks-tray-polyhedral", "burks_054.jpg")))
-    (die,) = numerals.read_numbered(image).dice
-    backend = adapt.NumberedBackend()
-    (x, y), side = die.center, die.box[2] - die.box[0]
-    looked = _Looked([(x, y, float(side), 0.9)], np.zeros((1, 7)), np.zeros((1, 1)))
-    values = np.full((1, len(backend.classes) - 1), 0.001)
-    values[0, backend.classes.index(("d10-percentile", 7)) - 1] = 0.95
-    (_, read), = adapt._dice_of(backend, image, looked, (np.array([0.9]), values), 0.8, ["d6"])
+    _, read = _head_read(real_photos, "burks_054.jpg", ("d10-percentile", 7), ["d6"])
     assert (read.kind, read.value, read.face, read.unreadable) == ("d10-percentile", 3, "30", None)
