@@ -11,8 +11,8 @@ some faces; real-d20/lurig-platform-d20: d20; DICELENS_DATASETS, tools/datasets.
 and camera it never saw. Three readings:
 
 - "crop": each die cropped at its label box (as if the detector had found it exactly) and read
-  by :func:`vision.faces.face_odds` (its likeliest value): right and wrong per source and kind at each sureness
-  threshold, and the threshold ``FACE_MIN`` (vision/numerals.py) marked;
+  by :func:`vision.numerals.face_odds_of` (its likeliest value): right and wrong per source and
+  kind at each sureness threshold, and the threshold ``FACE_MIN`` (vision/numerals.py) marked;
 - "values": the d6, d8 and d10 values at the same crops, told by the numbered classifier (given
   the die's true kind, at ``VALUE_MIN``), by the face network alone (at ``FACE_MIN``) and by the
   reader's rule for them (:func:`vision.numerals.value_of`): right / wrong, the rest unreadable;
@@ -71,7 +71,7 @@ def crop_reading(photos) -> list[dict]:
         _, value_scores = numerals.classify(np.stack(numerals.classifier_crops(image, places)))
         for die, (x, y, side), scores in zip(dice, places, value_scores, strict=True):
             kind = die["kind"]
-            odds = faces.face_odds(image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile")
+            odds = numerals.face_odds_of(image, (x, y), side, kind)
             read.append({"source": photo.source, "held_out": photo.held_out, "kind": kind, "value": die["value"],
                          "odds": odds, "face": int(np.argmax(odds)) + 1, "sure": float(odds.max()),
                          "scores": scores[numerals.KINDS.index(kind)] if kind in numerals.CHECKED_KINDS else None})

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import faces, network, numerals, tray
+from vision import network, numerals, tray
 from vision.adapt_backend import LOW_HEAT, Backend, Candidate, NumberedBackend, PipBackend, backend_for, family_of
 from vision.adapt_examples import KIND_OF_LABEL, Example, ExampleError, TaughtPhoto, example
 from vision.adapt_features import _look, _Looked, _sized
@@ -120,8 +120,8 @@ def _dice_of(backend: Backend, image: NDArray[Any], looked: _Looked, probs: tupl
         elif kind not in kinds and (kind in numerals.FACE_KINDS or kind in numerals.CHECKED_KINDS):
             # untaught: read as the reader alone does, the head's values of that kind for the classifier's
             of_kind = [i for i, (k, _) in enumerate(backend.classes[1:]) if k == kind]
-            told, confidence = numerals.value_of(kind, of_classes[of_kind] / of_classes[of_kind].sum(), partial(
-                faces.face_odds, image, (x, y), side, numerals.SIDES[kind], kind == "d10-percentile"))
+            told, confidence = numerals.value_of(kind, of_classes[of_kind] / of_classes[of_kind].sum(),
+                                                 partial(numerals.face_odds_of, image, (x, y), side, kind))
             if told is None:
                 unreadable = "ambiguous numeral"
             else:

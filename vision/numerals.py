@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.colors import name_dice_colors
-from vision.faces import face_odds
+from vision.faces import die_glyphs, face_odds
 from vision.image import MIN_SIDE, as_bgr, square_crop
 from vision.network import Network
 from vision.principal import mark_principal
@@ -137,14 +137,18 @@ class NumberedReading(DieReading):
 
 
 def face_symbol(kind: str, value: int | None) -> str | None:
-    """The symbol printed on a face of value ``value`` when it is not ``str(value)``."""
+    """The symbol printed on a face of value ``value`` when it is not ``str(value)``
+    (:func:`vision.faces.die_glyphs`: a d10's 10 is "0", a percentile d10's 3 is "30")."""
     if value is None:
         return None
-    if kind == "d10" and value == 10:
-        return "0"
-    if kind == "d10-percentile":
-        return f"{value % 10}0"
-    return None
+    glyph = die_glyphs(SIDES[kind], kind == "d10-percentile")[value - 1]
+    return None if glyph == str(value) else glyph
+
+
+def face_odds_of(image: NDArray[Any], center: tuple[float, float], side: float, kind: str) -> NDArray[Any]:
+    """:func:`vision.faces.face_odds` of the die of ``kind`` (of :data:`KINDS`) of ``side`` pixels at
+    ``center`` (x, y pixels) of an H×W×3 uint8 BGR photo: the probabilities of its values 1..sides."""
+    return face_odds(image, center, side, SIDES[kind], kind == "d10-percentile")
 
 
 def crop_die(image: NDArray[Any], center: tuple[float, float], side: float, angle: float = 0.0,
@@ -226,7 +230,7 @@ class Looks:
         ``side`` (photo pixels), read once a reading (a d20 was read 2–3 times a photo, 10 ms each)."""
         key = (x, y, side, kind)
         if key not in self._faces:
-            self._faces[key] = face_odds(self.image, (x, y), side, SIDES[kind], kind == "d10-percentile")
+            self._faces[key] = face_odds_of(self.image, (x, y), side, kind)
         return self._faces[key]
 
     def _look(self, wanted: list[tuple[tuple[float, float, float], bool]]) -> None:
