@@ -138,8 +138,9 @@ class NumberedReading(DieReading):
 
 def face_symbol(kind: str, value: int | None) -> str | None:
     """The symbol printed on a face of value ``value`` when it is not ``str(value)``
-    (:func:`vision.faces.die_glyphs`: a d10's 10 is "0", a percentile d10's 3 is "30")."""
-    if value is None:
+    (:func:`vision.faces.die_glyphs`: a d10's 10 is "0", a percentile d10's 3 is "30"); None for a
+    kind not of :data:`KINDS` (the renderer's d4-pyramid, its numbered d6: their numerals are their values)."""
+    if value is None or kind not in SIDES:
         return None
     glyph = die_glyphs(SIDES[kind], kind == "d10-percentile")[value - 1]
     return None if glyph == str(value) else glyph
